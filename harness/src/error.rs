@@ -1,0 +1,94 @@
+//! Error types at the library boundary (thiserror). Messages are lowercase,
+//! carry no trailing period and name the file, position or lane concerned.
+
+use std::path::PathBuf;
+
+/// A file that could not be read or understood as the format it claims.
+#[derive(Debug, thiserror::Error)]
+pub enum LoadError {
+    /// The file could not be read at all.
+    #[error("{path}: cannot read: {source}")]
+    Io {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    /// The bytes are not JSON (or TOML); line and column are 1-based.
+    #[error("{path}:{line}:{column}: {message}")]
+    Syntax {
+        path: PathBuf,
+        line: usize,
+        column: usize,
+        message: String,
+    },
+    /// Valid JSON whose shape is not the expected format; `line`/`column`
+    /// locate the offending value where it can be known (0 when not).
+    #[error("{path}:{line}:{column}: {message}")]
+    Shape {
+        path: PathBuf,
+        line: usize,
+        column: usize,
+        message: String,
+    },
+}
+
+impl LoadError {
+    /// Wrap a `serde_json::Error` with the file's path, keeping its position.
+    pub fn from_json(path: impl Into<PathBuf>, err: &serde_json::Error) -> Self {
+        let path = path.into();
+        let message = strip_position(&err.to_string());
+        match err.classify() {
+            serde_json::error::Category::Data => Self::Shape {
+                path,
+                line: err.line(),
+                column: err.column(),
+                message,
+            },
+            _ => Self::Syntax {
+                path,
+                line: err.line(),
+                column: err.column(),
+                message,
+            },
+        }
+    }
+
+    /// The file this error is about.
+    pub fn path(&self) -> &std::path::Path {
+        match self {
+            Self::Io { path, .. } | Self::Syntax { path, .. } | Self::Shape { path, .. } => path,
+        }
+    }
+}
+
+/// serde_json appends " at line L column C" to its messages; we print the
+/// position as `path:line:column` instead, so drop the duplicate.
+fn strip_position(message: &str) -> String {
+    match message.rfind(" at line ") {
+        Some(i) => message[..i].to_owned(),
+        None => message.to_owned(),
+    }
+}
+
+/// A usage error: an unknown lane, pipeline or format name.
+#[derive(Debug, thiserror::Error)]
+pub enum UsageError {
+    #[error("unknown lane `{0}` (see `wireshape lanes`)")]
+    UnknownLane(String),
+    #[error("unknown pipeline `{0}` (see `wireshape pipelines`)")]
+    UnknownPipeline(String),
+    #[error("unknown catalog format `{0}`")]
+    UnknownFormat(String),
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn json_syntax_errors_name_path_line_and_column() {
+        let err = serde_json::from_str::<serde_json::Value>("{\n  \"a\": ,\n}").unwrap_err();
+        let e = LoadError::from_json("x/tools.json", &err);
+        assert_eq!(e.to_string(), "x/tools.json:2:8: expected value");
+    }
+}

@@ -1,0 +1,669 @@
+//! DeepSeek strict function calling (`deepseek-strict`), seed 002.
+//!
+//! v0 is one pass (`deepseek-strict-v0`): every object gets
+//! `additionalProperties: false` and all its properties required, optional
+//! properties gain `nullable: true`, `const` ships as is, every tool is strict.
+//!
+//! v1 holds the shape to DeepSeek's documented strict subset, one rule per
+//! pass, in this order (after `normalize`):
+//! 1. `deepseek-strict-unusable`: tools named in the configured
+//!    `strict_unusable` list fail closed;
+//! 2. `deepseek-pre-gate`: on the shape that will ship (optional
+//!    properties excluded), fail closed on schema-form
+//!    `dependencies`/`dependentSchemas`, `const: null`, and a root map shape;
+//! 3. `deepseek-remove-optionals`: optional properties are removed and listed
+//!    in a description note; a removal that empties a root that had
+//!    properties fails closed (authored no-argument roots stay strict);
+//! 4. `deepseek-const-to-enum`: non-numeric `const` → `enum: [v]`, yielding to
+//!    an existing `enum`; `const: null` dropped;
+//! 5. `deepseek-widening-strips`: keywords outside the subset whose removal
+//!    only widens what the endpoint accepts are stripped and noted;
+//! 6. `deepseek-close-objects`: every object requires all its properties and
+//!    gets `additionalProperties: false`;
+//! 7. `deepseek-post-gate`: fail closed when the shape still needs a null
+//!    encoding, a structural or conditional keyword, tuple `items`,
+//!    `oneOf`/`allOf`, an emptied nested object, or a typeless map;
+//! 8. `deepseek-mark-strict`: `strict: true`.
+//!
+//! Failing closed ships the tool exactly as it came in, without the flag.
+
+use serde_json::{Map, Value, json};
+
+use super::notes::{self, Unenforced};
+use super::{Cx, Pass, Step};
+use crate::degradation::Action;
+use crate::schema::{self, ChildKey, MAX_DEPTH, TooDeep};
+use crate::tool::Tool;
+
+/// DeepSeek's documented `format` values.
+pub(crate) const FORMATS: &[&str] = &["email", "hostname", "ipv4", "ipv6", "uuid"];
+
+/// Keywords stripped because removing them only widens what is accepted.
+pub(crate) const WIDENING: &[&str] = &[
+    "patternProperties",
+    "minLength",
+    "maxLength",
+    "minItems",
+    "maxItems",
+    "dependentRequired",
+    "uniqueItems",
+    "minProperties",
+    "maxProperties",
+    "minContains",
+    "maxContains",
+];
+
+/// Keywords the strict subset cannot express: a shape needing one fails closed.
+pub(crate) const UNREPRESENTABLE: &[&str] = &[
+    "not",
+    "if",
+    "then",
+    "else",
+    "contains",
+    "prefixItems",
+    "propertyNames",
+    "unevaluatedProperties",
+    "unevaluatedItems",
+    "oneOf",
+    "allOf",
+    "dependentSchemas",
+];
+
+/// Pre-order walk over the schema positions that will ship: the values of
+/// optional properties are skipped (the removal pass deletes them). Stops at
+/// the first `Some(reason)` the callback returns.
+type Judge<'a> = dyn FnMut(&str, &Map<String, Value>) -> Option<String> + 'a;
+
+fn find_in_shipped(root: &Value, f: &mut Judge<'_>) -> Result<Option<String>, TooDeep> {
+    fn go(
+        v: &Value,
+        path: &mut String,
+        depth: usize,
+        f: &mut Judge<'_>,
+    ) -> Result<Option<String>, TooDeep> {
+        let Some(map) = v.as_object() else {
+            return Ok(None);
+        };
+        if depth > MAX_DEPTH {
+            return Err(TooDeep {
+                path: schema::display_path(path),
+                limit: MAX_DEPTH,
+            });
+        }
+        if let Some(r) = f(path, map) {
+            return Ok(Some(r));
+        }
+        let required = schema::required_names(map);
+        for child in schema::children(map) {
+            if let ChildKey::Named("properties", name) = &child
+                && !required.contains(name)
+            {
+                continue;
+            }
+            let len = path.len();
+            path.push_str(&child.suffix());
+            if let Some(sub) = child.get(map)
+                && let Some(r) = go(sub, path, depth + 1, f)?
+            {
+                return Ok(Some(r));
+            }
+            path.truncate(len);
+        }
+        Ok(None)
+    }
+    go(root, &mut String::new(), 0, f)
+}
+
+fn at(path: &str) -> String {
+    schema::display_path(path)
+}
+
+// ---------------------------------------------------------------- v0
+
+/// The old line's strict shaping (see module docs).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct DeepseekStrictV0;
+
+impl Pass for DeepseekStrictV0 {
+    fn name(&self) -> &'static str {
+        "deepseek-strict-v0"
+    }
+
+    fn apply(&self, tool: &mut Tool, cx: &mut Cx<'_>) -> Result<Step, TooDeep> {
+        schema::rewrite_pre_order(&mut tool.input_schema, &mut |path, node| {
+            if !schema::is_object_schema(node) {
+                return true;
+            }
+            let required = schema::required_names(node);
+            let mut all = required.clone();
+            if let Some(Value::Object(props)) = node.get_mut("properties") {
+                for (name, sub) in props.iter_mut() {
+                    if required.contains(name) {
+                        continue;
+                    }
+                    if let Value::Object(s) = sub
+                        && s.get("nullable") != Some(&json!(true))
+                    {
+                        s.insert("nullable".into(), json!(true));
+                        cx.record(
+                            &schema::child_path(&format!("{path}/properties"), name),
+                            "nullable",
+                            Action::Added,
+                            "optional property made nullable and required",
+                        );
+                    }
+                    all.push(name.clone());
+                }
+            }
+            if all != required || !node.contains_key("required") {
+                schema::insert_after(node, "properties", "required", json!(all));
+                cx.record(
+                    path,
+                    "required",
+                    Action::Rewritten,
+                    "every property required",
+                );
+            }
+            if node.get("additionalProperties") != Some(&json!(false)) {
+                let action = if node.contains_key("additionalProperties") {
+                    Action::Rewritten
+                } else {
+                    Action::Added
+                };
+                node.insert("additionalProperties".into(), json!(false));
+                cx.record(
+                    path,
+                    "additionalProperties",
+                    action,
+                    "objects closed for strict mode",
+                );
+            }
+            true
+        })?;
+        tool.strict = Some(true);
+        Ok(Step::Continue)
+    }
+}
+
+// ---------------------------------------------------------------- v1
+
+/// Fail closed for tools the configuration names as unusable in strict mode.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub(crate) struct DeepseekStrictUnusable;
+
+impl Pass for DeepseekStrictUnusable {
+    fn name(&self) -> &'static str {
+        "deepseek-strict-unusable"
+    }
+
+    fn apply(&self, tool: &mut Tool, cx: &mut Cx<'_>) -> Result<Step, TooDeep> {
+        if cx.config.strict_unusable.contains(&tool.name) {
+            return Ok(Step::FailClosed(format!(
+                "tool `{}` is listed in strict_unusable: its runtime needs values the strict subset cannot require",
+                tool.name
+            )));
+        }
+        Ok(Step::Continue)
+    }
+}
+
+/// Checks that must judge the shape before later passes erase the evidence.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub(crate) struct DeepseekPreGate;
+
+impl Pass for DeepseekPreGate {
+    fn name(&self) -> &'static str {
+        "deepseek-pre-gate"
+    }
+
+    fn apply(&self, tool: &mut Tool, _cx: &mut Cx<'_>) -> Result<Step, TooDeep> {
+        if let Some(root) = tool.input_schema.as_object() {
+            let props_empty = root
+                .get("properties")
+                .and_then(Value::as_object)
+                .is_none_or(Map::is_empty);
+            let map_like = matches!(
+                root.get("additionalProperties"),
+                Some(Value::Object(_) | Value::Bool(true))
+            );
+            if props_empty && map_like {
+                return Ok(Step::FailClosed(
+                    "root is a map shape (additionalProperties without properties): strict mode would only accept {}".into(),
+                ));
+            }
+        }
+        let found = find_in_shipped(&tool.input_schema, &mut |path, node| {
+            if node
+                .get("dependentSchemas")
+                .and_then(Value::as_object)
+                .is_some_and(|m| !m.is_empty())
+            {
+                return Some(format!(
+                    "dependentSchemas at {} cannot be expressed in strict mode",
+                    at(path)
+                ));
+            }
+            if let Some(Value::Object(deps)) = node.get("dependencies")
+                && deps.values().any(|v| v.is_object() || v.is_boolean())
+            {
+                return Some(format!(
+                    "schema-form dependencies at {} cannot be expressed in strict mode",
+                    at(path)
+                ));
+            }
+            if node.get("const") == Some(&Value::Null) {
+                return Some(format!(
+                    "const: null at {} needs a null type, outside the strict subset",
+                    at(path)
+                ));
+            }
+            None
+        })?;
+        Ok(found.map_or(Step::Continue, Step::FailClosed))
+    }
+}
+
+/// Remove optional properties and note them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct DeepseekRemoveOptionals {
+    /// Fail closed when the removal empties a root that had properties.
+    pub(crate) guard_emptied_root: bool,
+    pub(crate) note: bool,
+}
+
+impl Default for DeepseekRemoveOptionals {
+    fn default() -> Self {
+        Self {
+            guard_emptied_root: true,
+            note: true,
+        }
+    }
+}
+
+impl Pass for DeepseekRemoveOptionals {
+    fn name(&self) -> &'static str {
+        "deepseek-remove-optionals"
+    }
+
+    fn apply(&self, tool: &mut Tool, cx: &mut Cx<'_>) -> Result<Step, TooDeep> {
+        let mut removed: Vec<String> = Vec::new();
+        let mut root_emptied = false;
+        schema::rewrite_pre_order(&mut tool.input_schema, &mut |path, node| {
+            let required = schema::required_names(node);
+            let Some(Value::Object(props)) = node.get_mut("properties") else {
+                return true;
+            };
+            let had = props.len();
+            let optional: Vec<String> = props
+                .keys()
+                .filter(|k| !required.contains(k))
+                .cloned()
+                .collect();
+            for name in &optional {
+                props.shift_remove(name);
+                let p = schema::child_path(&format!("{path}/properties"), name);
+                cx.record(
+                    &p,
+                    "properties",
+                    Action::Removed,
+                    "optional property removed: strict mode requires every property",
+                );
+                removed.push(notes::location(&p));
+            }
+            if path.is_empty() && had > 0 && props.is_empty() {
+                root_emptied = true;
+            }
+            true
+        })?;
+        if root_emptied && self.guard_emptied_root {
+            return Ok(Step::FailClosed(
+                "every root property is optional: removing them would leave a tool callable only with {}".into(),
+            ));
+        }
+        if self.note && !removed.is_empty() {
+            cx.record(
+                "",
+                "description",
+                Action::Noted,
+                "removed optional parameters surfaced as a note",
+            );
+            tool.append_note(&notes::removed_optionals_note(&removed));
+        }
+        Ok(Step::Continue)
+    }
+}
+
+/// Land non-numeric `const` on `enum`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub(crate) struct DeepseekConstToEnum;
+
+impl Pass for DeepseekConstToEnum {
+    fn name(&self) -> &'static str {
+        "deepseek-const-to-enum"
+    }
+
+    fn apply(&self, tool: &mut Tool, cx: &mut Cx<'_>) -> Result<Step, TooDeep> {
+        schema::rewrite_pre_order(&mut tool.input_schema, &mut |path, node| {
+            let Some(c) = node.get("const") else {
+                return true;
+            };
+            if c.is_number() {
+                return true;
+            }
+            if c.is_null() {
+                node.shift_remove("const");
+                cx.record(
+                    path,
+                    "const",
+                    Action::Removed,
+                    "const: null dropped (null is outside the strict subset)",
+                );
+            } else if node.contains_key("enum") {
+                node.shift_remove("const");
+                cx.record(
+                    path,
+                    "const",
+                    Action::Removed,
+                    "non-numeric const yields to the existing enum",
+                );
+            } else {
+                let old = std::mem::take(node);
+                for (k, v) in old {
+                    if k == "const" {
+                        node.insert("enum".into(), Value::Array(vec![v]));
+                    } else {
+                        node.insert(k, v);
+                    }
+                }
+                cx.record(
+                    path,
+                    "const",
+                    Action::Rewritten,
+                    "non-numeric const landed on enum: [value]",
+                );
+            }
+            true
+        })?;
+        Ok(Step::Continue)
+    }
+}
+
+/// Strip keywords outside the subset whose removal only widens.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct DeepseekWideningStrips {
+    pub(crate) keywords: Vec<&'static str>,
+    pub(crate) formats: Vec<&'static str>,
+    pub(crate) note: bool,
+}
+
+impl Default for DeepseekWideningStrips {
+    fn default() -> Self {
+        Self {
+            keywords: WIDENING.to_vec(),
+            formats: FORMATS.to_vec(),
+            note: true,
+        }
+    }
+}
+
+impl Pass for DeepseekWideningStrips {
+    fn name(&self) -> &'static str {
+        "deepseek-widening-strips"
+    }
+
+    fn apply(&self, tool: &mut Tool, cx: &mut Cx<'_>) -> Result<Step, TooDeep> {
+        let mut lost = Vec::new();
+        schema::rewrite_pre_order(&mut tool.input_schema, &mut |path, node| {
+            let mut strip = |node: &mut Map<String, Value>, kw: &str, why: &str| {
+                if let Some(v) = node.shift_remove(kw) {
+                    cx.record(path, kw, Action::Removed, why.to_owned());
+                    lost.push(Unenforced {
+                        pointer: path.to_owned(),
+                        keyword: kw.to_owned(),
+                        value: v,
+                    });
+                }
+            };
+            for kw in &self.keywords {
+                strip(
+                    node,
+                    kw,
+                    "outside the strict subset; removing it only widens what is accepted",
+                );
+            }
+            if matches!(node.get("dependencies"), Some(Value::Object(m)) if m.values().all(Value::is_array))
+            {
+                strip(
+                    node,
+                    "dependencies",
+                    "name-table dependencies are outside the strict subset",
+                );
+            }
+            if matches!(node.get("format"), Some(Value::String(f)) if !self.formats.contains(&f.as_str()))
+            {
+                strip(
+                    node,
+                    "format",
+                    "format value outside DeepSeek's documented list",
+                );
+            }
+            for kw in ["exclusiveMinimum", "exclusiveMaximum"] {
+                if node.get(kw).is_some_and(Value::is_boolean) {
+                    strip(
+                        node,
+                        kw,
+                        "draft-4 boolean form is outside the strict subset",
+                    );
+                }
+            }
+            true
+        })?;
+        if self.note
+            && let Some(n) = notes::unenforced_note(&lost)
+        {
+            cx.record(
+                "",
+                "description",
+                Action::Noted,
+                "stripped constraints surfaced as a note",
+            );
+            tool.append_note(&n);
+        }
+        Ok(Step::Continue)
+    }
+}
+
+/// Every object requires all its properties and allows no others.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub(crate) struct DeepseekCloseObjects;
+
+impl Pass for DeepseekCloseObjects {
+    fn name(&self) -> &'static str {
+        "deepseek-close-objects"
+    }
+
+    fn apply(&self, tool: &mut Tool, cx: &mut Cx<'_>) -> Result<Step, TooDeep> {
+        schema::rewrite_pre_order(&mut tool.input_schema, &mut |path, node| {
+            if !schema::is_object_schema(node) {
+                return true;
+            }
+            let names: Vec<Value> = node
+                .get("properties")
+                .and_then(Value::as_object)
+                .map(|p| p.keys().map(|k| json!(k)).collect())
+                .unwrap_or_default();
+            if node.get("required").and_then(Value::as_array) != Some(&names) {
+                let action = if node.contains_key("required") {
+                    Action::Rewritten
+                } else {
+                    Action::Added
+                };
+                schema::insert_after(node, "properties", "required", Value::Array(names));
+                cx.record(
+                    path,
+                    "required",
+                    action,
+                    "strict mode requires every property",
+                );
+            }
+            if node.get("additionalProperties") != Some(&json!(false)) {
+                let action = if node.contains_key("additionalProperties") {
+                    Action::Rewritten
+                } else {
+                    Action::Added
+                };
+                node.insert("additionalProperties".into(), json!(false));
+                cx.record(
+                    path,
+                    "additionalProperties",
+                    action,
+                    "strict mode closes every object",
+                );
+            }
+            true
+        })?;
+        Ok(Step::Continue)
+    }
+}
+
+/// Fail closed when the shape that would ship still needs something the
+/// strict subset cannot carry.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct DeepseekPostGate {
+    pub(crate) unrepresentable: Vec<&'static str>,
+    pub(crate) null_encodings: bool,
+    pub(crate) tuple_items: bool,
+    pub(crate) emptied_objects: bool,
+    pub(crate) typeless_maps: bool,
+}
+
+impl Default for DeepseekPostGate {
+    fn default() -> Self {
+        Self {
+            unrepresentable: UNREPRESENTABLE.to_vec(),
+            null_encodings: true,
+            tuple_items: true,
+            emptied_objects: true,
+            typeless_maps: true,
+        }
+    }
+}
+
+impl DeepseekPostGate {
+    fn judge(&self, path: &str, node: &Map<String, Value>) -> Option<String> {
+        if self.null_encodings {
+            if node.contains_key("nullable") {
+                return Some(format!(
+                    "nullable at {} is outside the strict subset",
+                    at(path)
+                ));
+            }
+            match node.get("type") {
+                Some(Value::Array(_)) => {
+                    return Some(format!(
+                        "type array at {} is outside the strict subset",
+                        at(path)
+                    ));
+                }
+                Some(Value::String(t)) if t == "null" => {
+                    return Some(format!(
+                        "type null at {} is outside the strict subset",
+                        at(path)
+                    ));
+                }
+                _ => {}
+            }
+            if node
+                .get("enum")
+                .and_then(Value::as_array)
+                .is_some_and(|e| e.contains(&Value::Null))
+            {
+                return Some(format!(
+                    "null enum member at {} is outside the strict subset",
+                    at(path)
+                ));
+            }
+            if node.get("const") == Some(&Value::Null) {
+                return Some(format!(
+                    "const: null at {} is outside the strict subset",
+                    at(path)
+                ));
+            }
+        }
+        if let Some(kw) = self.unrepresentable.iter().find(|k| node.contains_key(**k)) {
+            return Some(format!(
+                "{kw} at {} cannot be expressed in strict mode",
+                at(path)
+            ));
+        }
+        if self.tuple_items && node.get("items").is_some_and(Value::is_array) {
+            return Some(format!(
+                "tuple-form items at {} cannot be expressed in strict mode",
+                at(path)
+            ));
+        }
+        if self.emptied_objects
+            && !path.is_empty()
+            && schema::is_object_schema(node)
+            && node
+                .get("properties")
+                .and_then(Value::as_object)
+                .is_none_or(Map::is_empty)
+        {
+            return Some(format!(
+                "object at {} has no properties left: strict mode would only accept {{}}",
+                at(path)
+            ));
+        }
+        if self.typeless_maps
+            && !schema::is_object_schema(node)
+            && node
+                .get("additionalProperties")
+                .is_some_and(|a| a != &json!(false))
+        {
+            return Some(format!(
+                "additionalProperties at {} on a node that is not an object schema",
+                at(path)
+            ));
+        }
+        None
+    }
+}
+
+impl Pass for DeepseekPostGate {
+    fn name(&self) -> &'static str {
+        "deepseek-post-gate"
+    }
+
+    fn apply(&self, tool: &mut Tool, _cx: &mut Cx<'_>) -> Result<Step, TooDeep> {
+        let mut found = None;
+        schema::visit(&tool.input_schema, &mut |path, node| {
+            if found.is_none() {
+                found = self.judge(path, node);
+            }
+        })?;
+        Ok(found.map_or(Step::Continue, Step::FailClosed))
+    }
+}
+
+/// Mark the tool strict.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub(crate) struct DeepseekMarkStrict;
+
+impl Pass for DeepseekMarkStrict {
+    fn name(&self) -> &'static str {
+        "deepseek-mark-strict"
+    }
+
+    fn apply(&self, tool: &mut Tool, cx: &mut Cx<'_>) -> Result<Step, TooDeep> {
+        if tool.strict != Some(true) {
+            tool.strict = Some(true);
+            cx.record("", "strict", Action::Added, "tool marked strict");
+        }
+        Ok(Step::Continue)
+    }
+}
+
+#[cfg(test)]
+#[path = "deepseek_tests.rs"]
+mod tests;

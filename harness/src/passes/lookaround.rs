@@ -1,0 +1,166 @@
+//! `strip-lookaround-patterns`: v1's OpenAI Responses pass (seed 003).
+//!
+//! The Responses API rejects the whole request when a tool's `pattern`
+//! contains a regex lookahead or lookbehind. Every such `pattern` (found by
+//! the ECMA-262 lexer in `ecma`, never by substring search) is removed, one
+//! degradation per (tool, keyword, path), and the lost constraints are listed
+//! in one description note. Every other byte is kept.
+
+use serde_json::Value;
+
+use super::notes::{self, Unenforced};
+use super::{Cx, Pass, Step};
+use crate::degradation::Action;
+use crate::ecma;
+use crate::schema::{self, TooDeep};
+use crate::tool::Tool;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct StripLookaroundPatterns {
+    /// Append the unenforced-constraint note (a mutation point).
+    pub(crate) note: bool,
+}
+
+impl Default for StripLookaroundPatterns {
+    fn default() -> Self {
+        Self { note: true }
+    }
+}
+
+impl Pass for StripLookaroundPatterns {
+    fn name(&self) -> &'static str {
+        "strip-lookaround-patterns"
+    }
+
+    fn rule(&self) -> Option<&'static str> {
+        Some("openai-responses-pattern-lookaround")
+    }
+
+    fn apply(&self, tool: &mut Tool, cx: &mut Cx<'_>) -> Result<Step, TooDeep> {
+        let mut lost = Vec::new();
+        schema::rewrite_pre_order(&mut tool.input_schema, &mut |path, node| {
+            let has = matches!(node.get("pattern"), Some(Value::String(p)) if ecma::has_lookaround(p) == Some(true));
+            if has && let Some(v) = node.shift_remove("pattern") {
+                cx.record(
+                    path,
+                    "pattern",
+                    Action::Removed,
+                    "pattern uses a regex lookaround, which the Responses API rejects",
+                );
+                lost.push(Unenforced {
+                    pointer: path.to_owned(),
+                    keyword: "pattern".into(),
+                    value: v,
+                });
+            }
+            true
+        })?;
+        if self.note
+            && let Some(n) = notes::unenforced_note(&lost)
+        {
+            cx.record(
+                "",
+                "description",
+                Action::Noted,
+                "stripped lookaround patterns surfaced as a note",
+            );
+            tool.append_note(&n);
+        }
+        Ok(Step::Continue)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lane::Lane;
+    use crate::passes::test_support::{bytes, run, run_on_tool};
+    use serde_json::json;
+
+    fn strip(v: Value) -> crate::passes::test_support::Ran {
+        run(
+            &StripLookaroundPatterns::default(),
+            Lane::OpenaiResponses,
+            v,
+        )
+    }
+
+    #[test]
+    fn responses_v1_removes_exactly_the_lookaround_patterns() {
+        let r = run_on_tool(
+            &StripLookaroundPatterns::default(),
+            Lane::OpenaiResponses,
+            Tool::new(
+                "t",
+                json!({"type":"object","properties":{
+                    "slug":{"type":"string","pattern":"^(?!-)[a-z0-9-]+$","maxLength":40},
+                    "plain":{"type":"string","pattern":"^[a-z]+$"},
+                    "tags":{"type":"array","items":{"type":"string","pattern":"(?<=#)\\w+"}}}}),
+            )
+            .with_description("Tag things."),
+        );
+        assert_eq!(
+            bytes(r.schema()),
+            r#"{"type":"object","properties":{"slug":{"type":"string","maxLength":40},"plain":{"type":"string","pattern":"^[a-z]+$"},"tags":{"type":"array","items":{"type":"string"}}}}"#
+        );
+        assert_eq!(
+            r.marks(),
+            [
+                ("/properties/slug".into(), "pattern".into(), Action::Removed),
+                (
+                    "/properties/tags/items".into(),
+                    "pattern".into(),
+                    Action::Removed
+                ),
+                (String::new(), "description".into(), Action::Noted),
+            ]
+        );
+        assert_eq!(
+            r.tool.description.as_deref(),
+            Some(
+                "Tag things.\n\nConstraints this schema does not enforce (still follow them): slug: pattern ^(?!-)[a-z0-9-]+$; /properties/tags/items: pattern (?<=#)\\w+."
+            )
+        );
+    }
+
+    #[test]
+    fn responses_v1_keeps_a_lookahead_lookalike_inside_a_character_class() {
+        let v = json!({"type":"string","pattern":"^[(?=]+$"});
+        let r = strip(v.clone());
+        assert_eq!(bytes(r.schema()), bytes(&v));
+        assert!(r.records.is_empty());
+    }
+
+    #[test]
+    fn responses_v1_keeps_an_escaped_paren_pattern() {
+        let v = json!({"type":"string","pattern":"^\\(\\?=x\\)$"});
+        assert_eq!(strip(v.clone()).schema(), &v);
+    }
+
+    #[test]
+    fn responses_v1_never_touches_a_property_named_pattern() {
+        let v = json!({"type":"object","properties":{"pattern":{"type":"string","description":"(?=x)"}}});
+        let r = strip(v.clone());
+        assert_eq!(r.schema(), &v);
+    }
+
+    #[test]
+    fn responses_v1_strips_lookaround_inside_defs() {
+        let r =
+            strip(json!({"$defs":{"d":{"type":"string","pattern":"(?=a)a"}},"$ref":"#/$defs/d"}));
+        assert_eq!(
+            bytes(r.schema()),
+            r##"{"$defs":{"d":{"type":"string"}},"$ref":"#/$defs/d"}"##
+        );
+        assert_eq!(
+            r.marks()[0],
+            ("/$defs/d".into(), "pattern".into(), Action::Removed)
+        );
+    }
+
+    #[test]
+    fn responses_v1_keeps_an_invalid_pattern_it_cannot_judge() {
+        let v = json!({"type":"string","pattern":"(?=unclosed"});
+        assert_eq!(strip(v.clone()).schema(), &v);
+    }
+}

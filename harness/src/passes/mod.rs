@@ -1,0 +1,157 @@
+//! Passes: the named, single-rule rewrites pipelines are made of.
+//!
+//! A pass gets the tool (already rewritten by the passes before it) and a
+//! context that collects [`Degradation`]s. It either continues or asks the
+//! pipeline to *fail closed* (the tool ships unchanged and non-strict).
+//! Pass names are stable ids: they appear in degradations, `--explain`
+//! output and, later, mutant names.
+
+mod anthropic;
+mod deepseek;
+mod lookaround;
+mod normalize;
+mod notes;
+mod responses;
+mod root;
+
+pub(crate) use anthropic::NarrowRootComposition;
+pub(crate) use deepseek::{
+    DeepseekCloseObjects, DeepseekConstToEnum, DeepseekMarkStrict, DeepseekPostGate,
+    DeepseekPreGate, DeepseekRemoveOptionals, DeepseekStrictUnusable, DeepseekStrictV0,
+    DeepseekWideningStrips,
+};
+pub(crate) use lookaround::StripLookaroundPatterns;
+pub(crate) use normalize::Normalize;
+pub(crate) use responses::ResponsesRootFlatten;
+
+use crate::degradation::{Action, Degradation};
+use crate::lane::Lane;
+use crate::pipeline::PipelineConfig;
+use crate::schema::TooDeep;
+use crate::tool::Tool;
+
+/// What a pass asks of the pipeline.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Step {
+    /// Go on with the next pass.
+    Continue,
+    /// Ship the tool exactly as it came in, without a strict flag.
+    FailClosed(String),
+}
+
+/// One rewrite rule.
+pub(crate) trait Pass: Send + Sync {
+    /// Stable pass id (kebab-case).
+    fn name(&self) -> &'static str;
+    /// The oracle rule this pass exists for, when one does.
+    fn rule(&self) -> Option<&'static str> {
+        None
+    }
+    /// Rewrite `tool` in place.
+    fn apply(&self, tool: &mut Tool, cx: &mut Cx<'_>) -> Result<Step, TooDeep>;
+}
+
+/// What a pass can see and record.
+pub(crate) struct Cx<'a> {
+    pub(crate) lane: Lane,
+    pub(crate) config: &'a PipelineConfig,
+    pub(crate) tool_name: String,
+    pub(crate) degradations: Vec<Degradation>,
+    pass: &'static str,
+    rule: Option<&'static str>,
+}
+
+impl<'a> Cx<'a> {
+    pub(crate) fn new(lane: Lane, config: &'a PipelineConfig, tool_name: &str) -> Self {
+        Self {
+            lane,
+            config,
+            tool_name: tool_name.to_owned(),
+            degradations: Vec::new(),
+            pass: "",
+            rule: None,
+        }
+    }
+
+    /// Set which pass subsequent records belong to.
+    pub(crate) fn enter(&mut self, pass: &dyn Pass) {
+        self.pass = pass.name();
+        self.rule = pass.rule();
+    }
+
+    /// Record one degradation for the current pass.
+    pub(crate) fn record(
+        &mut self,
+        path: &str,
+        keyword: &str,
+        action: Action,
+        reason: impl Into<String>,
+    ) {
+        self.degradations.push(Degradation {
+            tool: self.tool_name.clone(),
+            lane: self.lane.id().to_owned(),
+            path: path.to_owned(),
+            keyword: keyword.to_owned(),
+            action,
+            reason: reason.into(),
+            rule: self.rule.map(str::to_owned),
+            pass: self.pass.to_owned(),
+        });
+    }
+}
+
+#[cfg(test)]
+#[allow(dead_code)]
+pub(crate) mod test_support {
+    //! Run one pass on a schema and get the result, for the per-pass tests.
+    use super::*;
+    use serde_json::Value;
+
+    pub(crate) struct Ran {
+        pub(crate) tool: Tool,
+        pub(crate) step: Step,
+        pub(crate) records: Vec<Degradation>,
+    }
+
+    impl Ran {
+        pub(crate) fn schema(&self) -> &Value {
+            &self.tool.input_schema
+        }
+        /// `(path, keyword, action)` of every record, in order.
+        pub(crate) fn marks(&self) -> Vec<(String, String, Action)> {
+            self.records
+                .iter()
+                .map(|d| (d.path.clone(), d.keyword.clone(), d.action))
+                .collect()
+        }
+    }
+
+    pub(crate) fn run_on_tool(pass: &dyn Pass, lane: Lane, mut tool: Tool) -> Ran {
+        run_on_tool_with(pass, lane, &PipelineConfig::default(), &mut tool)
+    }
+
+    pub(crate) fn run_on_tool_with(
+        pass: &dyn Pass,
+        lane: Lane,
+        config: &PipelineConfig,
+        tool: &mut Tool,
+    ) -> Ran {
+        let mut cx = Cx::new(lane, config, &tool.name);
+        cx.enter(pass);
+        let step = pass.apply(tool, &mut cx).expect("depth");
+        Ran {
+            tool: tool.clone(),
+            step,
+            records: cx.degradations,
+        }
+    }
+
+    pub(crate) fn run(pass: &dyn Pass, lane: Lane, schema: Value) -> Ran {
+        run_on_tool(pass, lane, Tool::new("t", schema))
+    }
+
+    /// Compact bytes of a value (key order preserved).
+    pub(crate) fn bytes(v: &Value) -> String {
+        serde_json::to_string(v).unwrap()
+    }
+}

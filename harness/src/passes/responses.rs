@@ -1,0 +1,213 @@
+//! `responses-root-flatten`: the old line's Responses-style root flatten.
+//!
+//! v0 runs it on `anthropic-messages`, `anthropic-compatible` and
+//! `openai-responses`; v1 keeps it unchanged on `openai-responses` (seed 000
+//! leaves that lane untouched). On a normalized schema:
+//! 1. a root that is not a JSON object becomes `{}`;
+//! 2. the constraint note is taken from the root `oneOf` (else `anyOf`)
+//!    branches' required groups;
+//! 3. root `oneOf`/`anyOf`/`allOf`/`enum`/`not` are stripped, branch
+//!    properties merged into the root (root wins, then the first branch);
+//! 4. `type` is forced to `"object"` and `properties` to an object;
+//! 5. `dependentRequired`/`dependentSchemas` are stripped everywhere, with a
+//!    dependency note;
+//! 6. the notes are appended to the description.
+
+use serde_json::{Value, json};
+
+use super::notes;
+use super::root::{self, MergeOrder};
+use super::{Cx, Pass, Step};
+use crate::degradation::Action;
+use crate::schema::{self, TooDeep};
+use crate::tool::Tool;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct ResponsesRootFlatten;
+
+/// Root keywords the old flatten strips, in merge order.
+const STRIPPED: &[&str] = &["oneOf", "anyOf", "allOf", "enum", "not"];
+/// Keywords whose branches give the note, in precedence order.
+const NOTED: &[&str] = &["oneOf", "anyOf"];
+/// Stripped at every schema position.
+const DEPENDENT: &[&str] = &["dependentRequired", "dependentSchemas"];
+
+impl Pass for ResponsesRootFlatten {
+    fn name(&self) -> &'static str {
+        "responses-root-flatten"
+    }
+
+    fn apply(&self, tool: &mut Tool, cx: &mut Cx<'_>) -> Result<Step, TooDeep> {
+        root::replace_non_object_root(&mut tool.input_schema, cx);
+        let Some(rootmap) = tool.input_schema.as_object_mut() else {
+            return Ok(Step::Continue);
+        };
+        let note = NOTED.iter().find_map(|kw| {
+            let branches = rootmap.get(*kw)?.as_array()?;
+            Some(notes::composition_note(
+                kw,
+                &notes::required_groups(branches),
+            ))
+        });
+        root::strip_and_merge(rootmap, STRIPPED, MergeOrder::FirstWins, cx);
+        if !schema::has_type(rootmap, "object") {
+            let action = if rootmap.contains_key("type") {
+                Action::Rewritten
+            } else {
+                Action::Added
+            };
+            rootmap.insert("type".into(), json!("object"));
+            cx.record("", "type", action, "root type forced to \"object\"");
+        }
+        if !rootmap.get("properties").is_some_and(Value::is_object) {
+            let action = if rootmap.contains_key("properties") {
+                Action::Rewritten
+            } else {
+                Action::Added
+            };
+            rootmap.insert("properties".into(), json!({}));
+            cx.record(
+                "",
+                "properties",
+                action,
+                "root properties forced to an object",
+            );
+        }
+        let mut deps = Vec::new();
+        schema::rewrite_pre_order(&mut tool.input_schema, &mut |path, node| {
+            for kw in DEPENDENT {
+                if let Some(v) = node.shift_remove(*kw) {
+                    cx.record(
+                        path,
+                        kw,
+                        Action::Removed,
+                        format!("{kw} stripped by the Responses flatten"),
+                    );
+                    deps.push((path.to_owned(), (*kw).to_owned(), v));
+                }
+            }
+            true
+        })?;
+        if let Some(n) = note.flatten() {
+            cx.record(
+                "",
+                "description",
+                Action::Noted,
+                "root composition constraint surfaced as a note",
+            );
+            tool.append_note(&n);
+        }
+        if let Some(n) = notes::dependencies_note(&deps) {
+            cx.record(
+                "",
+                "description",
+                Action::Noted,
+                "parameter dependencies surfaced as a note",
+            );
+            tool.append_note(&n);
+        }
+        Ok(Step::Continue)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lane::Lane;
+    use crate::passes::test_support::{bytes, run, run_on_tool};
+
+    fn flat(v: Value) -> crate::passes::test_support::Ran {
+        run(&ResponsesRootFlatten, Lane::OpenaiResponses, v)
+    }
+
+    #[test]
+    fn responses_flatten_strips_a_root_one_of_merges_and_notes() {
+        let r = run_on_tool(
+            &ResponsesRootFlatten,
+            Lane::OpenaiResponses,
+            Tool::new(
+                "pay",
+                json!({"type":"object","properties":{"amount":{"type":"number"}},"oneOf":[
+                    {"properties":{"card":{"type":"string"}},"required":["card"]},
+                    {"properties":{"iban":{"type":"string"}},"required":["iban"]}]}),
+            )
+            .with_description("Pay."),
+        );
+        assert_eq!(
+            bytes(r.schema()),
+            r#"{"type":"object","properties":{"amount":{"type":"number"},"card":{"type":"string"},"iban":{"type":"string"}}}"#
+        );
+        assert_eq!(
+            r.tool.description.as_deref(),
+            Some("Pay.\n\nExactly one of these parameter groups must be provided: card | iban.")
+        );
+    }
+
+    #[test]
+    fn responses_flatten_strips_root_enum_and_not_and_forces_object() {
+        let r = flat(json!({"type":"string","enum":["a","b"],"not":{"const":"c"}}));
+        assert_eq!(bytes(r.schema()), r#"{"type":"object","properties":{}}"#);
+        assert_eq!(
+            r.marks(),
+            [
+                (String::new(), "enum".into(), Action::Removed),
+                (String::new(), "not".into(), Action::Removed),
+                (String::new(), "type".into(), Action::Rewritten),
+                (String::new(), "properties".into(), Action::Added),
+            ]
+        );
+    }
+
+    #[test]
+    fn responses_flatten_replaces_a_non_object_root() {
+        assert_eq!(
+            bytes(flat(json!([1, 2])).schema()),
+            r#"{"type":"object","properties":{}}"#
+        );
+        assert_eq!(
+            bytes(flat(json!(true)).schema()),
+            r#"{"type":"object","properties":{}}"#
+        );
+    }
+
+    #[test]
+    fn responses_flatten_strips_dependent_keywords_everywhere_with_a_note() {
+        let r = run_on_tool(
+            &ResponsesRootFlatten,
+            Lane::OpenaiResponses,
+            Tool::new(
+                "t",
+                json!({"type":"object","properties":{"card":{"type":"string"},"cvv":{"type":"string"},
+                    "o":{"type":"object","properties":{"x":{}},"dependentSchemas":{"x":{"required":["y"]}}}},
+                    "dependentRequired":{"card":["cvv"]}}),
+            ),
+        );
+        assert_eq!(
+            bytes(r.schema()),
+            r#"{"type":"object","properties":{"card":{"type":"string"},"cvv":{"type":"string"},"o":{"type":"object","properties":{"x":{}}}}}"#
+        );
+        assert_eq!(
+            r.tool.description.as_deref(),
+            Some(
+                "Parameter dependencies: (root): card requires cvv; o: when x is provided, extra constraints apply."
+            )
+        );
+    }
+
+    #[test]
+    fn responses_flatten_root_property_wins_then_first_branch_wins() {
+        let r = flat(json!({"properties":{"a":{"type":"string"}},"anyOf":[
+            {"properties":{"a":{"type":"integer"},"b":{"type":"integer"}}},
+            {"properties":{"b":{"type":"boolean"}}}]}));
+        assert_eq!(
+            bytes(r.schema()),
+            r#"{"properties":{"a":{"type":"string"},"b":{"type":"integer"}},"type":"object"}"#
+        );
+    }
+
+    #[test]
+    fn responses_flatten_keeps_nested_compositions_and_lookaround_patterns() {
+        let v = json!({"type":"object","properties":{"x":{"oneOf":[{"type":"string","pattern":"^(?=a)"},{"type":"integer"}]}}});
+        assert_eq!(flat(v.clone()).schema(), &v);
+    }
+}

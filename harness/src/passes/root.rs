@@ -1,0 +1,163 @@
+//! Helpers shared by the two root-composition passes (the old Responses
+//! flatten and the narrowed Anthropic pass): non-object root replacement and
+//! the branch-property merge.
+
+use serde_json::{Map, Value};
+
+use super::Cx;
+use crate::degradation::Action;
+use crate::schema;
+
+/// Which side wins when two sources declare the same property.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum MergeOrder {
+    /// The first declaration stays (root first, then branches in order).
+    FirstWins,
+    /// A later declaration replaces an earlier one (a mutation, not a profile).
+    #[allow(dead_code)]
+    LastWins,
+}
+
+/// Replace a root that is not a JSON object (array, scalar, boolean) by `{}`.
+/// Returns whether it did.
+pub(crate) fn replace_non_object_root(root: &mut Value, cx: &mut Cx<'_>) -> bool {
+    if root.is_object() {
+        return false;
+    }
+    let kind = match root {
+        Value::Array(_) => "an array",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Null => "null",
+        Value::Object(_) => unreachable!(),
+    };
+    cx.record(
+        "",
+        "",
+        Action::Rewritten,
+        format!("input schema root is {kind}, not a JSON object: replaced by {{}}"),
+    );
+    *root = Value::Object(Map::new());
+    true
+}
+
+/// Remove `keywords` from the root in that order and merge their object
+/// branches' `properties` into the root's `properties` (root first, then
+/// branches in keyword and branch order, per `order`). Returns the removed
+/// `(keyword, branches)` pairs in `keywords` order.
+pub(crate) fn strip_and_merge(
+    root: &mut Map<String, Value>,
+    keywords: &[&str],
+    order: MergeOrder,
+    cx: &mut Cx<'_>,
+) -> Vec<(String, Vec<Value>)> {
+    let mut removed = Vec::new();
+    for kw in keywords {
+        if let Some(v) = root.shift_remove(*kw) {
+            let branches = match &v {
+                Value::Array(a) => a.clone(),
+                _ => Vec::new(),
+            };
+            cx.record(
+                "",
+                kw,
+                Action::Removed,
+                format!("root {kw} stripped ({} branches)", branches.len()),
+            );
+            removed.push(((*kw).to_owned(), branches));
+        }
+    }
+    let mut incoming: Vec<(String, String, Value)> = Vec::new();
+    for (kw, branches) in &removed {
+        for (i, b) in branches.iter().enumerate() {
+            if let Some(props) = b.get("properties").and_then(Value::as_object) {
+                for (name, s) in props {
+                    incoming.push((format!("/{kw}/{i}"), name.clone(), s.clone()));
+                }
+            }
+        }
+    }
+    if incoming.is_empty() {
+        return removed;
+    }
+    let props = if let Some(Value::Object(p)) = root.get_mut("properties") {
+        p
+    } else {
+        root.insert("properties".into(), Value::Object(Map::new()));
+        match root.get_mut("properties") {
+            Some(Value::Object(p)) => p,
+            _ => unreachable!(),
+        }
+    };
+    for (from, name, s) in incoming {
+        let at = format!("{from}/properties/{}", schema::escape_token(&name));
+        match (props.contains_key(&name), order) {
+            (false, _) => {
+                props.insert(name, s);
+                cx.record(
+                    &at,
+                    "properties",
+                    Action::Rewritten,
+                    "branch property merged into the root",
+                );
+            }
+            (true, MergeOrder::FirstWins) => {
+                if props.get(&name) != Some(&s) {
+                    cx.record(
+                        &at,
+                        "properties",
+                        Action::Removed,
+                        format!("branch property `{name}` lost to an earlier declaration of the same name"),
+                    );
+                }
+            }
+            (true, MergeOrder::LastWins) => {
+                props.insert(name, s);
+            }
+        }
+    }
+    removed
+}
+
+/// Drop root `required` entries that name no root property (after a merge).
+pub(crate) fn prune_dangling_required(root: &mut Map<String, Value>, cx: &mut Cx<'_>) {
+    let Some(Value::Array(required)) = root.get("required") else {
+        return;
+    };
+    let props = root.get("properties").and_then(Value::as_object);
+    let keep: Vec<Value> = required
+        .iter()
+        .filter(|r| {
+            r.as_str()
+                .is_some_and(|n| props.is_some_and(|p| p.contains_key(n)))
+        })
+        .cloned()
+        .collect();
+    if keep.len() == required.len() {
+        return;
+    }
+    for r in required.iter().filter(|r| !keep.contains(r)) {
+        cx.record(
+            "",
+            "required",
+            Action::Removed,
+            format!(
+                "required entry {} dangles after the merge",
+                schema::to_bytes(r)
+            ),
+        );
+    }
+    if keep.is_empty() {
+        root.shift_remove("required");
+    } else {
+        root.insert("required".into(), Value::Array(keep));
+    }
+}
+
+/// Whether the root ends up with at least one property.
+pub(crate) fn has_properties(root: &Map<String, Value>) -> bool {
+    root.get("properties")
+        .and_then(Value::as_object)
+        .is_some_and(|p| !p.is_empty())
+}

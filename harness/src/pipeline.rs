@@ -1,0 +1,297 @@
+//! Pipelines: `(lane, tool) -> Shaped`.
+//!
+//! Built-in pipelines are *profiles* (`v0`, `v1`, `verbatim`) mapping each
+//! lane to an ordered list of named passes. Running a pipeline never panics
+//! and never aborts a batch: a panic inside a pass is caught and becomes
+//! [`Outcome::Errored`] for that tool only; a schema nested past the depth
+//! limit likewise.
+
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+
+use crate::degradation::Degradation;
+use crate::error::{LoadError, UsageError};
+use crate::lane::Lane;
+use crate::passes::{self, Cx, Pass, Step};
+use crate::tool::Tool;
+
+/// Configuration the built-in pipelines read (never hard-coded policy).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct PipelineConfig {
+    /// DeepSeek strict: tool names whose runtime contract the strict subset
+    /// cannot express; they fail closed by name.
+    #[serde(default)]
+    pub strict_unusable: Vec<String>,
+}
+
+/// The on-disk form: `[deepseek-strict] strict_unusable = [..]`.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ConfigFile {
+    #[serde(default, rename = "deepseek-strict")]
+    deepseek_strict: DeepseekSection,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct DeepseekSection {
+    #[serde(default)]
+    strict_unusable: Vec<String>,
+}
+
+impl PipelineConfig {
+    /// Parse a TOML config file; errors name `path:line:column`.
+    pub fn load(path: &Path) -> Result<Self, LoadError> {
+        let text = std::fs::read_to_string(path).map_err(|source| LoadError::Io {
+            path: path.to_owned(),
+            source,
+        })?;
+        Self::parse(path, &text)
+    }
+
+    /// Parse TOML text; `path` is for messages only.
+    pub fn parse(path: &Path, text: &str) -> Result<Self, LoadError> {
+        let file: ConfigFile = toml::from_str(text).map_err(|e| {
+            let (line, column) = e.span().map_or((0, 0), |s| line_column(text, s.start));
+            LoadError::Shape {
+                path: path.to_owned(),
+                line,
+                column,
+                message: e.message().to_owned(),
+            }
+        })?;
+        let mut strict_unusable = file.deepseek_strict.strict_unusable;
+        strict_unusable.sort();
+        strict_unusable.dedup();
+        Ok(Self { strict_unusable })
+    }
+}
+
+fn line_column(text: &str, offset: usize) -> (usize, usize) {
+    let before = &text[..offset.min(text.len())];
+    let line = before.matches('\n').count() + 1;
+    let column = before
+        .rfind('\n')
+        .map_or(before.chars().count(), |i| before[i + 1..].chars().count())
+        + 1;
+    (line, column)
+}
+
+/// How shaping one tool ended.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+pub enum Outcome {
+    /// The pipeline produced a shaped tool.
+    Shaped,
+    /// By design: the tool ships unchanged and non-strict.
+    FailedClosed { reason: String },
+    /// A pass panicked, or the input broke a limit; the tool ships unchanged.
+    Errored { message: String },
+}
+
+impl Outcome {
+    pub fn id(&self) -> &'static str {
+        match self {
+            Self::Shaped => "shaped",
+            Self::FailedClosed { .. } => "failed-closed",
+            Self::Errored { .. } => "errored",
+        }
+    }
+}
+
+/// One tool after a pipeline: the tool to render, every degradation, the outcome.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Shaped {
+    pub tool: Tool,
+    pub degradations: Vec<Degradation>,
+    pub outcome: Outcome,
+}
+
+impl Shaped {
+    /// The lane's native tool object for this result.
+    pub fn render(&self, lane: Lane) -> serde_json::Value {
+        lane.render(&self.tool)
+    }
+}
+
+/// Anything that shapes tools for a lane.
+pub trait Pipeline {
+    /// Stable pipeline id (`v0`, `v1`, `verbatim`, `cmd:…`).
+    fn id(&self) -> String;
+    /// Shape one tool for one lane. Never panics.
+    fn shape(&self, lane: Lane, tool: &Tool) -> Shaped;
+}
+
+/// The built-in profiles.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Profile {
+    /// The previous release line.
+    V0,
+    /// The current line.
+    V1,
+    /// The identity pipeline.
+    Verbatim,
+}
+
+impl Profile {
+    pub const ALL: &'static [Profile] = &[Profile::V0, Profile::V1, Profile::Verbatim];
+
+    pub fn id(self) -> &'static str {
+        match self {
+            Self::V0 => "v0",
+            Self::V1 => "v1",
+            Self::Verbatim => "verbatim",
+        }
+    }
+
+    pub fn parse(id: &str) -> Result<Profile, UsageError> {
+        Self::ALL
+            .iter()
+            .copied()
+            .find(|p| p.id() == id)
+            .ok_or_else(|| UsageError::UnknownPipeline(id.to_owned()))
+    }
+
+    pub fn summary(self) -> &'static str {
+        match self {
+            Self::V0 => {
+                "previous release line: Responses-style root flatten on Messages lanes, nullable optionals on DeepSeek strict"
+            }
+            Self::V1 => {
+                "current line: narrowed Anthropic root strip, verbatim third-party Messages, Responses lookaround strip, documented DeepSeek strict subset"
+            }
+            Self::Verbatim => "identity: every tool ships exactly as declared",
+        }
+    }
+
+    /// The ordered passes for one lane.
+    pub(crate) fn passes(self, lane: Lane) -> Vec<Box<dyn Pass>> {
+        use passes::{
+            DeepseekCloseObjects, DeepseekConstToEnum, DeepseekMarkStrict, DeepseekPostGate,
+            DeepseekPreGate, DeepseekRemoveOptionals, DeepseekStrictUnusable, DeepseekStrictV0,
+            DeepseekWideningStrips, NarrowRootComposition, Normalize, Pass, ResponsesRootFlatten,
+            StripLookaroundPatterns,
+        };
+        let normalize = || Box::new(Normalize::default()) as Box<dyn Pass>;
+        match (self, lane) {
+            (Self::Verbatim, _)
+            | (Self::V0 | Self::V1, Lane::OpenaiChat)
+            | (Self::V1, Lane::AnthropicCompatible) => Vec::new(),
+            (
+                Self::V0,
+                Lane::AnthropicMessages | Lane::AnthropicCompatible | Lane::OpenaiResponses,
+            ) => {
+                vec![normalize(), Box::new(ResponsesRootFlatten)]
+            }
+            (Self::V0, Lane::DeepseekStrict) => vec![normalize(), Box::new(DeepseekStrictV0)],
+            (Self::V1, Lane::AnthropicMessages) => {
+                vec![normalize(), Box::new(NarrowRootComposition::default())]
+            }
+            (Self::V1, Lane::OpenaiResponses) => vec![
+                normalize(),
+                Box::new(ResponsesRootFlatten),
+                Box::new(StripLookaroundPatterns::default()),
+            ],
+            (Self::V1, Lane::DeepseekStrict) => vec![
+                normalize(),
+                Box::new(DeepseekStrictUnusable),
+                Box::new(DeepseekPreGate),
+                Box::new(DeepseekRemoveOptionals::default()),
+                Box::new(DeepseekConstToEnum),
+                Box::new(DeepseekWideningStrips::default()),
+                Box::new(DeepseekCloseObjects),
+                Box::new(DeepseekPostGate::default()),
+                Box::new(DeepseekMarkStrict),
+            ],
+        }
+    }
+
+    /// The pass ids for one lane, in order.
+    pub fn pass_names(self, lane: Lane) -> Vec<&'static str> {
+        self.passes(lane).iter().map(|p| p.name()).collect()
+    }
+
+    /// Bind a configuration.
+    pub fn with_config(self, config: PipelineConfig) -> BuiltinPipeline {
+        BuiltinPipeline {
+            profile: self,
+            config,
+        }
+    }
+}
+
+/// A profile bound to its configuration.
+#[derive(Debug, Clone)]
+pub struct BuiltinPipeline {
+    pub profile: Profile,
+    pub config: PipelineConfig,
+}
+
+impl Pipeline for BuiltinPipeline {
+    fn id(&self) -> String {
+        self.profile.id().to_owned()
+    }
+
+    fn shape(&self, lane: Lane, tool: &Tool) -> Shaped {
+        run_passes(&self.profile.passes(lane), lane, &self.config, tool)
+    }
+}
+
+/// Run `passes` over `tool`: the heart of every built-in pipeline.
+pub(crate) fn run_passes(
+    passes: &[Box<dyn Pass>],
+    lane: Lane,
+    config: &PipelineConfig,
+    tool: &Tool,
+) -> Shaped {
+    let unchanged = |outcome: Outcome| Shaped {
+        tool: Tool {
+            strict: None,
+            ..tool.clone()
+        },
+        degradations: Vec::new(),
+        outcome,
+    };
+    let result = catch_unwind(AssertUnwindSafe(|| {
+        let mut work = tool.clone();
+        let mut cx = Cx::new(lane, config, &tool.name);
+        for pass in passes {
+            cx.enter(pass.as_ref());
+            match pass.apply(&mut work, &mut cx) {
+                Ok(Step::Continue) => {}
+                Ok(Step::FailClosed(reason)) => {
+                    return Err(Outcome::FailedClosed {
+                        reason: format!("{}: {reason}", pass.name()),
+                    });
+                }
+                Err(deep) => {
+                    return Err(Outcome::Errored {
+                        message: format!("{}: {deep}", pass.name()),
+                    });
+                }
+            }
+        }
+        Ok((work, cx.degradations))
+    }));
+    match result {
+        Ok(Ok((tool, degradations))) => Shaped {
+            tool,
+            degradations,
+            outcome: Outcome::Shaped,
+        },
+        Ok(Err(outcome)) => unchanged(outcome),
+        Err(payload) => {
+            let message = payload
+                .downcast_ref::<&str>()
+                .map(|s| (*s).to_owned())
+                .or_else(|| payload.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "non-string panic payload".to_owned());
+            unchanged(Outcome::Errored {
+                message: format!("panic: {message}"),
+            })
+        }
+    }
+}

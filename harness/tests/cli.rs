@@ -1,0 +1,277 @@
+//! CLI tests: every user-visible behaviour of the binary, on tiny fixtures
+//! copied to a temporary directory, with insta snapshots of what users see.
+
+mod util;
+
+use serde_json::{Value, json};
+use util::{copy_of_testdata, outputs, wireshape};
+
+fn run(args: &[&str]) -> (i32, String, String) {
+    let dir = copy_of_testdata();
+    let out = wireshape(dir.path()).args(args).output().expect("run");
+    let (o, e) = outputs(&out);
+    (out.status.code().expect("exit code"), o, e)
+}
+
+fn parse(stdout: &str) -> Value {
+    serde_json::from_str(stdout).expect("stdout is JSON")
+}
+
+#[test]
+fn shape_anthropic_messages_v1_narrows_a_root_any_of() {
+    let (code, out, err) = run(&[
+        "shape",
+        "--lane",
+        "anthropic-messages",
+        "--pipeline",
+        "v1",
+        "union.json",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let tools = parse(&out);
+    let quote = &tools[0];
+    assert!(quote["input_schema"].get("anyOf").is_none());
+    assert_eq!(quote["input_schema"]["type"], json!("object"));
+    assert_eq!(
+        quote["input_schema"]["properties"]
+            .as_object()
+            .unwrap()
+            .keys()
+            .collect::<Vec<_>>(),
+        ["range", "ticker", "isin"]
+    );
+    assert_eq!(
+        quote["description"],
+        json!(
+            "Get a price quote.\n\nAt least one of these parameter groups must be provided: ticker | isin."
+        )
+    );
+    insta::assert_snapshot!(out);
+}
+
+#[test]
+fn shape_anthropic_compatible_ships_input_schema_bytes_unchanged() {
+    let dir = copy_of_testdata();
+    let input: Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.path().join("union.json")).unwrap())
+            .unwrap();
+    for pipeline in ["v0", "v1"] {
+        let out = wireshape(dir.path())
+            .args([
+                "shape",
+                "--lane",
+                "anthropic-compatible",
+                "--pipeline",
+                pipeline,
+                "union.json",
+            ])
+            .output()
+            .unwrap();
+        let tools = parse(&outputs(&out).0);
+        for (i, t) in tools.as_array().unwrap().iter().enumerate() {
+            let same = serde_json::to_string(&t["input_schema"]).unwrap()
+                == serde_json::to_string(&input["tools"][i]["inputSchema"]).unwrap();
+            // v0 flattened third-party Messages lanes too; v1 ships them verbatim
+            assert_eq!(same, pipeline == "v1", "{pipeline} tool {i}");
+        }
+    }
+}
+
+#[test]
+fn shape_deepseek_strict_v1_removes_optionals_and_fails_closed_on_a_required_nullable() {
+    let (code, out, err) = run(&[
+        "shape",
+        "--lane",
+        "deepseek-strict",
+        "--pipeline",
+        "v1",
+        "--config",
+        "config.toml",
+        "--explain",
+        "strict.json",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let tools = parse(&out);
+    assert_eq!(
+        tools[0]["function"]["description"],
+        json!(
+            "Read a file.\n\nOptional parameters removed for strict mode (do not send them): offset, limit.\n\nConstraints this schema does not enforce (still follow them): path: minLength 1."
+        )
+    );
+    assert_eq!(tools[0]["function"]["strict"], json!(true));
+    // required nullable: shipped unchanged, without the strict flag
+    assert_eq!(
+        serde_json::to_string(&tools[1]["function"]["parameters"]).unwrap(),
+        r#"{"type":"object","properties":{"mode":{"anyOf":[{"type":"string"},{"type":"null"}]}},"required":["mode"]}"#
+    );
+    assert!(tools[1]["function"].get("strict").is_none());
+    insta::assert_snapshot!("deepseek_strict_explain", err);
+    insta::assert_snapshot!("deepseek_strict_tools", out);
+}
+
+#[test]
+fn shape_openai_responses_v1_removes_exactly_the_lookaround_patterns() {
+    let (code, out, err) = run(&[
+        "shape",
+        "--lane",
+        "openai-responses",
+        "--pipeline",
+        "v1",
+        "--explain",
+        "patterns.json",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let p = &parse(&out)[0]["parameters"]["properties"];
+    assert!(p["domain"].get("pattern").is_none());
+    assert!(p["tags"]["items"].get("pattern").is_none());
+    assert_eq!(p["owner"]["pattern"], json!("^[a-z]+$"));
+    assert_eq!(p["literal"]["pattern"], json!("^[(?=]+$"));
+    let removed: Vec<&str> = err
+        .lines()
+        .filter(|l| l.contains("removed pattern"))
+        .collect();
+    assert_eq!(removed.len(), 2, "{err}");
+    insta::assert_snapshot!(err);
+}
+
+#[test]
+fn shape_openai_responses_v0_keeps_lookaround_patterns() {
+    let (code, out, _) = run(&[
+        "shape",
+        "--lane",
+        "openai-responses",
+        "--pipeline",
+        "v0",
+        "patterns.json",
+    ]);
+    assert_eq!(code, 0);
+    let p = &parse(&out)[0]["parameters"]["properties"];
+    assert_eq!(
+        p["domain"]["pattern"],
+        json!("^(?!-)[a-z0-9-]{1,63}(?<!-)$")
+    );
+}
+
+#[test]
+fn shape_reads_standard_input() {
+    let dir = copy_of_testdata();
+    let out = wireshape(dir.path())
+        .args(["shape", "--lane", "openai-chat", "-"])
+        .write_stdin(r#"[{"name":"n","input_schema":{"type":"object"}}]"#)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(
+        serde_json::to_string(&parse(&outputs(&out).0)).unwrap(),
+        r#"[{"type":"function","function":{"name":"n","parameters":{"type":"object"}}}]"#
+    );
+}
+
+#[test]
+fn shape_uses_the_pipeline_from_the_environment() {
+    let dir = copy_of_testdata();
+    let out = wireshape(dir.path())
+        .env("WIRESHAPE_PIPELINE", "verbatim")
+        .args(["shape", "--lane", "anthropic-messages", "union.json"])
+        .output()
+        .unwrap();
+    let tools = parse(&outputs(&out).0);
+    assert!(tools[0]["input_schema"].get("anyOf").is_some());
+}
+
+#[test]
+fn lanes_lists_every_lane() {
+    let (code, out, _) = run(&["lanes"]);
+    assert_eq!(code, 0);
+    insta::assert_snapshot!(out);
+}
+
+#[test]
+fn pipelines_lists_passes_per_lane() {
+    let (code, out, _) = run(&["pipelines"]);
+    assert_eq!(code, 0);
+    insta::assert_snapshot!(out);
+}
+
+#[test]
+fn an_unknown_lane_is_a_usage_error_with_exit_2() {
+    let (code, out, err) = run(&["shape", "--lane", "anthropic", "union.json"]);
+    assert_eq!(code, 2);
+    assert_eq!(out, "");
+    assert_eq!(
+        err,
+        "wireshape: unknown lane `anthropic` (see `wireshape lanes`)\n"
+    );
+}
+
+#[test]
+fn an_unknown_pipeline_is_a_usage_error_with_exit_2() {
+    let (code, _, err) = run(&[
+        "shape",
+        "--lane",
+        "openai-chat",
+        "--pipeline",
+        "v9",
+        "union.json",
+    ]);
+    assert_eq!(code, 2);
+    assert_eq!(
+        err,
+        "wireshape: unknown pipeline `v9` (see `wireshape pipelines`)\n"
+    );
+}
+
+#[test]
+fn a_broken_tools_file_names_path_line_and_column_with_exit_2() {
+    let (code, out, err) = run(&["shape", "--lane", "openai-chat", "broken.json"]);
+    assert_eq!(code, 2);
+    assert_eq!(out, "");
+    insta::assert_snapshot!(err);
+}
+
+#[test]
+fn a_missing_tools_file_is_an_input_error_with_exit_2() {
+    let (code, _, err) = run(&["shape", "--lane", "openai-chat", "nope.json"]);
+    assert_eq!(code, 2);
+    assert!(
+        err.starts_with("wireshape: nope.json: cannot read: "),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_broken_config_file_names_its_position_with_exit_2() {
+    let dir = copy_of_testdata();
+    std::fs::write(
+        dir.path().join("bad.toml"),
+        "[deepseek-strict]\nstrict_unusable = 3\n",
+    )
+    .unwrap();
+    let out = wireshape(dir.path())
+        .args([
+            "shape",
+            "--lane",
+            "deepseek-strict",
+            "--config",
+            "bad.toml",
+            "strict.json",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    insta::assert_snapshot!(outputs(&out).1);
+}
+
+#[test]
+fn missing_arguments_are_a_clap_usage_error_with_exit_2() {
+    let (code, _, err) = run(&["shape"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("--lane <LANE>"), "{err}");
+}
+
+#[test]
+fn help_exits_0() {
+    let (code, out, _) = run(&["--help"]);
+    assert_eq!(code, 0);
+    assert!(out.contains("Shape one tools file"), "{out}");
+}
