@@ -191,18 +191,29 @@ pub fn visit(root: &Value, f: &mut dyn FnMut(&str, &Map<String, Value>)) -> Resu
     go(root, &mut String::new(), 0, f)
 }
 
-/// Rewrite every schema object bottom-up (children first, then the node),
-/// with its JSON Pointer. The callback may change the node freely; the walk
-/// does not revisit what it produced.
-pub(crate) fn rewrite_post_order(
-    root: &mut Value,
-    f: &mut dyn FnMut(&str, &mut Map<String, Value>),
-) -> Result<(), TooDeep> {
+/// When a rewrite calls back: before or after the node's children.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Order {
+    Pre,
+    Post,
+}
+
+/// A mutable walk's callback: pointer, the key the node was reached by, node.
+type Rewriter<'a> = dyn FnMut(&str, Option<&ChildKey>, &mut Map<String, Value>) -> bool + 'a;
+/// A post-order callback (nothing to skip).
+type PostRewriter<'a> = dyn FnMut(&str, Option<&ChildKey>, &mut Map<String, Value>) + 'a;
+
+/// The one mutable walk. The callback gets the node's pointer, the key it
+/// was reached by (`None` for the root) and the node; in pre-order its
+/// `false` skips the node's children (which are taken after the callback).
+fn rewrite(root: &mut Value, order: Order, f: &mut Rewriter<'_>) -> Result<(), TooDeep> {
     fn go(
         v: &mut Value,
+        via: Option<&ChildKey>,
         path: &mut String,
         depth: usize,
-        f: &mut dyn FnMut(&str, &mut Map<String, Value>),
+        order: Order,
+        f: &mut Rewriter<'_>,
     ) -> Result<(), TooDeep> {
         let Some(map) = v.as_object_mut() else {
             return Ok(());
@@ -213,18 +224,35 @@ pub(crate) fn rewrite_post_order(
                 limit: MAX_DEPTH,
             });
         }
+        if order == Order::Pre && !f(path, via, map) {
+            return Ok(());
+        }
         for child in children(map) {
             let len = path.len();
             path.push_str(&child.suffix());
             if let Some(sub) = child.get_mut(map) {
-                go(sub, path, depth + 1, f)?;
+                go(sub, Some(&child), path, depth + 1, order, f)?;
             }
             path.truncate(len);
         }
-        f(path, map);
+        if order == Order::Post {
+            f(path, via, map);
+        }
         Ok(())
     }
-    go(root, &mut String::new(), 0, f)
+    go(root, None, &mut String::new(), 0, order, f)
+}
+
+/// Rewrite every schema object bottom-up (children first, then the node),
+/// with its JSON Pointer and the key it was reached by (`None` at the root).
+pub(crate) fn rewrite_post_order(
+    root: &mut Value,
+    f: &mut PostRewriter<'_>,
+) -> Result<(), TooDeep> {
+    rewrite(root, Order::Post, &mut |p, via, m| {
+        f(p, via, m);
+        true
+    })
 }
 
 /// Rewrite every schema object top-down (the node, then the children it has
@@ -234,35 +262,21 @@ pub(crate) fn rewrite_pre_order(
     root: &mut Value,
     f: &mut dyn FnMut(&str, &mut Map<String, Value>) -> bool,
 ) -> Result<(), TooDeep> {
-    fn go(
-        v: &mut Value,
-        path: &mut String,
-        depth: usize,
-        f: &mut dyn FnMut(&str, &mut Map<String, Value>) -> bool,
-    ) -> Result<(), TooDeep> {
-        let Some(map) = v.as_object_mut() else {
-            return Ok(());
-        };
-        if depth > MAX_DEPTH {
-            return Err(TooDeep {
-                path: display_path(path),
-                limit: MAX_DEPTH,
-            });
+    rewrite(root, Order::Pre, &mut |p, _, m| f(p, m))
+}
+
+impl ChildKey {
+    /// The child is an in-place applicator: it constrains the *same*
+    /// instance as its parent (`allOf`/`anyOf`/`oneOf` branches, `not`,
+    /// `if`/`then`/`else`, `dependentSchemas`/`dependencies` values), so its
+    /// `required` may name properties its parent declares.
+    pub(crate) fn is_in_place(&self) -> bool {
+        match self {
+            Self::Indexed(k, _) => matches!(*k, "allOf" | "anyOf" | "oneOf"),
+            Self::Single(k) => matches!(*k, "not" | "if" | "then" | "else"),
+            Self::Named(k, _) => matches!(*k, "dependentSchemas" | "dependencies"),
         }
-        if !f(path, map) {
-            return Ok(());
-        }
-        for child in children(map) {
-            let len = path.len();
-            path.push_str(&child.suffix());
-            if let Some(sub) = child.get_mut(map) {
-                go(sub, path, depth + 1, f)?;
-            }
-            path.truncate(len);
-        }
-        Ok(())
     }
-    go(root, &mut String::new(), 0, f)
 }
 
 /// How a path is shown in messages: the root is `/`.

@@ -111,13 +111,11 @@ impl Pass for NarrowRootComposition {
             None => None,
         };
         if let Some(n) = note {
-            cx.record(
-                "",
-                "description",
-                Action::Noted,
-                format!("root {lead} constraint surfaced as a note"),
+            cx.note(
+                tool,
+                &n,
+                &format!("root {lead} constraint surfaced as a note"),
             );
-            tool.append_note(&n);
         }
         Ok(Step::Continue)
     }

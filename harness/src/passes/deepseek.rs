@@ -9,7 +9,8 @@
 //! 1. `deepseek-strict-unusable`: tools named in the configured
 //!    `strict_unusable` list fail closed;
 //! 2. `deepseek-pre-gate`: on the shape that will ship (optional
-//!    properties excluded), fail closed on schema-form
+//!    properties excluded), fail closed on a root that is not a JSON object,
+//!    schema-form
 //!    `dependencies`/`dependentSchemas`, `const: null`, and a root map shape;
 //! 3. `deepseek-remove-optionals`: optional properties are removed and listed
 //!    in a description note; a removal that empties a root that had
@@ -114,6 +115,24 @@ fn find_in_shipped(root: &Value, f: &mut Judge<'_>) -> Result<Option<String>, To
     go(root, &mut String::new(), 0, f)
 }
 
+/// Require `required` and forbid additional properties on one object node.
+fn close_object(path: &str, node: &mut Map<String, Value>, required: Value, cx: &mut Cx<'_>) {
+    cx.set_keyword(
+        path,
+        node,
+        ("properties", "required"),
+        required,
+        "strict mode requires every property",
+    );
+    cx.set_keyword(
+        path,
+        node,
+        ("required", "additionalProperties"),
+        json!(false),
+        "strict mode closes every object",
+    );
+}
+
 fn at(path: &str) -> String {
     schema::display_path(path)
 }
@@ -155,29 +174,7 @@ impl Pass for DeepseekStrictV0 {
                     all.push(name.clone());
                 }
             }
-            if all != required || !node.contains_key("required") {
-                schema::insert_after(node, "properties", "required", json!(all));
-                cx.record(
-                    path,
-                    "required",
-                    Action::Rewritten,
-                    "every property required",
-                );
-            }
-            if node.get("additionalProperties") != Some(&json!(false)) {
-                let action = if node.contains_key("additionalProperties") {
-                    Action::Rewritten
-                } else {
-                    Action::Added
-                };
-                node.insert("additionalProperties".into(), json!(false));
-                cx.record(
-                    path,
-                    "additionalProperties",
-                    action,
-                    "objects closed for strict mode",
-                );
-            }
+            close_object(path, node, json!(all), cx);
             true
         })?;
         tool.strict = Some(true);
@@ -217,6 +214,11 @@ impl Pass for DeepseekPreGate {
     }
 
     fn apply(&self, tool: &mut Tool, _cx: &mut Cx<'_>) -> Result<Step, TooDeep> {
+        if !tool.input_schema.is_object() {
+            return Ok(Step::FailClosed(
+                "input schema is not a JSON object: strict mode needs an object schema".into(),
+            ));
+        }
         if let Some(root) = tool.input_schema.as_object() {
             let props_empty = root
                 .get("properties")
@@ -321,13 +323,11 @@ impl Pass for DeepseekRemoveOptionals {
             ));
         }
         if self.note && !removed.is_empty() {
-            cx.record(
-                "",
-                "description",
-                Action::Noted,
+            cx.note(
+                tool,
+                &notes::removed_optionals_note(&removed),
                 "removed optional parameters surfaced as a note",
             );
-            tool.append_note(&notes::removed_optionals_note(&removed));
         }
         Ok(Step::Continue)
     }
@@ -461,13 +461,7 @@ impl Pass for DeepseekWideningStrips {
         if self.note
             && let Some(n) = notes::unenforced_note(&lost)
         {
-            cx.record(
-                "",
-                "description",
-                Action::Noted,
-                "stripped constraints surfaced as a note",
-            );
-            tool.append_note(&n);
+            cx.note(tool, &n, "stripped constraints surfaced as a note");
         }
         Ok(Step::Continue)
     }
@@ -492,34 +486,7 @@ impl Pass for DeepseekCloseObjects {
                 .and_then(Value::as_object)
                 .map(|p| p.keys().map(|k| json!(k)).collect())
                 .unwrap_or_default();
-            if node.get("required").and_then(Value::as_array) != Some(&names) {
-                let action = if node.contains_key("required") {
-                    Action::Rewritten
-                } else {
-                    Action::Added
-                };
-                schema::insert_after(node, "properties", "required", Value::Array(names));
-                cx.record(
-                    path,
-                    "required",
-                    action,
-                    "strict mode requires every property",
-                );
-            }
-            if node.get("additionalProperties") != Some(&json!(false)) {
-                let action = if node.contains_key("additionalProperties") {
-                    Action::Rewritten
-                } else {
-                    Action::Added
-                };
-                node.insert("additionalProperties".into(), json!(false));
-                cx.record(
-                    path,
-                    "additionalProperties",
-                    action,
-                    "strict mode closes every object",
-                );
-            }
+            close_object(path, node, Value::Array(names), cx);
             true
         })?;
         Ok(Step::Continue)

@@ -560,3 +560,15 @@ fn deepseek_v1_is_idempotent_on_a_shaped_tool() {
     assert_eq!(bytes(&again.tool.input_schema), bytes(&s.tool.input_schema));
     assert_eq!(again.tool.description, s.tool.description);
 }
+
+#[test]
+fn deepseek_v1_fails_closed_on_a_root_that_is_not_a_json_object() {
+    for root in [
+        json!([{"type":"object"}]),
+        json!(7),
+        json!(true),
+        json!(null),
+    ] {
+        assert_failed_closed(root, "input schema is not a JSON object");
+    }
+}

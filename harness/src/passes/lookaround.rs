@@ -58,13 +58,7 @@ impl Pass for StripLookaroundPatterns {
         if self.note
             && let Some(n) = notes::unenforced_note(&lost)
         {
-            cx.record(
-                "",
-                "description",
-                Action::Noted,
-                "stripped lookaround patterns surfaced as a note",
-            );
-            tool.append_note(&n);
+            cx.note(tool, &n, "stripped lookaround patterns surfaced as a note");
         }
         Ok(Step::Continue)
     }

@@ -98,6 +98,34 @@ impl<'a> Cx<'a> {
             pass: self.pass.to_owned(),
         });
     }
+
+    /// Set `node[key] = value` (right after `after` when the key is new)
+    /// unless it already holds that value, recording it as added or rewritten.
+    pub(crate) fn set_keyword(
+        &mut self,
+        path: &str,
+        node: &mut serde_json::Map<String, serde_json::Value>,
+        (after, key): (&str, &str),
+        value: serde_json::Value,
+        reason: &str,
+    ) {
+        if node.get(key) == Some(&value) {
+            return;
+        }
+        let action = if node.contains_key(key) {
+            Action::Rewritten
+        } else {
+            Action::Added
+        };
+        crate::schema::insert_after(node, after, key, value);
+        self.record(path, key, action, reason);
+    }
+
+    /// Append a model-facing note to the tool's description and record it.
+    pub(crate) fn note(&mut self, tool: &mut Tool, text: &str, reason: &str) {
+        self.record("", "description", Action::Noted, reason);
+        tool.append_note(text);
+    }
 }
 
 #[cfg(test)]

@@ -7,11 +7,20 @@
 //! 2. single-element union collapse: `anyOf|oneOf|allOf: [X]` → X's keys
 //!    spliced in place (so a nested union can be hoisted to its parent);
 //! 3. a bare `{"type":"object"}` (no `properties`) gets `properties: {}`;
-//! 4. `required` entries that name no property of the node are pruned (a
-//!    node without `properties` has none), and an emptied `required` goes.
+//! 4. in a node that declares `properties`, `required` entries naming no
+//!    property are pruned, and an emptied `required` goes. In-place
+//!    subschemas (`allOf`/`anyOf`/`oneOf` branches, `not`, `if`/`then`/
+//!    `else`, `dependentSchemas` values) and nodes without `properties` are
+//!    left alone: their entries may name the parent's properties, and a prune
+//!    would turn `not: {"required": [..]}` into `not: {}` (reject everything).
 //!
-//! Where a spliced branch key collides with a key the node already has, the
-//! node's key wins and the branch key is recorded as removed.
+//! A collapse is a conjunction (`node ∧ X`), so X's keys merge into the node
+//! only where that is exact: a key the node lacks is added, an equal value
+//! is kept once, `properties` merge by name (a name declared on both sides
+//! with different schemas blocks the collapse), `required` lists are united.
+//! Annotations (`description`, `title`, `$comment`, `examples`) the node
+//! already has win and the branch's is recorded as removed. Any other
+//! conflict leaves the union in place.
 
 use serde_json::{Map, Value, json};
 
@@ -43,39 +52,113 @@ impl Default for Normalize {
 
 const UNIONS: &[&str] = &["anyOf", "oneOf"];
 const SINGLE_UNIONS: &[&str] = &["anyOf", "oneOf", "allOf"];
+const ANNOTATIONS: &[&str] = &["description", "title", "$comment", "examples"];
 
 fn is_null_branch(v: &Value) -> bool {
     v.as_object()
         .is_some_and(|m| m.len() == 1 && m.get("type").and_then(Value::as_str) == Some("null"))
 }
 
-/// Replace `node[keyword]` by `branch`'s keys at the same position; keys the
-/// node already has win. Returns the branch keys that lost.
-fn splice(
+/// How one branch key joins the node.
+enum Join {
+    /// Insert at the union's position.
+    Add,
+    /// Already there with the same value.
+    Same,
+    /// Merge these property entries into the node's `properties`.
+    Properties(Vec<(String, Value)>),
+    /// Append these names to the node's `required`.
+    Required(Vec<Value>),
+    /// The node's annotation wins; the branch's is lost.
+    Shadowed,
+}
+
+/// Plan the conjunction of `node` (without `keyword`) and `branch`; `None`
+/// when it cannot be exact.
+fn plan(
+    node: &Map<String, Value>,
+    keyword: &str,
+    branch: &Map<String, Value>,
+) -> Option<Vec<(String, Join)>> {
+    let mut out = Vec::new();
+    for (k, v) in branch {
+        let join = match node.get(k) {
+            _ if k == keyword => return None,
+            None => Join::Add,
+            Some(existing) if existing == v => Join::Same,
+            Some(Value::Object(mine)) if k == "properties" => {
+                let theirs = v.as_object()?;
+                let mut add = Vec::new();
+                for (name, s) in theirs {
+                    match mine.get(name) {
+                        None => add.push((name.clone(), s.clone())),
+                        Some(m) if m == s => {}
+                        Some(_) => return None,
+                    }
+                }
+                Join::Properties(add)
+            }
+            Some(Value::Array(mine)) if k == "required" => {
+                let theirs = v.as_array()?;
+                Join::Required(
+                    theirs
+                        .iter()
+                        .filter(|r| !mine.contains(r))
+                        .cloned()
+                        .collect(),
+                )
+            }
+            Some(_) if ANNOTATIONS.contains(&k.as_str()) => Join::Shadowed,
+            Some(_) => return None,
+        };
+        out.push((k.clone(), join));
+    }
+    Some(out)
+}
+
+/// Replace `node[keyword]` by the conjunction with `branch` (see module
+/// docs). Returns the shadowed branch keys, or `None` (node untouched) when
+/// the conjunction cannot be exact.
+fn collapse(
     node: &mut Map<String, Value>,
     keyword: &str,
     branch: &Map<String, Value>,
     nullable: bool,
-) -> Vec<String> {
+) -> Option<Vec<String>> {
+    let plan = plan(node, keyword, branch)?;
     let old = std::mem::take(node);
-    let mut lost = Vec::new();
-    for (k, v) in &old {
-        if k == keyword {
-            for (bk, bv) in branch {
-                if old.contains_key(bk) && bk != keyword {
-                    lost.push(bk.clone());
-                } else if !node.contains_key(bk) {
-                    node.insert(bk.clone(), bv.clone());
-                }
+    let mut shadowed = Vec::new();
+    for (k, v) in old {
+        if k != keyword {
+            node.insert(k, v);
+            continue;
+        }
+        for (bk, join) in &plan {
+            if matches!(join, Join::Add) {
+                node.insert(bk.clone(), branch[bk].clone());
             }
-            if nullable && !old.contains_key("nullable") && !node.contains_key("nullable") {
-                node.insert("nullable".to_owned(), json!(true));
-            }
-        } else {
-            node.insert(k.clone(), v.clone());
+        }
+        if nullable && !node.contains_key("nullable") && !branch.contains_key("nullable") {
+            node.insert("nullable".to_owned(), json!(true));
         }
     }
-    lost
+    for (bk, join) in plan {
+        match join {
+            Join::Properties(add) => {
+                if let Some(Value::Object(p)) = node.get_mut("properties") {
+                    p.extend(add);
+                }
+            }
+            Join::Required(add) => {
+                if let Some(Value::Array(r)) = node.get_mut("required") {
+                    r.extend(add);
+                }
+            }
+            Join::Shadowed => shadowed.push(bk),
+            Join::Add | Join::Same => {}
+        }
+    }
+    Some(shadowed)
 }
 
 impl Normalize {
@@ -101,7 +184,9 @@ impl Normalize {
                     Value::Bool(true) => Map::new(),
                     _ => continue,
                 };
-                let lost = splice(node, kw, &kept, true);
+                let Some(lost) = collapse(node, kw, &kept, true) else {
+                    continue;
+                };
                 cx.record(
                     path,
                     kw,
@@ -134,7 +219,9 @@ impl Normalize {
                     Value::Bool(true) => Map::new(),
                     _ => continue,
                 };
-                let lost = splice(node, kw, &only, false);
+                let Some(lost) = collapse(node, kw, &only, false) else {
+                    continue;
+                };
                 cx.record(
                     path,
                     kw,
@@ -155,7 +242,7 @@ impl Normalize {
         false
     }
 
-    fn finish(self, path: &str, node: &mut Map<String, Value>, cx: &mut Cx<'_>) {
+    fn finish(self, path: &str, in_place: bool, node: &mut Map<String, Value>, cx: &mut Cx<'_>) {
         if self.inject_properties
             && schema::has_type(node, "object")
             && !node.contains_key("properties")
@@ -168,15 +255,17 @@ impl Normalize {
                 "bare object schema given empty properties",
             );
         }
-        if self.prune_required {
+        if self.prune_required && !in_place {
             let Some(Value::Array(required)) = node.get("required") else {
                 return;
             };
-            let props = node.get("properties").and_then(Value::as_object);
-            let (keep, gone): (Vec<Value>, Vec<Value>) = required.iter().cloned().partition(|r| {
-                r.as_str()
-                    .is_some_and(|n| props.is_some_and(|p| p.contains_key(n)))
-            });
+            let Some(props) = node.get("properties").and_then(Value::as_object) else {
+                return;
+            };
+            let (keep, gone): (Vec<Value>, Vec<Value>) = required
+                .iter()
+                .cloned()
+                .partition(|r| r.as_str().is_some_and(|n| props.contains_key(n)));
             if gone.is_empty() {
                 return;
             }
@@ -203,13 +292,14 @@ impl Pass for Normalize {
     }
 
     fn apply(&self, tool: &mut Tool, cx: &mut Cx<'_>) -> Result<Step, TooDeep> {
-        schema::rewrite_post_order(&mut tool.input_schema, &mut |path, node| {
+        schema::rewrite_post_order(&mut tool.input_schema, &mut |path, via, node| {
             // Each collapse removes one union keyword, so this terminates.
             let mut guard = 0;
             while self.step(path, node, cx) && guard < 64 {
                 guard += 1;
             }
-            self.finish(path, node, cx);
+            let in_place = via.is_some_and(schema::ChildKey::is_in_place);
+            self.finish(path, in_place, node, cx);
         })?;
         Ok(Step::Continue)
     }
@@ -335,25 +425,78 @@ mod tests {
 
     #[test]
     fn normalize_removes_a_required_list_it_empties() {
-        // A required-only branch names properties its parent declares: the
-        // registry prune still empties it (the seeds' apply_patch corner).
-        let r =
-            norm(json!({"properties":{"a":{}},"oneOf":[{"required":["a"]},{"required":["b"]}]}));
-        assert_eq!(
-            bytes(r.schema()),
-            r#"{"properties":{"a":{}},"oneOf":[{},{}]}"#
-        );
-    }
-
-    #[test]
-    fn normalize_spreads_a_single_branch_required_group_then_prunes_it() {
-        let r = norm(json!({"type":"object","properties":{"a":{}},"oneOf":[{"required":["a"]}]}));
-        // the branch's required list is pruned at the branch (no properties
-        // there) before the collapse: nothing dangles at the root.
+        let r = norm(json!({"type":"object","properties":{"a":{}},"required":["ghost"]}));
         assert_eq!(
             bytes(r.schema()),
             r#"{"type":"object","properties":{"a":{}}}"#
         );
+    }
+
+    #[test]
+    fn normalize_leaves_required_only_branches_alone() {
+        // Their entries name the parent's properties: a prune there would
+        // erase the constraint the note needs (seed 000 MINOR-5/9).
+        let v = json!({"type":"object","properties":{"a":{},"b":{}},"oneOf":[{"required":["a"]},{"required":["b"]}]});
+        let r = norm(v.clone());
+        assert_eq!(r.schema(), &v);
+        assert!(r.records.is_empty());
+    }
+
+    #[test]
+    fn normalize_leaves_required_in_dependent_schemas_and_branches_with_properties() {
+        let v = json!({"type":"object","properties":{"mode":{},"goal":{}},
+            "dependentSchemas":{"mode":{"properties":{"mode":{"const":"x"}},"required":["goal"]}},
+            "anyOf":[{"properties":{"mode":{}},"required":["goal"]},{"required":["mode"]}]});
+        let r = norm(v.clone());
+        assert_eq!(r.schema(), &v);
+        assert!(r.records.is_empty());
+    }
+
+    #[test]
+    fn normalize_never_turns_not_required_into_not_anything() {
+        let v = json!({"type":"object","properties":{"force":{},"dry_run":{}},"not":{"required":["force","dry_run"]}});
+        assert_eq!(norm(v.clone()).schema(), &v);
+    }
+
+    #[test]
+    fn normalize_spreads_a_single_branch_required_group_onto_its_parent() {
+        let r = norm(
+            json!({"type":"object","properties":{"a":{},"b":{}},"oneOf":[{"required":["a"]}]}),
+        );
+        assert_eq!(
+            bytes(r.schema()),
+            r#"{"type":"object","properties":{"a":{},"b":{}},"required":["a"]}"#
+        );
+    }
+
+    #[test]
+    fn normalize_merges_a_single_branch_into_the_parents_properties_and_required() {
+        let r = norm(
+            json!({"type":"object","properties":{"confirm":{"type":"boolean"}},"required":["confirm"],
+            "oneOf":[{"type":"object","properties":{"path":{"type":"string"}},"required":["path"]}]}),
+        );
+        assert_eq!(
+            bytes(r.schema()),
+            r#"{"type":"object","properties":{"confirm":{"type":"boolean"},"path":{"type":"string"}},"required":["confirm","path"]}"#
+        );
+    }
+
+    #[test]
+    fn normalize_keeps_a_single_branch_union_whose_conjunction_is_not_exact() {
+        for v in [
+            json!({"type":"object","properties":{"a":{"type":"string"}},"oneOf":[{"properties":{"a":{"type":"integer"}}}]}),
+            json!({"type":"string","anyOf":[{"type":"integer"}]}),
+            json!({"minimum":1,"allOf":[{"minimum":2}]}),
+        ] {
+            let r = norm(v.clone());
+            assert_eq!(r.schema(), &v);
+        }
+    }
+
+    #[test]
+    fn normalize_keeps_a_nullable_union_whose_branch_conflicts_with_its_parent() {
+        let v = json!({"type":"string","anyOf":[{"type":"integer"},{"type":"null"}]});
+        assert_eq!(norm(v.clone()).schema(), &v);
     }
 
     #[test]

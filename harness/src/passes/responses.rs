@@ -89,22 +89,10 @@ impl Pass for ResponsesRootFlatten {
             true
         })?;
         if let Some(n) = note.flatten() {
-            cx.record(
-                "",
-                "description",
-                Action::Noted,
-                "root composition constraint surfaced as a note",
-            );
-            tool.append_note(&n);
+            cx.note(tool, &n, "root composition constraint surfaced as a note");
         }
         if let Some(n) = notes::dependencies_note(&deps) {
-            cx.record(
-                "",
-                "description",
-                Action::Noted,
-                "parameter dependencies surfaced as a note",
-            );
-            tool.append_note(&n);
+            cx.note(tool, &n, "parameter dependencies surfaced as a note");
         }
         Ok(Step::Continue)
     }

@@ -1,0 +1,148 @@
+//! Facts the seed PRs pin *across* pipelines, checked on the project's own
+//! catalogs: where v0 and v1 must agree byte for byte, and where they must
+//! differ.
+
+use std::path::Path;
+
+use serde_json::Value;
+use wireshape::{Catalog, Lane, Pipeline, PipelineConfig, Profile, Tool, load_catalog};
+
+fn catalog(name: &str) -> Catalog {
+    let p = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../corpus/catalogs")
+        .join(name);
+    load_catalog(&p, None).expect("own catalog loads")
+}
+
+fn config() -> PipelineConfig {
+    PipelineConfig::load(&Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus/config.toml"))
+        .unwrap()
+}
+
+fn render(profile: Profile, lane: Lane, tool: &Tool) -> String {
+    let s = profile.with_config(config()).shape(lane, tool);
+    serde_json::to_string(&lane.render(&s.tool)).unwrap()
+}
+
+fn tool<'a>(c: &'a Catalog, name: &str) -> &'a Tool {
+    c.tools
+        .iter()
+        .find(|t| t.name == name)
+        .unwrap_or_else(|| panic!("no tool {name}"))
+}
+
+#[test]
+fn anthropic_messages_v1_matches_v0_bytes_on_apply_patch_and_finance() {
+    // Seed 000: the recorded triggering tools ship byte-identical to the
+    // previous release line, notes included.
+    let c = catalog("seed-tools.json");
+    for name in ["apply_patch", "finance"] {
+        let t = tool(&c, name);
+        assert_eq!(
+            render(Profile::V0, Lane::AnthropicMessages, t),
+            render(Profile::V1, Lane::AnthropicMessages, t),
+            "{name}"
+        );
+    }
+}
+
+#[test]
+fn anthropic_messages_v1_keeps_the_agent_tools_dependent_schemas_where_v0_stripped_them() {
+    let c = catalog("seed-tools.json");
+    let t = tool(&c, "agent");
+    let v0: Value = serde_json::from_str(&render(Profile::V0, Lane::AnthropicMessages, t)).unwrap();
+    let v1: Value = serde_json::from_str(&render(Profile::V1, Lane::AnthropicMessages, t)).unwrap();
+    assert!(v0["input_schema"].get("dependentSchemas").is_none());
+    assert!(v1["input_schema"].get("dependentSchemas").is_some());
+    assert!(
+        v0["description"]
+            .as_str()
+            .unwrap()
+            .contains("Parameter dependencies: ")
+    );
+    assert_eq!(
+        v1["description"],
+        t.description.clone().map(Value::String).unwrap()
+    );
+}
+
+#[test]
+fn anthropic_compatible_v1_ships_every_own_tool_verbatim() {
+    for file in ["fixtures.json", "seed-tools.json"] {
+        let c = catalog(file);
+        for t in &c.tools {
+            assert_eq!(
+                render(Profile::V1, Lane::AnthropicCompatible, t),
+                render(Profile::Verbatim, Lane::AnthropicCompatible, t),
+                "{file}#{}",
+                t.name
+            );
+        }
+    }
+}
+
+#[test]
+fn openai_responses_v0_and_v1_differ_exactly_where_a_lookaround_pattern_is() {
+    // Seed 003: only Responses loses anything, and only lookaround patterns.
+    for file in ["fixtures.json", "seed-tools.json"] {
+        let c = catalog(file);
+        let mut differing = Vec::new();
+        let mut with_lookaround = Vec::new();
+        for t in &c.tools {
+            if render(Profile::V0, Lane::OpenaiResponses, t)
+                != render(Profile::V1, Lane::OpenaiResponses, t)
+            {
+                differing.push(t.name.clone());
+            }
+            let mut found = false;
+            wireshape::testing::visit(&t.input_schema, &mut |_, node| {
+                if let Some(Value::String(p)) = node.get("pattern") {
+                    found |= wireshape::testing::has_lookaround(p) == Some(true);
+                }
+            })
+            .unwrap();
+            if found {
+                with_lookaround.push(t.name.clone());
+            }
+        }
+        assert_eq!(differing, with_lookaround, "{file}");
+        assert!(!differing.is_empty(), "{file} has no lookaround fixture");
+    }
+}
+
+#[test]
+fn openai_chat_is_verbatim_in_both_lines() {
+    let c = catalog("fixtures.json");
+    for t in &c.tools {
+        let verbatim = render(Profile::Verbatim, Lane::OpenaiChat, t);
+        assert_eq!(
+            render(Profile::V0, Lane::OpenaiChat, t),
+            verbatim,
+            "{}",
+            t.name
+        );
+        assert_eq!(
+            render(Profile::V1, Lane::OpenaiChat, t),
+            verbatim,
+            "{}",
+            t.name
+        );
+    }
+}
+
+#[test]
+fn deepseek_strict_v1_fails_update_goal_and_send_later_closed_by_configuration() {
+    let c = catalog("seed-tools.json");
+    for name in ["update_goal", "send_later"] {
+        let s = Profile::V1
+            .with_config(config())
+            .shape(Lane::DeepseekStrict, tool(&c, name));
+        assert_eq!(s.outcome.id(), "failed-closed", "{name}");
+        assert_eq!(&s.tool.input_schema, &tool(&c, name).input_schema);
+    }
+    let remember = Profile::V1
+        .with_config(config())
+        .shape(Lane::DeepseekStrict, tool(&c, "remember"));
+    assert_eq!(remember.outcome.id(), "shaped");
+    assert_eq!(remember.tool.strict, Some(true));
+}
