@@ -8,7 +8,8 @@
 //!    branches' required groups;
 //! 3. root `oneOf`/`anyOf`/`allOf`/`enum`/`not` are stripped, branch
 //!    properties merged into the root (root wins, then the first branch);
-//! 4. `type` is forced to `"object"` and `properties` to an object;
+//! 4. `type` is forced to `"object"` and `properties` to an object, and root
+//!    `required` entries naming no property are pruned;
 //! 5. `dependentRequired`/`dependentSchemas` are stripped everywhere, with a
 //!    dependency note;
 //! 6. the notes are appended to the description.
@@ -73,6 +74,8 @@ impl Pass for ResponsesRootFlatten {
                 "root properties forced to an object",
             );
         }
+        // Forcing `properties` can leave root `required` entries dangling.
+        root::prune_dangling_required(rootmap, cx);
         let mut deps = Vec::new();
         schema::rewrite_pre_order(&mut tool.input_schema, &mut |path, node| {
             for kw in DEPENDENT {
@@ -144,6 +147,14 @@ mod tests {
                 (String::new(), "properties".into(), Action::Added),
             ]
         );
+    }
+
+    #[test]
+    fn responses_flatten_prunes_required_left_dangling_by_the_forced_properties() {
+        let r = flat(json!({"required":["a","b"]}));
+        assert_eq!(bytes(r.schema()), r#"{"type":"object","properties":{}}"#);
+        let again = flat(r.schema().clone());
+        assert_eq!(bytes(again.schema()), bytes(r.schema()));
     }
 
     #[test]
