@@ -8,8 +8,9 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result};
 use clap::{Args, Parser, Subcommand};
 use wireshape::{
-    ExitStatus, Format, Lane, Outcome, Pipeline, PipelineConfig, Profile, Shaped, load_catalog,
-    load_catalog_bytes, scan_corpus,
+    CaseOutcome, Class, DiffOptions, ExitStatus, Format, Lane, LedgerEntry, Outcome, Pipeline,
+    PipelineConfig, Profile, RunMeta, RunReport, Shaped, load_catalog, load_catalog_bytes,
+    scan_corpus,
 };
 
 use crate::console;
@@ -32,6 +33,139 @@ enum Command {
     Pipelines,
     /// List the catalogs found in corpus directories, and every file that cannot be used.
     List(ListArgs),
+    /// The nightly job: v0 → v1 on every lane over the corpus, invariants, ledger, report.
+    Run(RunArgs),
+    /// Compare two pipelines on every lane over the corpus (like `run`, any pair).
+    Diff(DiffArgs),
+    /// Manage the intended-divergence ledger.
+    #[command(subcommand)]
+    Ledger(LedgerCommand),
+    /// Work with report directories.
+    #[command(subcommand)]
+    Report(ReportCommand),
+}
+
+#[derive(Debug, Args)]
+struct CorpusArgs {
+    /// Lanes to run (comma-separated ids; default: every lane).
+    #[arg(long, value_delimiter = ',', env = "WIRESHAPE_LANES")]
+    lanes: Vec<String>,
+    /// External corpus directories (colon-separated in the environment).
+    #[arg(
+        long = "corpus",
+        value_name = "DIR",
+        env = "WIRESHAPE_CORPUS_PATH",
+        value_delimiter = ':'
+    )]
+    corpus: Vec<PathBuf>,
+    /// The project's own catalogs.
+    #[arg(
+        long,
+        value_name = "DIR",
+        default_value = "corpus/catalogs",
+        env = "WIRESHAPE_OWN_CORPUS"
+    )]
+    own: PathBuf,
+    /// Ledger directory (`<lane>.toml` files).
+    #[arg(
+        long,
+        value_name = "DIR",
+        default_value = "corpus/ledger",
+        env = "WIRESHAPE_LEDGER"
+    )]
+    ledger: PathBuf,
+    /// Run only shard K of N (deterministic split of the sorted plan).
+    #[arg(long, value_name = "K/N", env = "WIRESHAPE_SHARD")]
+    shard: Option<String>,
+    /// Worker threads (default: available cores).
+    #[arg(long, env = "WIRESHAPE_JOBS")]
+    jobs: Option<usize>,
+    #[command(flatten)]
+    config: ConfigArg,
+}
+
+#[derive(Debug, Args)]
+struct OutputArgs {
+    /// Report directory (the previous one is rotated to `previous`).
+    #[arg(
+        long,
+        value_name = "DIR",
+        default_value = "reports/latest",
+        env = "WIRESHAPE_OUTPUT"
+    )]
+    output: PathBuf,
+    /// No progress line.
+    #[arg(long, short, env = "WIRESHAPE_QUIET")]
+    quiet: bool,
+}
+
+#[derive(Debug, Args)]
+struct RunArgs {
+    #[command(flatten)]
+    corpus: CorpusArgs,
+    #[command(flatten)]
+    out: OutputArgs,
+}
+
+#[derive(Debug, Args)]
+struct DiffArgs {
+    /// The old pipeline.
+    #[arg(long, default_value = "v0", env = "WIRESHAPE_OLD")]
+    old: String,
+    /// The new pipeline.
+    #[arg(long, default_value = "v1", env = "WIRESHAPE_NEW")]
+    new: String,
+    #[command(flatten)]
+    corpus: CorpusArgs,
+    #[command(flatten)]
+    out: OutputArgs,
+}
+
+#[derive(Debug, Subcommand)]
+enum LedgerCommand {
+    /// Write ledger entries for the current unexpected divergences.
+    Accept(AcceptArgs),
+}
+
+#[derive(Debug, Args)]
+struct AcceptArgs {
+    /// Why these divergences are intended (required).
+    #[arg(long)]
+    reason: String,
+    /// Short label for the class of change.
+    #[arg(long, default_value = "accepted")]
+    class: String,
+    /// Only cases matching this glob.
+    #[arg(long, value_name = "GLOB")]
+    cases: Option<String>,
+    /// Write one entry per lane with this case glob and the union of the
+    /// tags seen, instead of one pinned entry per case.
+    #[arg(long, value_name = "GLOB")]
+    glob: Option<String>,
+    /// The old pipeline.
+    #[arg(long, default_value = "v0")]
+    old: String,
+    /// The new pipeline.
+    #[arg(long, default_value = "v1")]
+    new: String,
+    #[command(flatten)]
+    corpus: CorpusArgs,
+}
+
+#[derive(Debug, Subcommand)]
+enum ReportCommand {
+    /// Merge shard report directories into one report.
+    Merge(MergeArgs),
+}
+
+#[derive(Debug, Args)]
+struct MergeArgs {
+    /// Shard report directories.
+    #[arg(required = true)]
+    dirs: Vec<PathBuf>,
+    /// Where the merged report goes.
+    #[arg(long, value_name = "DIR", default_value = "reports/latest")]
+    output: PathBuf,
 }
 
 #[derive(Debug, Args)]
@@ -108,6 +242,10 @@ impl Cli {
                 Ok(ExitStatus::Clean)
             }
             Command::List(a) => list(&a),
+            Command::Run(a) => diff_run("v0", "v1", &a.corpus, &a.out),
+            Command::Diff(a) => diff_run(&a.old, &a.new, &a.corpus, &a.out),
+            Command::Ledger(LedgerCommand::Accept(a)) => accept(&a),
+            Command::Report(ReportCommand::Merge(a)) => merge(&a),
         }
     }
 }
@@ -162,4 +300,209 @@ fn list(a: &ListArgs) -> Result<ExitStatus> {
         console::list_text(&scan);
     }
     Ok(ExitStatus::Clean)
+}
+
+struct Prepared {
+    old: wireshape::BuiltinPipeline,
+    new: wireshape::BuiltinPipeline,
+    lanes: Vec<Lane>,
+    shard: Option<(usize, usize)>,
+}
+
+fn prepare_pipelines(old: &str, new: &str, c: &CorpusArgs) -> Result<Prepared> {
+    let config = c.config.load()?;
+    let old = Profile::parse(old)?.with_config(config.clone());
+    let new = Profile::parse(new)?.with_config(config);
+    let lanes = if c.lanes.is_empty() {
+        Lane::ALL.to_vec()
+    } else {
+        c.lanes
+            .iter()
+            .map(|l| Lane::parse(l))
+            .collect::<Result<Vec<_>, _>>()?
+    };
+    let shard = match &c.shard {
+        None => None,
+        Some(s) => Some(
+            wireshape::parse_shard(s).ok_or_else(|| wireshape::UsageError::BadShard(s.clone()))?,
+        ),
+    };
+    Ok(Prepared {
+        old,
+        new,
+        lanes,
+        shard,
+    })
+}
+
+fn options<'a>(p: &'a Prepared, c: &CorpusArgs) -> DiffOptions<'a> {
+    let jobs = c
+        .jobs
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from));
+    DiffOptions {
+        old: &p.old,
+        new: &p.new,
+        lanes: p.lanes.clone(),
+        own_corpus: if c.own.is_dir() {
+            vec![c.own.clone()]
+        } else {
+            Vec::new()
+        },
+        external_corpus: c
+            .corpus
+            .iter()
+            .filter(|d| !d.as_os_str().is_empty())
+            .cloned()
+            .collect(),
+        ledger_dir: Some(c.ledger.clone()),
+        shard: p.shard,
+        jobs,
+    }
+}
+
+fn diff_run(old: &str, new: &str, c: &CorpusArgs, out: &OutputArgs) -> Result<ExitStatus> {
+    let started = std::time::SystemTime::now();
+    let clock = std::time::Instant::now();
+    let p = prepare_pipelines(old, new, c)?;
+    let opts = options(&p, c);
+    let inputs = wireshape::prepare(&opts)?;
+    let mut writer = wireshape::ReportWriter::create(
+        &out.output,
+        &inputs
+            .cases
+            .iter()
+            .map(|c| c.plan.clone())
+            .collect::<Vec<_>>(),
+    )?;
+    let total = inputs.cases.len();
+    let mut progress = console::Progress::new(total, !out.quiet);
+    let mut so_far: Vec<CaseOutcome> = Vec::new();
+    let mut last_write = std::time::Instant::now();
+    let mut write_error = None;
+    let report = wireshape::execute(&opts, &inputs, &mut |o, done| {
+        progress.tick(done);
+        so_far.push(o.clone());
+        if last_write.elapsed() > std::time::Duration::from_secs(2) {
+            if let Err(e) = writer.progress(&so_far) {
+                write_error.get_or_insert(e);
+            }
+            last_write = std::time::Instant::now();
+        }
+    });
+    progress.finish();
+    if let Some(e) = write_error {
+        return Err(e.into());
+    }
+    let meta = RunMeta {
+        wireshape_version: env!("CARGO_PKG_VERSION").to_owned(),
+        started_at: console::rfc3339(started),
+        duration_ms: u64::try_from(clock.elapsed().as_millis()).unwrap_or(u64::MAX),
+        command: std::env::args().skip(1).collect(),
+        old: report.old.clone(),
+        new: report.new.clone(),
+        lanes: p.lanes.iter().map(|l| l.id().to_owned()).collect(),
+        corpus: opts
+            .own_corpus
+            .iter()
+            .chain(&opts.external_corpus)
+            .map(|d| d.display().to_string())
+            .collect(),
+        shard: c.shard.clone(),
+    };
+    let dir = writer.finish(&report, &meta)?;
+    console::summary(&report, &dir, clock.elapsed());
+    Ok(report.exit_status())
+}
+
+fn accept(a: &AcceptArgs) -> Result<ExitStatus> {
+    let p = prepare_pipelines(&a.old, &a.new, &a.corpus)?;
+    let opts = options(&p, &a.corpus);
+    let inputs = wireshape::prepare(&opts)?;
+    let report: RunReport = wireshape::execute(&opts, &inputs, &mut |_, _| {});
+    let selected: Vec<&CaseOutcome> = report
+        .outcomes
+        .iter()
+        .filter(|o| o.class == Class::Unexpected)
+        .filter(|o| {
+            a.cases
+                .as_deref()
+                .is_none_or(|g| wireshape::glob_match(g, &o.case))
+        })
+        .collect();
+    let mut by_lane: std::collections::BTreeMap<&str, Vec<LedgerEntry>> =
+        std::collections::BTreeMap::new();
+    for o in &selected {
+        let entries = by_lane.entry(o.lane.as_str()).or_default();
+        match &a.glob {
+            Some(g) => {
+                if let Some(e) = entries.first_mut() {
+                    for t in &o.tags {
+                        if !e.tags.contains(t) {
+                            e.tags.push(t.clone());
+                        }
+                    }
+                    e.tags.sort();
+                } else {
+                    entries.push(entry(a, g.clone(), o.tags.clone(), None));
+                }
+            }
+            None => entries.push(entry(
+                a,
+                o.case.clone(),
+                o.tags.clone(),
+                Some(o.new.sha256.clone()),
+            )),
+        }
+    }
+    std::fs::create_dir_all(&a.corpus.ledger)
+        .with_context(|| format!("cannot create {}", a.corpus.ledger.display()))?;
+    for (lane, entries) in &by_lane {
+        let path = a.corpus.ledger.join(format!("{lane}.toml"));
+        let mut text = std::fs::read_to_string(&path).unwrap_or_default();
+        if !text.is_empty() && !text.ends_with("\n\n") {
+            text.push('\n');
+        }
+        text.push_str(&wireshape::ledger_to_toml(entries));
+        std::fs::write(&path, text).with_context(|| format!("cannot write {}", path.display()))?;
+        console::line(&format!(
+            "{}: {} entries written",
+            path.display(),
+            entries.len()
+        ));
+    }
+    if by_lane.is_empty() {
+        console::line("no unexpected divergences: nothing to accept");
+    }
+    Ok(ExitStatus::Clean)
+}
+
+fn entry(a: &AcceptArgs, case: String, tags: Vec<String>, pin: Option<String>) -> LedgerEntry {
+    LedgerEntry {
+        case,
+        class: a.class.clone(),
+        reason: a.reason.clone(),
+        evidence: Vec::new(),
+        tags,
+        when: Vec::new(),
+        external: false,
+        new_sha256: pin,
+    }
+}
+
+fn merge(a: &MergeArgs) -> Result<ExitStatus> {
+    let clock = std::time::Instant::now();
+    let mut reports = Vec::new();
+    let mut metas = Vec::new();
+    for d in &a.dirs {
+        let (r, m) = wireshape::read_report(d)?;
+        reports.push(r);
+        metas.push(m);
+    }
+    let report = wireshape::merge_reports(reports);
+    let mut meta = metas.into_iter().next().unwrap_or_default();
+    meta.shard = None;
+    meta.command = std::env::args().skip(1).collect();
+    let dir = wireshape::write_report(&a.output, &report, &meta)?;
+    console::summary(&report, &dir, clock.elapsed());
+    Ok(report.exit_status())
 }

@@ -7,7 +7,9 @@ use std::io::Write as _;
 
 use anyhow::Result;
 use serde_json::{Value, json};
-use wireshape::{Catalog, CorpusEntry, CorpusScan, Lane, Outcome, Profile, Shaped};
+use wireshape::{
+    Catalog, Class, CorpusEntry, CorpusScan, Lane, Outcome, Profile, RunReport, Shaped,
+};
 
 /// Pretty JSON on stdout, key order preserved.
 pub(crate) fn json(v: &Value) -> Result<()> {
@@ -134,4 +136,131 @@ pub(crate) fn list_json(scan: &CorpusScan) -> Result<()> {
         })
         .collect();
     json(&Value::Array(entries))
+}
+
+/// One line on stdout.
+pub(crate) fn line(s: &str) {
+    println!("{s}");
+}
+
+/// `cases done / total, rate` on stderr, only when stdout is a terminal and
+/// not `--quiet`; redrawn at most ten times a second.
+pub(crate) struct Progress {
+    total: usize,
+    on: bool,
+    started: std::time::Instant,
+    last: std::time::Instant,
+}
+
+impl Progress {
+    pub(crate) fn new(total: usize, wanted: bool) -> Self {
+        use std::io::IsTerminal as _;
+        let now = std::time::Instant::now();
+        Self {
+            total,
+            on: wanted && std::io::stdout().is_terminal() && std::io::stderr().is_terminal(),
+            started: now,
+            last: now,
+        }
+    }
+
+    pub(crate) fn tick(&mut self, done: usize) {
+        if !self.on || (self.last.elapsed().as_millis() < 100 && done != self.total) {
+            return;
+        }
+        self.last = std::time::Instant::now();
+        let secs = self.started.elapsed().as_secs_f64().max(1e-3);
+        #[allow(clippy::cast_precision_loss)]
+        let rate = done as f64 / secs;
+        eprint!("\r\x1b[2K{done} / {} cases  {rate:.0}/s", self.total);
+    }
+
+    pub(crate) fn finish(&self) {
+        if self.on {
+            eprint!("\r\x1b[2K");
+        }
+    }
+}
+
+/// RFC 3339 UTC timestamp (seconds precision) of a system time.
+#[allow(clippy::many_single_char_names)]
+pub(crate) fn rfc3339(t: std::time::SystemTime) -> String {
+    let secs = t
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    let days = i64::try_from(secs / 86_400).unwrap_or(0);
+    let rem = secs % 86_400;
+    // Civil-from-days (Howard Hinnant's algorithm).
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    format!(
+        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}Z",
+        rem / 3600,
+        rem % 3600 / 60,
+        rem % 60
+    )
+}
+
+/// The short summary a run prints on stdout.
+pub(crate) fn summary(report: &RunReport, dir: &std::path::Path, took: std::time::Duration) {
+    let s = &report.summary;
+    let mut totals: std::collections::BTreeMap<&str, usize> = std::collections::BTreeMap::new();
+    for row in s.classes.values() {
+        for (class, n) in row {
+            *totals.entry(class.as_str()).or_default() += n;
+        }
+    }
+    let parts: Vec<String> = Class::ALL
+        .iter()
+        .map(|c| format!("{} {}", totals.get(c.id()).copied().unwrap_or(0), c.id()))
+        .collect();
+    println!(
+        "wireshape {} → {}: {} cases in {:.1}s: {}",
+        report.old,
+        report.new,
+        s.cases,
+        took.as_secs_f64(),
+        parts.join(", ")
+    );
+    let failing: Vec<_> = report.outcomes.iter().filter(|o| o.is_failure()).collect();
+    for o in failing.iter().take(20) {
+        let why = if o.violations.is_empty() {
+            o.tags.join(" ")
+        } else {
+            o.violations
+                .iter()
+                .map(|v| format!("{} ({})", v.invariant, v.pipeline))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        println!("  {:<10} {}  {why}", o.class.id(), o.key());
+    }
+    if failing.len() > 20 {
+        println!("  … and {} more (see failures.txt)", failing.len() - 20);
+    }
+    for i in &report.ledger_issues {
+        println!("  ledger {}: {}", i.kind, i.message);
+    }
+    if !report.unusable.is_empty() {
+        println!(
+            "  {} corpus files unusable (listed in the report)",
+            report.unusable.len()
+        );
+    }
+    let verdict = if s.exit_code == 0 {
+        "clean".to_owned()
+    } else {
+        format!(
+            "{} failing cases, {} unused ledger entries",
+            s.failures, s.unused_ledger_entries
+        )
+    };
+    println!("{verdict}; report: {}", dir.display());
 }

@@ -79,6 +79,8 @@ pub enum UsageError {
     UnknownPipeline(String),
     #[error("unknown catalog format `{0}`")]
     UnknownFormat(String),
+    #[error("bad shard `{0}`: expected K/N with 1 <= K <= N")]
+    BadShard(String),
 }
 
 #[cfg(test)]

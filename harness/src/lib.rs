@@ -1,33 +1,54 @@
 //! wireshape: a differential conformance harness for LLM tool-schema shaping.
 //!
-//! Stages: load (catalog) → shape (pipeline × lane) → render (lane).
-//! Later stages (oracle, diff, classify, report) build on these types.
+//! Stages: load (`catalog`, `corpus`) → shape (`pipeline` of `passes`, per
+//! `lane`) → check (`invariants`) → diff (`diff`) → classify (`ledger`) →
+//! report (`outcome`, `report`); `differential` runs them over a corpus.
 
 mod catalog;
 mod corpus;
 mod degradation;
+mod diff;
+mod differential;
 mod ecma;
 mod error;
 mod exit_code;
+mod invariants;
 mod lane;
+mod ledger;
+mod outcome;
 mod passes;
 mod pipeline;
+mod report;
 mod schema;
 mod tool;
 
 pub use catalog::{Catalog, Format, LoadNote, load_catalog, load_catalog_bytes};
 pub use corpus::{CorpusEntry, CorpusScan, corpus_dirs_from_env, scan_corpus};
 pub use degradation::{Action, Degradation};
+pub use differential::{
+    DiffOptions, Inputs, PlannedCase, default_own_corpus, execute, parse_shard, prepare, run_case,
+};
 pub use error::{LoadError, UsageError};
 pub use exit_code::ExitStatus;
 pub use lane::Lane;
+pub use ledger::{
+    Entry as LedgerEntry, LaneLedger, glob_match, load_lane as load_ledger,
+    to_toml as ledger_to_toml,
+};
+pub use outcome::{
+    CaseOutcome, CasePlan, Class, LedgerIssue, LedgerMatch, LedgerUse, RunMeta, RunReport, Side,
+    Summary, Violation, WirePair, merge_reports,
+};
 pub use pipeline::{BuiltinPipeline, Outcome, Pipeline, PipelineConfig, Profile, Shaped};
+pub use report::{ReportError, ReportWriter, read_report, write_report};
 pub use schema::{MAX_DEPTH, TooDeep};
 pub use tool::Tool;
 
 /// Internals exposed for tests, fuzz targets and benches only.
 #[doc(hidden)]
 pub mod testing {
+    pub use crate::diff::{canonical, sha256_hex};
     pub use crate::ecma::has_lookaround;
+    pub use crate::invariants::{check_all, determinism, idempotence, never_silent, no_panic};
     pub use crate::schema::{display_path, visit};
 }

@@ -115,13 +115,30 @@ fn find_in_shipped(root: &Value, f: &mut Judge<'_>) -> Result<Option<String>, To
     go(root, &mut String::new(), 0, f)
 }
 
-/// Require `required` and forbid additional properties on one object node.
-fn close_object(path: &str, node: &mut Map<String, Value>, required: Value, cx: &mut Cx<'_>) {
+/// Require every property and forbid additional ones on one object node.
+/// Existing `required` entries keep their order; missing property names
+/// follow in property order (no needless byte change).
+fn close_object(path: &str, node: &mut Map<String, Value>, cx: &mut Cx<'_>) {
+    let names: Vec<String> = node
+        .get("properties")
+        .and_then(Value::as_object)
+        .map(|p| p.keys().cloned().collect())
+        .unwrap_or_default();
+    let mut required: Vec<String> = schema::required_names(node)
+        .into_iter()
+        .filter(|r| names.contains(r))
+        .collect();
+    required.dedup();
+    for n in &names {
+        if !required.contains(n) {
+            required.push(n.clone());
+        }
+    }
     cx.set_keyword(
         path,
         node,
         ("properties", "required"),
-        required,
+        json!(required),
         "strict mode requires every property",
     );
     cx.set_keyword(
@@ -154,7 +171,6 @@ impl Pass for DeepseekStrictV0 {
                 return true;
             }
             let required = schema::required_names(node);
-            let mut all = required.clone();
             if let Some(Value::Object(props)) = node.get_mut("properties") {
                 for (name, sub) in props.iter_mut() {
                     if required.contains(name) {
@@ -171,13 +187,15 @@ impl Pass for DeepseekStrictV0 {
                             "optional property made nullable and required",
                         );
                     }
-                    all.push(name.clone());
                 }
             }
-            close_object(path, node, json!(all), cx);
+            close_object(path, node, cx);
             true
         })?;
-        tool.strict = Some(true);
+        if tool.strict != Some(true) {
+            tool.strict = Some(true);
+            cx.record("", "strict", Action::Added, "tool marked strict");
+        }
         Ok(Step::Continue)
     }
 }
@@ -481,12 +499,7 @@ impl Pass for DeepseekCloseObjects {
             if !schema::is_object_schema(node) {
                 return true;
             }
-            let names: Vec<Value> = node
-                .get("properties")
-                .and_then(Value::as_object)
-                .map(|p| p.keys().map(|k| json!(k)).collect())
-                .unwrap_or_default();
-            close_object(path, node, Value::Array(names), cx);
+            close_object(path, node, cx);
             true
         })?;
         Ok(Step::Continue)

@@ -1,0 +1,330 @@
+//! The differential run: plan (lane × catalog × tool), shape with the old
+//! and new pipelines, check the invariants, compare, classify with the
+//! ledger, and assemble the [`RunReport`]. Pure library code: the CLI adds
+//! the report directory and the terminal.
+//!
+//! Work is spread over `jobs` threads; results are sorted by key, so the
+//! report does not depend on scheduling.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::mpsc;
+
+use crate::catalog::Catalog;
+use crate::corpus::{CorpusEntry, scan_corpus};
+use crate::diff::{self, Comparison};
+use crate::error::LoadError;
+use crate::invariants;
+use crate::lane::Lane;
+use crate::ledger::{self, LaneLedger};
+use crate::outcome::{CaseOutcome, CasePlan, Class, LedgerIssue, RunReport, Side, WirePair};
+use crate::pipeline::{Outcome, Pipeline, Shaped};
+use crate::tool::Tool;
+
+/// What to run.
+pub struct DiffOptions<'a> {
+    pub old: &'a (dyn Pipeline + Sync),
+    pub new: &'a (dyn Pipeline + Sync),
+    pub lanes: Vec<Lane>,
+    /// The project's own catalogs: a file that does not load is an input error.
+    pub own_corpus: Vec<PathBuf>,
+    /// External corpora (`WIRESHAPE_CORPUS_PATH`): unusable files are listed.
+    pub external_corpus: Vec<PathBuf>,
+    /// Where `<lane>.toml` ledger files live (`None`: no ledger).
+    pub ledger_dir: Option<PathBuf>,
+    /// `(k, n)`: run only the k-th (1-based) of n deterministic shards.
+    pub shard: Option<(usize, usize)>,
+    pub jobs: usize,
+}
+
+/// A shard spec `K/N` with 1 ≤ K ≤ N.
+pub fn parse_shard(s: &str) -> Option<(usize, usize)> {
+    let (k, n) = s.split_once('/')?;
+    let (k, n) = (k.trim().parse().ok()?, n.trim().parse().ok()?);
+    (n >= 1 && k >= 1 && k <= n).then_some((k, n))
+}
+
+/// One planned case with its tool.
+#[derive(Clone)]
+pub struct PlannedCase {
+    pub plan: CasePlan,
+    pub lane: Lane,
+    pub tool: Tool,
+    pub external: bool,
+}
+
+/// The loaded inputs of a run.
+pub struct Inputs {
+    pub cases: Vec<PlannedCase>,
+    pub unusable: BTreeMap<String, String>,
+    pub external_loaded: bool,
+    pub ledgers: BTreeMap<Lane, LaneLedger>,
+}
+
+/// Load corpora and ledgers and build the (sharded) plan.
+pub fn prepare(opts: &DiffOptions<'_>) -> Result<Inputs, LoadError> {
+    let mut catalogs: Vec<(Catalog, bool)> = Vec::new();
+    let mut unusable = BTreeMap::new();
+    for entry in scan_corpus(&opts.own_corpus).entries {
+        match entry {
+            CorpusEntry::Loaded(c) => catalogs.push((c, false)),
+            CorpusEntry::Unusable { path, reason } => {
+                if reason.contains("not a .json or .jsonl file") {
+                    continue;
+                }
+                return Err(LoadError::Shape {
+                    path,
+                    line: 0,
+                    column: 0,
+                    message: reason,
+                });
+            }
+        }
+    }
+    let mut external_loaded = false;
+    for entry in scan_corpus(&opts.external_corpus).entries {
+        match entry {
+            CorpusEntry::Loaded(c) => {
+                external_loaded = true;
+                catalogs.push((c, true));
+            }
+            CorpusEntry::Unusable { path, reason } => {
+                unusable.insert(path.display().to_string(), reason);
+            }
+        }
+    }
+    let mut cases = Vec::new();
+    for (catalog, external) in &catalogs {
+        for tool in &catalog.tools {
+            for lane in &opts.lanes {
+                cases.push(PlannedCase {
+                    plan: CasePlan {
+                        lane: lane.id().to_owned(),
+                        case: format!("{}#{}", catalog.id, tool.name),
+                    },
+                    lane: *lane,
+                    tool: tool.clone(),
+                    external: *external,
+                });
+            }
+        }
+    }
+    cases.sort_by(|a, b| a.plan.cmp(&b.plan));
+    cases.dedup_by(|a, b| a.plan == b.plan);
+    if let Some((k, n)) = opts.shard {
+        cases = cases
+            .into_iter()
+            .enumerate()
+            .filter(|(i, _)| i % n == k - 1)
+            .map(|(_, c)| c)
+            .collect();
+    }
+    let mut ledgers = BTreeMap::new();
+    if let Some(dir) = &opts.ledger_dir {
+        for lane in &opts.lanes {
+            ledgers.insert(*lane, ledger::load_lane(dir, lane.id())?);
+        }
+    }
+    Ok(Inputs {
+        cases,
+        unusable,
+        external_loaded,
+        ledgers,
+    })
+}
+
+fn side(pipeline: &dyn Pipeline, shaped: &Shaped, wire: &str, keep_records: bool) -> Side {
+    let (outcome, detail) = match &shaped.outcome {
+        Outcome::Shaped => ("shaped", None),
+        Outcome::FailedClosed { reason } => ("failed-closed", Some(reason.clone())),
+        Outcome::Errored { message } => ("errored", Some(message.clone())),
+    };
+    Side {
+        pipeline: pipeline.id(),
+        outcome: outcome.to_owned(),
+        detail,
+        sha256: diff::sha256_hex(wire),
+        degradations: if keep_records {
+            shaped.degradations.clone()
+        } else {
+            Vec::new()
+        },
+    }
+}
+
+/// Run one case: both pipelines, the invariants, the comparison, the ledger.
+pub fn run_case(
+    old: &dyn Pipeline,
+    new: &dyn Pipeline,
+    case: &PlannedCase,
+    ledger: Option<&LaneLedger>,
+) -> (CaseOutcome, Vec<usize>) {
+    let lane = case.lane;
+    let a = old.shape(lane, &case.tool);
+    let b = new.shape(lane, &case.tool);
+    let mut violations = invariants::check_all(old, lane, &case.tool, &a, false);
+    violations.extend(invariants::check_all(new, lane, &case.tool, &b, true));
+    violations.sort();
+    let (wa, wb) = (lane.render(&a.tool), lane.render(&b.tool));
+    let (sa, sb) = (crate::schema::to_bytes(&wa), crate::schema::to_bytes(&wb));
+    let comparison = diff::compare(&wa, &wb);
+    let errored = a.outcome.id() == "errored" || b.outcome.id() == "errored";
+    let tags = diff::change_tags(&a, &b, comparison);
+    let mut stale = Vec::new();
+    let mut matches = Vec::new();
+    let class = if errored {
+        Class::Errored
+    } else if comparison == Comparison::Identical {
+        Class::Identical
+    } else {
+        let verdict = ledger.map(|l| {
+            l.judge(
+                &case.plan.case,
+                case.external,
+                &tags,
+                &diff::sha256_hex(&sb),
+            )
+        });
+        let verdict = verdict.unwrap_or_default();
+        stale = verdict.stale;
+        matches = verdict.matches;
+        match (verdict.intended, comparison) {
+            (true, Comparison::Reordered) => Class::Reordered,
+            (true, _) => Class::Intended,
+            (false, _) => Class::Unexpected,
+        }
+    };
+    // Records are kept for failing cases only (the report stays small; any
+    // case's records are one `wireshape shape --explain` away).
+    let keep = class.is_failure() || !violations.is_empty();
+    let outcome = CaseOutcome {
+        lane: case.plan.lane.clone(),
+        case: case.plan.case.clone(),
+        class,
+        tags,
+        ledger: matches,
+        old: side(old, &a, &sa, keep),
+        new: side(new, &b, &sb, keep),
+        violations,
+        wire: None,
+    };
+    (outcome, stale)
+}
+
+/// How many divergent cases carry their two outputs and a unified diff
+/// (failures first, then by key): enough to review, bounded in size.
+pub(crate) const MAX_WIRE_PAIRS: usize = 2000;
+
+/// The two outputs of one case, pretty, with the unified diff.
+pub(crate) fn wire_pair(old: &dyn Pipeline, new: &dyn Pipeline, case: &PlannedCase) -> WirePair {
+    let lane = case.lane;
+    let wa = lane.render(&old.shape(lane, &case.tool).tool);
+    let wb = lane.render(&new.shape(lane, &case.tool).tool);
+    let (po, pn) = (diff::pretty(&wa), diff::pretty(&wb));
+    let unified = diff::unified(&po, &pn, &old.id(), &new.id());
+    WirePair {
+        old: po,
+        new: pn,
+        unified,
+    }
+}
+
+/// Attach wire pairs to the first [`MAX_WIRE_PAIRS`] divergent outcomes
+/// (failures first, then the rest, each in key order). Deterministic: the
+/// choice depends only on the sorted outcomes.
+fn attach_wire_pairs(opts: &DiffOptions<'_>, inputs: &Inputs, outcomes: &mut [CaseOutcome]) {
+    let mut chosen: Vec<usize> = (0..outcomes.len())
+        .filter(|&i| outcomes[i].class != Class::Identical)
+        .collect();
+    chosen.sort_by_key(|&i| {
+        (
+            !outcomes[i].is_failure(),
+            outcomes[i].lane.clone(),
+            outcomes[i].case.clone(),
+        )
+    });
+    chosen.truncate(MAX_WIRE_PAIRS);
+    for i in chosen {
+        let key = CasePlan {
+            lane: outcomes[i].lane.clone(),
+            case: outcomes[i].case.clone(),
+        };
+        if let Ok(at) = inputs.cases.binary_search_by(|c| c.plan.cmp(&key)) {
+            outcomes[i].wire = Some(wire_pair(opts.old, opts.new, &inputs.cases[at]));
+        }
+    }
+}
+
+/// Run every planned case on `jobs` threads. `on_result` is called on the
+/// calling thread for each finished case, in completion order.
+pub fn execute(
+    opts: &DiffOptions<'_>,
+    inputs: &Inputs,
+    on_result: &mut dyn FnMut(&CaseOutcome, usize),
+) -> RunReport {
+    let total = inputs.cases.len();
+    let jobs = opts.jobs.max(1).min(total.max(1));
+    let next = AtomicUsize::new(0);
+    let (tx, rx) = mpsc::channel::<(CaseOutcome, Vec<usize>)>();
+    let mut outcomes = Vec::with_capacity(total);
+    let mut stale: Vec<LedgerIssue> = Vec::new();
+    std::thread::scope(|scope| {
+        for _ in 0..jobs {
+            let tx = tx.clone();
+            let next = &next;
+            scope.spawn(move || {
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(case) = inputs.cases.get(i) else {
+                        break;
+                    };
+                    let r = run_case(opts.old, opts.new, case, inputs.ledgers.get(&case.lane));
+                    if tx.send(r).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        drop(tx);
+        for (outcome, stale_idx) in rx {
+            if let Some(l) = inputs
+                .ledgers
+                .get(&Lane::parse(&outcome.lane).unwrap_or(Lane::OpenaiChat))
+            {
+                for i in stale_idx {
+                    stale.push(l.stale_issue(i, &outcome.case));
+                }
+            }
+            outcomes.push(outcome);
+            on_result(outcomes.last().expect("just pushed"), outcomes.len());
+        }
+    });
+    let mut ledger_use = Vec::new();
+    let all_matches: Vec<_> = outcomes
+        .iter()
+        .flat_map(|o| o.ledger.iter().cloned())
+        .collect();
+    for l in inputs.ledgers.values() {
+        ledger_use.extend(l.uses(&all_matches, inputs.external_loaded));
+    }
+    let mut report = RunReport {
+        old: opts.old.id(),
+        new: opts.new.id(),
+        plan: inputs.cases.iter().map(|c| c.plan.clone()).collect(),
+        outcomes,
+        ledger_use,
+        ledger_issues: stale,
+        unusable: inputs.unusable.clone(),
+        summary: crate::outcome::Summary::default(),
+    };
+    let lanes: Vec<String> = opts.lanes.iter().map(|l| l.id().to_owned()).collect();
+    report.finish(&lanes);
+    attach_wire_pairs(opts, inputs, &mut report.outcomes);
+    report
+}
+
+/// The default directory of the project's own catalogs.
+pub fn default_own_corpus() -> PathBuf {
+    Path::new("corpus").join("catalogs")
+}

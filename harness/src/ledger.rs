@@ -1,0 +1,360 @@
+//! The intended-divergence ledger: `corpus/ledger/<lane>.toml`, one
+//! `[[divergence]]` table per class of change, each with a reason.
+//!
+//! A divergent case is *intended* when every one of its change tags (see
+//! `diff::change_tags`) is covered by an entry of its lane's file whose
+//! `case` glob matches the case id, whose `when` tags are all present, and
+//! whose `new_sha256` pin (if any) equals the new output's hash. An entry
+//! that covers nothing in a run where it applies is *unused* and fails the
+//! run; an entry whose pin no longer matches is *stale*. Entries marked
+//! `external = true` apply only to cases from `WIRESHAPE_CORPUS_PATH`
+//! catalogs, and are judged unused only in runs that loaded one.
+
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use crate::error::LoadError;
+use crate::outcome::{LedgerIssue, LedgerMatch, LedgerUse};
+
+/// One `[[divergence]]` entry.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Entry {
+    /// Case id or glob (`*` any run of characters, `?` one character).
+    pub case: String,
+    /// Short label for the report: the class of change.
+    pub class: String,
+    /// Why this divergence is intended.
+    pub reason: String,
+    /// Where the reason comes from (seed rounds, recordings, documents).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub evidence: Vec<String>,
+    /// Change-tag globs this entry declares; empty declares every tag.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tags: Vec<String>,
+    /// Tags that must all be present for the entry to apply.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub when: Vec<String>,
+    /// Applies only to cases from external corpora.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub external: bool,
+    /// Pin: the exact new bytes (sha256 of the rendered wire tool).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub new_sha256: Option<String>,
+}
+
+#[derive(Debug, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct File {
+    #[serde(default)]
+    divergence: Vec<Entry>,
+}
+
+/// The entries of one lane's file.
+#[derive(Debug, Clone, Default)]
+pub struct LaneLedger {
+    /// File name relative to the ledger directory (`<lane>.toml`).
+    pub file: String,
+    pub entries: Vec<Entry>,
+}
+
+/// `*`/`?` glob match over the whole string.
+pub fn glob_match(pattern: &str, text: &str) -> bool {
+    let (p, t): (Vec<char>, Vec<char>) = (pattern.chars().collect(), text.chars().collect());
+    let (mut pi, mut ti) = (0, 0);
+    let (mut star, mut mark) = (None, 0);
+    while ti < t.len() {
+        if pi < p.len() && (p[pi] == '?' || p[pi] == t[ti]) {
+            pi += 1;
+            ti += 1;
+        } else if pi < p.len() && p[pi] == '*' {
+            star = Some(pi);
+            mark = ti;
+            pi += 1;
+        } else if let Some(s) = star {
+            pi = s + 1;
+            mark += 1;
+            ti = mark;
+        } else {
+            return false;
+        }
+    }
+    while pi < p.len() && p[pi] == '*' {
+        pi += 1;
+    }
+    pi == p.len()
+}
+
+/// Load `<dir>/<lane>.toml`; a missing file is an empty ledger.
+pub fn load_lane(dir: &Path, lane: &str) -> Result<LaneLedger, LoadError> {
+    let file = format!("{lane}.toml");
+    let path = dir.join(&file);
+    let text = match std::fs::read_to_string(&path) {
+        Ok(t) => t,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            return Ok(LaneLedger {
+                file,
+                entries: Vec::new(),
+            });
+        }
+        Err(source) => return Err(LoadError::Io { path, source }),
+    };
+    let parsed: File = toml::from_str(&text).map_err(|e| toml_error(&path, &text, &e))?;
+    Ok(LaneLedger {
+        file,
+        entries: parsed.divergence,
+    })
+}
+
+fn toml_error(path: &Path, text: &str, e: &toml::de::Error) -> LoadError {
+    let (line, column) = e.span().map_or((0, 0), |s| {
+        let before = &text[..s.start.min(text.len())];
+        let line = before.matches('\n').count() + 1;
+        let col = before
+            .rfind('\n')
+            .map_or(before.chars().count(), |i| before[i + 1..].chars().count())
+            + 1;
+        (line, col)
+    });
+    LoadError::Shape {
+        path: PathBuf::from(path),
+        line,
+        column,
+        message: e.message().to_owned(),
+    }
+}
+
+/// The ledger's verdict on one divergent case.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Verdict {
+    /// Every tag covered: the divergence is intended.
+    pub intended: bool,
+    /// Entries that covered at least one tag (as matches for the report).
+    pub matches: Vec<LedgerMatch>,
+    /// Indices of entries whose pin did not match this case.
+    pub stale: Vec<usize>,
+}
+
+impl LaneLedger {
+    /// Judge one divergent case.
+    pub fn judge(&self, case: &str, external: bool, tags: &[String], new_sha256: &str) -> Verdict {
+        let mut v = Verdict::default();
+        let mut covered = vec![false; tags.len()];
+        for (i, e) in self.entries.iter().enumerate() {
+            if (e.external && !external)
+                || !glob_match(&e.case, case)
+                || !e.when.iter().all(|w| tags.iter().any(|t| glob_match(w, t)))
+            {
+                continue;
+            }
+            if let Some(pin) = &e.new_sha256
+                && pin != new_sha256
+            {
+                v.stale.push(i);
+                continue;
+            }
+            let mut used = false;
+            for (ti, t) in tags.iter().enumerate() {
+                if e.tags.is_empty() || e.tags.iter().any(|p| glob_match(p, t)) {
+                    covered[ti] = true;
+                    used = true;
+                }
+            }
+            if used {
+                v.matches.push(LedgerMatch {
+                    file: self.file.clone(),
+                    index: i,
+                    class: e.class.clone(),
+                    reason: e.reason.clone(),
+                });
+            }
+        }
+        v.intended = !tags.is_empty() && covered.iter().all(|c| *c);
+        if !v.intended {
+            v.matches.clear();
+        }
+        v
+    }
+
+    /// Use counts for every entry that applies to this run (external
+    /// entries only when an external corpus was loaded).
+    pub fn uses(&self, matches: &[LedgerMatch], external_loaded: bool) -> Vec<LedgerUse> {
+        self.entries
+            .iter()
+            .enumerate()
+            .filter(|(_, e)| external_loaded || !e.external)
+            .map(|(i, e)| LedgerUse {
+                file: self.file.clone(),
+                index: i,
+                class: e.class.clone(),
+                uses: matches
+                    .iter()
+                    .filter(|m| m.file == self.file && m.index == i)
+                    .count(),
+            })
+            .collect()
+    }
+
+    /// A stale-pin issue for entry `index`.
+    pub fn stale_issue(&self, index: usize, case: &str) -> LedgerIssue {
+        let e = &self.entries[index];
+        LedgerIssue {
+            file: self.file.clone(),
+            index,
+            class: e.class.clone(),
+            kind: "stale".to_owned(),
+            message: format!(
+                "ledger entry {}#{index} ({}) pins new_sha256 that no longer matches {case}: review the new output and update the pin",
+                self.file, e.class
+            ),
+        }
+    }
+}
+
+/// Render entries as TOML `[[divergence]]` tables (for `ledger accept`).
+pub fn to_toml(entries: &[Entry]) -> String {
+    let file = File {
+        divergence: entries.to_vec(),
+    };
+    toml::to_string(&file).unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn entry(case: &str, tags: &[&str]) -> Entry {
+        Entry {
+            case: case.into(),
+            class: "c".into(),
+            reason: "r".into(),
+            evidence: vec![],
+            tags: tags.iter().map(|t| (*t).to_owned()).collect(),
+            when: vec![],
+            external: false,
+            new_sha256: None,
+        }
+    }
+
+    fn ledger(entries: Vec<Entry>) -> LaneLedger {
+        LaneLedger {
+            file: "lane.toml".into(),
+            entries,
+        }
+    }
+
+    fn tags(t: &[&str]) -> Vec<String> {
+        t.iter().map(|s| (*s).to_owned()).collect()
+    }
+
+    #[test]
+    fn globs_match_whole_case_ids() {
+        assert!(glob_match("*", "seed-tools#agent"));
+        assert!(glob_match("seed-tools#*", "seed-tools#agent"));
+        assert!(!glob_match("seed-tools#*", "fixtures#agent"));
+        assert!(glob_match("fixtures#root_?ot", "fixtures#root_not"));
+        assert!(glob_match("old:*:removed", "old:enum:removed"));
+        assert!(!glob_match("old:*:removed", "new:enum:removed"));
+        assert!(glob_match("a*b*c", "aXXbYYc"));
+        assert!(!glob_match("a*b*c", "aXXbYY"));
+    }
+
+    #[test]
+    fn a_case_is_intended_only_when_every_tag_is_covered() {
+        let l = ledger(vec![
+            entry("*", &["old:enum:removed"]),
+            entry("*", &["new:description:noted"]),
+        ]);
+        let v = l.judge(
+            "f#t",
+            false,
+            &tags(&["new:description:noted", "old:enum:removed"]),
+            "h",
+        );
+        assert!(v.intended);
+        assert_eq!(v.matches.len(), 2);
+        let v = l.judge("f#t", false, &tags(&["old:enum:removed", "bytes"]), "h");
+        assert!(!v.intended);
+        assert!(v.matches.is_empty());
+    }
+
+    #[test]
+    fn when_tags_gate_an_entry() {
+        let mut e = entry("*", &["old:*", "outcome:*"]);
+        e.when = vec!["outcome:shaped->failed-closed".into()];
+        let l = ledger(vec![e]);
+        assert!(
+            l.judge(
+                "f#t",
+                false,
+                &tags(&["old:nullable:added", "outcome:shaped->failed-closed"]),
+                "h"
+            )
+            .intended
+        );
+        assert!(
+            !l.judge("f#t", false, &tags(&["old:nullable:added"]), "h")
+                .intended
+        );
+    }
+
+    #[test]
+    fn a_pin_that_no_longer_matches_is_stale_and_covers_nothing() {
+        let mut e = entry("f#t", &[]);
+        e.new_sha256 = Some("abc".into());
+        let l = ledger(vec![e]);
+        assert!(l.judge("f#t", false, &tags(&["bytes"]), "abc").intended);
+        let v = l.judge("f#t", false, &tags(&["bytes"]), "def");
+        assert!(!v.intended);
+        assert_eq!(v.stale, [0]);
+    }
+
+    #[test]
+    fn external_entries_apply_only_to_external_cases() {
+        let mut e = entry("*", &["bytes"]);
+        e.external = true;
+        let l = ledger(vec![e]);
+        assert!(
+            !l.judge("fixtures#t", false, &tags(&["bytes"]), "h")
+                .intended
+        );
+        assert!(
+            l.judge("bfcl/simple#t", true, &tags(&["bytes"]), "h")
+                .intended
+        );
+        assert!(
+            l.uses(&[], false).is_empty(),
+            "not judged without an external corpus"
+        );
+        assert_eq!(l.uses(&[], true)[0].uses, 0);
+    }
+
+    #[test]
+    fn a_bad_ledger_file_names_its_position() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(
+            dir.path().join("x.toml"),
+            "[[divergence]]\ncase = \"*\"\nclas = \"typo\"\n",
+        )
+        .unwrap();
+        let err = load_lane(dir.path(), "x").unwrap_err().to_string();
+        assert!(err.ends_with("x.toml:3:1: unknown field `clas`, expected one of `case`, `class`, `reason`, `evidence`, `tags`, `when`, `external`, `new_sha256`"), "{err}");
+    }
+
+    #[test]
+    fn a_missing_ledger_file_is_empty() {
+        let dir = tempfile::tempdir().unwrap();
+        assert!(load_lane(dir.path(), "nope").unwrap().entries.is_empty());
+    }
+
+    #[test]
+    fn accepted_entries_render_as_divergence_tables() {
+        let mut e = entry("f#t", &["bytes"]);
+        e.new_sha256 = Some("ab".into());
+        assert_eq!(
+            to_toml(&[e]),
+            "[[divergence]]\ncase = \"f#t\"\nclass = \"c\"\nreason = \"r\"\ntags = [\"bytes\"]\nnew_sha256 = \"ab\"\n"
+        );
+    }
+}

@@ -1,0 +1,333 @@
+//! What a differential run produces: the plan, one [`CaseOutcome`] per
+//! (lane × case), ledger issues, and the summary that decides the exit code.
+//!
+//! Plain data (serde), sorted by key everywhere, so the same inputs give the
+//! same bytes. Times and versions live only in [`RunMeta`] (`run.json`).
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use crate::degradation::Degradation;
+use crate::exit_code::ExitStatus;
+
+/// One planned unit of work: a tool on a lane.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CasePlan {
+    pub lane: String,
+    /// `<catalog>#<tool>`.
+    pub case: String,
+}
+
+impl CasePlan {
+    /// `lane::catalog#tool`, the key used in lists, test names and reports.
+    pub fn key(&self) -> String {
+        format!("{}::{}", self.lane, self.case)
+    }
+}
+
+/// How the old and new outputs of one case compare.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Class {
+    /// Same bytes: the prompt-cache prefix is unchanged.
+    Identical,
+    /// Same JSON value, different bytes, declared in the ledger. (Reordering
+    /// breaks prompt caches: an undeclared one is `unexpected`, tagged `reordered`.)
+    Reordered,
+    /// Different, and the ledger declares it.
+    Intended,
+    /// Different, and no ledger entry covers it: a failure.
+    Unexpected,
+    /// A pipeline errored (panic, limit, protocol): a failure.
+    Errored,
+}
+
+impl Class {
+    pub const ALL: &'static [Class] = &[
+        Class::Identical,
+        Class::Reordered,
+        Class::Intended,
+        Class::Unexpected,
+        Class::Errored,
+    ];
+
+    pub fn id(self) -> &'static str {
+        match self {
+            Self::Identical => "identical",
+            Self::Reordered => "reordered",
+            Self::Intended => "intended",
+            Self::Unexpected => "unexpected",
+            Self::Errored => "errored",
+        }
+    }
+
+    /// Whether this class alone fails the run.
+    pub fn is_failure(self) -> bool {
+        matches!(self, Self::Unexpected | Self::Errored)
+    }
+}
+
+/// One pipeline's side of a case.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Side {
+    pub pipeline: String,
+    /// `shaped`, `failed-closed` or `errored`.
+    pub outcome: String,
+    /// The fail-closed reason or error message.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub detail: Option<String>,
+    /// sha256 of the rendered wire tool (compact JSON, pipeline key order).
+    pub sha256: String,
+    pub degradations: Vec<Degradation>,
+}
+
+/// An invariant that did not hold.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Violation {
+    /// `idempotence`, `determinism`, `never-silent` or `no-panic`.
+    pub invariant: String,
+    pub pipeline: String,
+    /// What went wrong, with the input and both outputs.
+    pub message: String,
+}
+
+/// The ledger entry that classified a case as intended.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LedgerMatch {
+    /// Ledger file, relative to the ledger directory (`anthropic-messages.toml`).
+    pub file: String,
+    /// 0-based index of the `[[divergence]]` entry in that file.
+    pub index: usize,
+    pub class: String,
+    pub reason: String,
+}
+
+/// The two outputs of a divergent case, for side-by-side display.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct WirePair {
+    /// Pretty JSON of the old wire tool.
+    pub old: String,
+    /// Pretty JSON of the new wire tool.
+    pub new: String,
+    /// Unified diff old → new.
+    pub unified: String,
+}
+
+/// The result of one case.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CaseOutcome {
+    pub lane: String,
+    pub case: String,
+    pub class: Class,
+    /// What changed between old and new, as change tags
+    /// (`old:<keyword>:<action>`, `new:<keyword>:<action>`, `outcome:<old>-><new>`, …).
+    pub tags: Vec<String>,
+    /// The ledger entries that declared this divergence.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub ledger: Vec<LedgerMatch>,
+    pub old: Side,
+    pub new: Side,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub violations: Vec<Violation>,
+    /// Present when the outputs differ.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub wire: Option<WirePair>,
+}
+
+impl CaseOutcome {
+    pub fn key(&self) -> String {
+        format!("{}::{}", self.lane, self.case)
+    }
+
+    /// The case fails the run: an unexpected or errored class, or a violation.
+    pub fn is_failure(&self) -> bool {
+        self.class.is_failure() || !self.violations.is_empty()
+    }
+}
+
+/// A ledger entry that did not do its job.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LedgerIssue {
+    pub file: String,
+    pub index: usize,
+    pub class: String,
+    /// `unused` (matched nothing: fails the run) or `stale` (its sha256 pin
+    /// no longer matches the new bytes).
+    pub kind: String,
+    pub message: String,
+}
+
+/// How often one ledger entry matched in a run (zero: unused).
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LedgerUse {
+    pub file: String,
+    pub index: usize,
+    pub class: String,
+    pub uses: usize,
+}
+
+/// Counts that decide the exit status.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Summary {
+    /// lane → class → count (every lane and class present, zeros included).
+    pub classes: BTreeMap<String, BTreeMap<String, usize>>,
+    pub cases: usize,
+    pub failures: usize,
+    pub violations: usize,
+    pub unused_ledger_entries: usize,
+    pub stale_ledger_entries: usize,
+    pub exit_code: u8,
+}
+
+/// Everything a run decided, sorted; what the report files are made from.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RunReport {
+    pub old: String,
+    pub new: String,
+    pub plan: Vec<CasePlan>,
+    pub outcomes: Vec<CaseOutcome>,
+    /// Every ledger entry of the lanes that ran, with its use count.
+    pub ledger_use: Vec<LedgerUse>,
+    /// Stale and unused entries (unused ones are derived from `ledger_use`).
+    pub ledger_issues: Vec<LedgerIssue>,
+    /// Corpus files that could not be used, with the reason (path → reason).
+    pub unusable: BTreeMap<String, String>,
+    pub summary: Summary,
+}
+
+impl RunReport {
+    /// Sort everything by key and recompute the summary. `lanes` lists every
+    /// lane that ran (so empty lanes still show zero counts).
+    pub fn finish(&mut self, lanes: &[String]) {
+        self.plan.sort();
+        self.plan.dedup();
+        self.outcomes
+            .sort_by(|a, b| (&a.lane, &a.case).cmp(&(&b.lane, &b.case)));
+        self.ledger_use.sort();
+        self.ledger_issues.retain(|i| i.kind != "unused");
+        for u in self.ledger_use.iter().filter(|u| u.uses == 0) {
+            self.ledger_issues.push(LedgerIssue {
+                file: u.file.clone(),
+                index: u.index,
+                class: u.class.clone(),
+                kind: "unused".to_owned(),
+                message: format!(
+                    "ledger entry {}#{} ({}) matched no case: remove it or fix its `case`",
+                    u.file, u.index, u.class
+                ),
+            });
+        }
+        self.ledger_issues.sort();
+        self.ledger_issues.dedup();
+        let mut classes: BTreeMap<String, BTreeMap<String, usize>> = BTreeMap::new();
+        for lane in lanes {
+            let row = classes.entry(lane.clone()).or_default();
+            for c in Class::ALL {
+                row.insert(c.id().to_owned(), 0);
+            }
+        }
+        for o in &self.outcomes {
+            *classes
+                .entry(o.lane.clone())
+                .or_default()
+                .entry(o.class.id().to_owned())
+                .or_default() += 1;
+        }
+        let failures = self.outcomes.iter().filter(|o| o.is_failure()).count();
+        let unused = self
+            .ledger_issues
+            .iter()
+            .filter(|i| i.kind == "unused")
+            .count();
+        let stale = self
+            .ledger_issues
+            .iter()
+            .filter(|i| i.kind == "stale")
+            .count();
+        self.summary = Summary {
+            classes,
+            cases: self.outcomes.len(),
+            failures,
+            violations: self.outcomes.iter().map(|o| o.violations.len()).sum(),
+            unused_ledger_entries: unused,
+            stale_ledger_entries: stale,
+            exit_code: 0,
+        };
+        self.summary.exit_code = self.exit_status().code();
+    }
+
+    /// Failures (any failing case or unused ledger entry) → 1, else 0.
+    pub fn exit_status(&self) -> ExitStatus {
+        if self.outcomes.iter().any(CaseOutcome::is_failure)
+            || self.ledger_issues.iter().any(|i| i.kind == "unused")
+        {
+            ExitStatus::Failures
+        } else {
+            ExitStatus::Clean
+        }
+    }
+}
+
+/// Merge shard reports into the report one unsharded run would give: plans,
+/// outcomes and unusable files are united, ledger uses summed (an entry is
+/// unused only when no shard used it), stale entries united.
+pub fn merge_reports(shards: Vec<RunReport>) -> RunReport {
+    let mut out = RunReport::default();
+    let mut lanes: Vec<String> = Vec::new();
+    let mut uses: BTreeMap<(String, usize), LedgerUse> = BTreeMap::new();
+    for shard in shards {
+        if out.old.is_empty() {
+            out.old = shard.old;
+            out.new = shard.new;
+        }
+        lanes.extend(shard.summary.classes.into_keys());
+        out.plan.extend(shard.plan);
+        out.outcomes.extend(shard.outcomes);
+        out.unusable.extend(shard.unusable);
+        out.ledger_issues.extend(
+            shard
+                .ledger_issues
+                .into_iter()
+                .filter(|i| i.kind != "unused"),
+        );
+        for u in shard.ledger_use {
+            uses.entry((u.file.clone(), u.index))
+                .and_modify(|e| e.uses += u.uses)
+                .or_insert(u);
+        }
+    }
+    out.ledger_use = uses.into_values().collect();
+    lanes.sort();
+    lanes.dedup();
+    out.finish(&lanes);
+    out
+}
+
+/// `run.json`: the only report file with times and versions.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RunMeta {
+    pub wireshape_version: String,
+    /// RFC 3339, UTC.
+    pub started_at: String,
+    pub duration_ms: u64,
+    pub command: Vec<String>,
+    pub old: String,
+    pub new: String,
+    pub lanes: Vec<String>,
+    pub corpus: Vec<String>,
+    /// `K/N` when sharded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shard: Option<String>,
+}
