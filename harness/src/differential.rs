@@ -317,6 +317,7 @@ pub fn execute(
         ledger_issues: stale,
         unusable: inputs.unusable.clone(),
         summary: crate::outcome::Summary::default(),
+        sharded: opts.shard.is_some(),
     };
     let lanes: Vec<String> = opts.lanes.iter().map(|l| l.id().to_owned()).collect();
     report.finish(&lanes);

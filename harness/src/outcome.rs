@@ -204,6 +204,10 @@ pub struct RunReport {
     /// Corpus files that could not be used, with the reason (path → reason).
     pub unusable: BTreeMap<String, String>,
     pub summary: Summary,
+    /// A shard's report: an entry unused here may be used by another shard,
+    /// so unused entries are judged only when the shards are merged.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub sharded: bool,
 }
 
 impl RunReport {
@@ -216,7 +220,11 @@ impl RunReport {
             .sort_by(|a, b| (&a.lane, &a.case).cmp(&(&b.lane, &b.case)));
         self.ledger_use.sort();
         self.ledger_issues.retain(|i| i.kind != "unused");
-        for u in self.ledger_use.iter().filter(|u| u.uses == 0) {
+        for u in self
+            .ledger_use
+            .iter()
+            .filter(|u| u.uses == 0 && !self.sharded)
+        {
             self.ledger_issues.push(LedgerIssue {
                 file: u.file.clone(),
                 index: u.index,

@@ -223,6 +223,7 @@ impl ReportWriter {
                     json_value(&sorted_refs(&report.ledger_issues)),
                 ),
                 ("unusable", json_value(&report.unusable)),
+                ("sharded", json_value(&report.sharded)),
             ],
             ("outcomes", outcomes),
         )
@@ -323,6 +324,7 @@ pub fn read_report(dir: &Path) -> Result<(RunReport, RunMeta), ReportError> {
         ledger_issues: outcomes.ledger_issues,
         unusable: outcomes.unusable,
         summary: outcomes.summary,
+        sharded: outcomes.sharded,
     };
     Ok((report, meta))
 }
@@ -386,6 +388,8 @@ struct OutcomesIn {
     ledger_use: Vec<LedgerUse>,
     ledger_issues: Vec<LedgerIssue>,
     unusable: BTreeMap<String, String>,
+    #[serde(default)]
+    sharded: bool,
 }
 
 fn json_value<T: Serialize + ?Sized>(v: &T) -> serde_json::Value {
@@ -1814,6 +1818,7 @@ mod tests {
             ledger_issues: issues,
             unusable: unusable(),
             summary: Summary::default(),
+            sharded: false,
         };
         report.finish(&lanes());
         report

@@ -1,134 +1,74 @@
-//! Data-driven conformance: one trial per `lane::catalog::tool` over the
-//! project's own corpus (`corpus/catalogs`), and one per `lane::catalog`
-//! over every directory in `WIRESHAPE_CORPUS_PATH` when it is set.
+//! Data-driven conformance: one trial per `lane::catalog::tool`, over the
+//! project's own corpus (`corpus/catalogs`) and, when `WIRESHAPE_CORPUS_PATH`
+//! is set, over every catalog there too.
 //!
-//! Each trial shapes with v0 and v1 and requires: no tool errored (no panic,
-//! no depth failure), v1 is idempotent (shaping its output again gives the
-//! same bytes and no new degradation), and shaping is deterministic.
-//! `cargo test --test conformance -- deepseek-strict` selects one lane.
+//! Each trial is one case of the differential run (`wireshape::run_case`,
+//! the same code `wireshape run` uses): v0 and v1 shaped, every invariant
+//! checked (idempotence of v1, determinism, never silent, no panic), and the
+//! old/new difference classified by the ledger in `corpus/ledger`. A trial
+//! fails when the case would fail the run. Filter like any test:
+//! `cargo test --test conformance -- deepseek-strict`.
 
+use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use libtest_mimic::{Arguments, Failed, Trial};
-use wireshape::{Catalog, Lane, Outcome, Pipeline, PipelineConfig, Profile, Tool, scan_corpus};
-
-fn config() -> PipelineConfig {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-    PipelineConfig::load(&root.join("corpus/config.toml")).expect("corpus/config.toml")
-}
-
-fn bytes(lane: Lane, t: &Tool) -> String {
-    serde_json::to_string(&lane.render(t)).expect("serialize")
-}
-
-/// The checks every tool gets on every lane.
-fn check_tool(lane: Lane, tool: &Tool, config: &PipelineConfig) -> Result<(), String> {
-    for profile in [Profile::V0, Profile::V1] {
-        let p = profile.with_config(config.clone());
-        let a = p.shape(lane, tool);
-        if let Outcome::Errored { message } = &a.outcome {
-            return Err(format!(
-                "{} errored on {}: {message}",
-                profile.id(),
-                tool.name
-            ));
-        }
-        let b = p.shape(lane, tool);
-        if bytes(lane, &a.tool) != bytes(lane, &b.tool) || a.degradations != b.degradations {
-            return Err(format!(
-                "{} is nondeterministic on {}",
-                profile.id(),
-                tool.name
-            ));
-        }
-        if profile == Profile::V1 {
-            let again = p.shape(lane, &a.tool);
-            let (first, second) = (bytes(lane, &a.tool), bytes(lane, &again.tool));
-            if first != second {
-                return Err(format!(
-                    "v1 is not idempotent on {}:\n input: {}\n once:  {first}\n twice: {second}",
-                    tool.name,
-                    serde_json::to_string(&tool.input_schema).unwrap_or_default()
-                ));
-            }
-            let new: Vec<_> = again
-                .degradations
-                .iter()
-                .filter(|d| d.action != wireshape::Action::Added || d.keyword != "strict")
-                .collect();
-            if again.outcome == Outcome::Shaped && !new.is_empty() {
-                return Err(format!(
-                    "v1 degrades its own output again on {}: {}",
-                    tool.name,
-                    new.iter()
-                        .map(ToString::to_string)
-                        .collect::<Vec<_>>()
-                        .join("; ")
-                ));
-            }
-        }
-    }
-    Ok(())
-}
+use wireshape::{DiffOptions, Lane, PipelineConfig, Profile};
 
 fn main() {
     let args = Arguments::from_args();
-    let config = Arc::new(config());
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus/catalogs");
-    let own = scan_corpus(&[root]);
-    let mut trials = Vec::new();
-    for catalog in own.catalogs() {
-        for tool in &catalog.tools {
-            for lane in Lane::ALL {
-                let (lane, tool, config) = (*lane, tool.clone(), Arc::clone(&config));
-                let name = format!("{}::{}::{}", lane.id(), catalog.id, tool.name);
-                trials.push(Trial::test(name, move || {
-                    check_tool(lane, &tool, &config).map_err(Failed::from)
-                }));
-            }
-        }
-    }
-    for (path, reason) in own.unusable() {
-        let msg = format!("{}: {reason}", path.display());
-        trials.push(Trial::test(
-            format!("corpus::{}", path.display()),
-            move || Err(Failed::from(msg)),
-        ));
-    }
-    let shared: Vec<PathBuf> = std::env::var_os("WIRESHAPE_CORPUS_PATH")
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let config =
+        PipelineConfig::load(&root.join("corpus/config.toml")).expect("corpus/config.toml");
+    let old = Profile::V0.with_config(config.clone());
+    let new = Profile::V1.with_config(config);
+    let external: Vec<PathBuf> = std::env::var_os("WIRESHAPE_CORPUS_PATH")
         .map(|v| {
             std::env::split_paths(&v)
                 .filter(|p| !p.as_os_str().is_empty())
                 .collect()
         })
         .unwrap_or_default();
-    if !shared.is_empty() {
-        let scan = scan_corpus(&shared);
-        let catalogs: Vec<Arc<Catalog>> = scan.catalogs().cloned().map(Arc::new).collect();
-        for catalog in catalogs {
-            for lane in Lane::ALL {
-                let (lane, catalog, config) = (*lane, Arc::clone(&catalog), Arc::clone(&config));
-                let name = format!("{}::shared::{}", lane.id(), catalog.id);
-                trials.push(Trial::test(name, move || {
-                    let errors: Vec<String> = catalog
-                        .tools
-                        .iter()
-                        .filter_map(|t| check_tool(lane, t, &config).err())
-                        .collect();
-                    if errors.is_empty() {
-                        Ok(())
-                    } else {
-                        Err(Failed::from(format!(
-                            "{} of {} tools failed:\n{}",
-                            errors.len(),
-                            catalog.tools.len(),
-                            errors.join("\n")
-                        )))
-                    }
-                }));
+    let opts = DiffOptions {
+        old: &old,
+        new: &new,
+        lanes: Lane::ALL.to_vec(),
+        own_corpus: vec![root.join("corpus/catalogs")],
+        external_corpus: external,
+        ledger_dir: Some(root.join("corpus/ledger")),
+        shard: None,
+        jobs: 1,
+    };
+    let inputs = Arc::new(wireshape::prepare(&opts).expect("corpus and ledger load"));
+    let pipelines = Arc::new((old.clone(), new.clone()));
+    let mut trials = Vec::with_capacity(inputs.cases.len());
+    for i in 0..inputs.cases.len() {
+        let c = &inputs.cases[i];
+        let name = format!("{}::{}", c.plan.lane, c.plan.case.replacen('#', "::", 1));
+        let (inputs, pipelines) = (Arc::clone(&inputs), Arc::clone(&pipelines));
+        trials.push(Trial::test(name, move || {
+            let case = &inputs.cases[i];
+            let (outcome, _) = wireshape::run_case(
+                &pipelines.0,
+                &pipelines.1,
+                case,
+                inputs.ledgers.get(&case.lane),
+            );
+            if !outcome.is_failure() {
+                return Ok(());
             }
-        }
+            let mut msg = format!(
+                "{}: {} [{}]",
+                outcome.key(),
+                outcome.class.id(),
+                outcome.tags.join(" ")
+            );
+            for v in &outcome.violations {
+                let _ = write!(msg, "\n{} ({}): {}", v.invariant, v.pipeline, v.message);
+            }
+            Err(Failed::from(msg))
+        }));
     }
     libtest_mimic::run(&args, trials).exit();
 }

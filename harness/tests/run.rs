@@ -1,0 +1,281 @@
+//! `wireshape run`, `diff`, `ledger accept` and `report merge` end to end,
+//! on the mini corpus in `tests/testdata/cli/corpus`, copied to a temp dir.
+
+mod util;
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::path::Path;
+
+use util::{copy_of_testdata, outputs, wireshape};
+
+const LANES: &str = "anthropic-messages,openai-responses,openai-chat";
+
+fn run_in(dir: &Path, args: &[&str]) -> (i32, String, String) {
+    let out = wireshape(dir).args(args).output().expect("run");
+    let (o, e) = outputs(&out);
+    (out.status.code().expect("exit code"), o, e)
+}
+
+/// Every file of a report directory except `run.json`, by name.
+fn report_files(dir: &Path) -> BTreeMap<String, Vec<u8>> {
+    let mut out = BTreeMap::new();
+    for e in std::fs::read_dir(dir).unwrap().flatten() {
+        let name = e.file_name().to_string_lossy().into_owned();
+        if name != "run.json" {
+            out.insert(name, std::fs::read(e.path()).unwrap());
+        }
+    }
+    out
+}
+
+fn without_time(stdout: &str) -> String {
+    let mut s = String::new();
+    for line in stdout.lines() {
+        if let Some(i) = line.find(" cases in ") {
+            let rest = &line[i + " cases in ".len()..];
+            let after = rest.find("s:").map_or("", |j| &rest[j + 1..]);
+            let _ = writeln!(s, "{} cases in [time]s{after}", &line[..i]);
+        } else {
+            s.push_str(line);
+            s.push('\n');
+        }
+    }
+    s
+}
+
+#[test]
+fn run_on_the_mini_corpus_is_clean_and_writes_every_report_file() {
+    let dir = copy_of_testdata();
+    let (code, out, err) = run_in(dir.path(), &["run", "--lanes", LANES]);
+    assert_eq!(code, 0, "{out}{err}");
+    insta::assert_snapshot!(without_time(&out));
+    let names: Vec<String> = report_files(&dir.path().join("reports/latest"))
+        .into_keys()
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "cases.json",
+            "divergences.jsonl",
+            "errored.txt",
+            "failures.txt",
+            "identical.txt",
+            "index.html",
+            "intended.txt",
+            "junit.xml",
+            "outcomes.json",
+            "reordered.txt",
+            "summary.md",
+            "unexpected.txt",
+            "violations.txt"
+        ]
+    );
+    assert!(dir.path().join("reports/latest/run.json").is_file());
+    insta::assert_snapshot!(
+        std::fs::read_to_string(dir.path().join("reports/latest/intended.txt")).unwrap()
+    );
+}
+
+#[test]
+fn two_runs_write_byte_identical_reports_except_run_json() {
+    let dir = copy_of_testdata();
+    assert_eq!(
+        run_in(dir.path(), &["run", "--lanes", LANES, "--output", "a"]).0,
+        0
+    );
+    assert_eq!(
+        run_in(
+            dir.path(),
+            &["run", "--lanes", LANES, "--output", "b", "--jobs", "1"]
+        )
+        .0,
+        0
+    );
+    let (a, b) = (
+        report_files(&dir.path().join("a")),
+        report_files(&dir.path().join("b")),
+    );
+    assert_eq!(a.keys().collect::<Vec<_>>(), b.keys().collect::<Vec<_>>());
+    for (name, bytes) in &a {
+        assert!(bytes == &b[name], "{name} differs between two runs");
+    }
+}
+
+#[test]
+fn four_shards_merged_equal_the_unsharded_run() {
+    let dir = copy_of_testdata();
+    assert_eq!(
+        run_in(dir.path(), &["run", "--lanes", LANES, "--output", "whole"]).0,
+        0
+    );
+    for k in 1..=4 {
+        let (code, out, _) = run_in(
+            dir.path(),
+            &[
+                "run",
+                "--lanes",
+                LANES,
+                "--shard",
+                &format!("{k}/4"),
+                "--output",
+                &format!("shard{k}"),
+            ],
+        );
+        assert_eq!(code, 0, "{out}");
+    }
+    let (code, out, _) = run_in(
+        dir.path(),
+        &[
+            "report", "merge", "shard1", "shard2", "shard3", "shard4", "--output", "merged",
+        ],
+    );
+    assert_eq!(code, 0, "{out}");
+    let (whole, merged) = (
+        report_files(&dir.path().join("whole")),
+        report_files(&dir.path().join("merged")),
+    );
+    assert_eq!(
+        whole.keys().collect::<Vec<_>>(),
+        merged.keys().collect::<Vec<_>>()
+    );
+    for (name, bytes) in &whole {
+        assert!(
+            bytes == &merged[name],
+            "{name} differs between the merged shards and the unsharded run"
+        );
+    }
+    // each shard really holds a part
+    let shard1 = std::fs::read_to_string(dir.path().join("shard1/identical.txt")).unwrap();
+    let all = std::fs::read_to_string(dir.path().join("whole/identical.txt")).unwrap();
+    assert!(shard1.lines().count() < all.lines().count());
+}
+
+#[test]
+fn a_ledger_entry_that_matches_nothing_fails_the_run_naming_it() {
+    let dir = copy_of_testdata();
+    let ledger = dir.path().join("corpus/ledger/anthropic-messages.toml");
+    let mut text = std::fs::read_to_string(&ledger).unwrap();
+    text.push_str("\n[[divergence]]\ncase = \"mini#plain\"\nclass = \"rotting\"\nreason = \"nothing diverges here\"\n");
+    std::fs::write(&ledger, text).unwrap();
+    let (code, out, _) = run_in(dir.path(), &["run", "--lanes", LANES]);
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        out.contains("ledger unused: ledger entry anthropic-messages.toml#1 (rotting) matched no case: remove it or fix its `case`"),
+        "{out}"
+    );
+}
+
+#[test]
+fn deleting_a_ledger_entry_makes_its_divergence_unexpected() {
+    let dir = copy_of_testdata();
+    std::fs::remove_file(dir.path().join("corpus/ledger/openai-responses.toml")).unwrap();
+    let (code, out, _) = run_in(dir.path(), &["run", "--lanes", LANES]);
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        out.contains(
+            "  unexpected openai-responses::mini#slug  new:description:noted new:pattern:removed"
+        ),
+        "{out}"
+    );
+    let unexpected =
+        std::fs::read_to_string(dir.path().join("reports/latest/unexpected.txt")).unwrap();
+    assert_eq!(unexpected, "openai-responses::mini#slug\n");
+}
+
+#[test]
+fn diff_against_another_new_pipeline_names_the_affected_cases_and_class() {
+    // A stand-in for "a v1 pass changed by hand": verbatim as the new line.
+    let dir = copy_of_testdata();
+    let (code, out, _) = run_in(
+        dir.path(),
+        &[
+            "diff",
+            "--old",
+            "v0",
+            "--new",
+            "verbatim",
+            "--lanes",
+            "anthropic-messages",
+        ],
+    );
+    assert_eq!(code, 1, "{out}");
+    insta::assert_snapshot!(without_time(&out));
+}
+
+#[test]
+fn ledger_accept_writes_entries_that_make_the_run_clean() {
+    let dir = copy_of_testdata();
+    std::fs::remove_file(dir.path().join("corpus/ledger/openai-responses.toml")).unwrap();
+    let (code, out, err) = run_in(
+        dir.path(),
+        &[
+            "ledger",
+            "accept",
+            "--lanes",
+            LANES,
+            "--reason",
+            "lookaround strip is intended",
+            "--class",
+            "strips-lookaround",
+        ],
+    );
+    assert_eq!(code, 0, "{out}{err}");
+    assert_eq!(
+        out,
+        "corpus/ledger/openai-responses.toml: 1 entries written\n"
+    );
+    let written =
+        std::fs::read_to_string(dir.path().join("corpus/ledger/openai-responses.toml")).unwrap();
+    assert!(written.starts_with("[[divergence]]\ncase = \"mini#slug\"\nclass = \"strips-lookaround\"\nreason = \"lookaround strip is intended\"\ntags = [\"new:description:noted\", \"new:pattern:removed\"]\nnew_sha256 = \""), "{written}");
+    assert_eq!(run_in(dir.path(), &["run", "--lanes", LANES]).0, 0);
+}
+
+#[test]
+fn ledger_accept_requires_a_reason() {
+    let dir = copy_of_testdata();
+    let (code, _, err) = run_in(dir.path(), &["ledger", "accept"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("--reason <REASON>"), "{err}");
+}
+
+#[test]
+fn a_broken_ledger_file_is_an_input_error_naming_its_position() {
+    let dir = copy_of_testdata();
+    std::fs::write(
+        dir.path().join("corpus/ledger/openai-chat.toml"),
+        "[[divergence]]\ncase = 3\n",
+    )
+    .unwrap();
+    let (code, out, err) = run_in(dir.path(), &["run", "--lanes", LANES]);
+    assert_eq!(code, 2, "{out}");
+    assert_eq!(
+        err,
+        "wireshape: corpus/ledger/openai-chat.toml:2:8: invalid type: integer `3`, expected a string\n"
+    );
+    assert!(
+        !dir.path().join("reports/latest").exists(),
+        "no half-written report"
+    );
+}
+
+#[test]
+fn the_previous_report_is_rotated_to_previous() {
+    let dir = copy_of_testdata();
+    assert_eq!(run_in(dir.path(), &["run", "--lanes", "openai-chat"]).0, 0);
+    assert_eq!(run_in(dir.path(), &["run", "--lanes", LANES]).0, 0);
+    let prev = std::fs::read_to_string(dir.path().join("reports/previous/cases.json")).unwrap();
+    let latest = std::fs::read_to_string(dir.path().join("reports/latest/cases.json")).unwrap();
+    assert!(!prev.contains("anthropic-messages") && latest.contains("anthropic-messages"));
+}
+
+#[test]
+fn a_bad_shard_is_a_usage_error() {
+    let dir = copy_of_testdata();
+    let (code, _, err) = run_in(dir.path(), &["run", "--shard", "5/4"]);
+    assert_eq!(code, 2);
+    assert_eq!(
+        err,
+        "wireshape: bad shard `5/4`: expected K/N with 1 <= K <= N\n"
+    );
+}
