@@ -1129,7 +1129,8 @@ details.case{border:1px solid var(--line);border-radius:6px;margin:6px 0;backgro
 details.case>summary{cursor:pointer;padding:6px 10px;background:var(--soft);border-radius:6px;word-break:break-all}
 details.case[open]>summary{border-bottom:1px solid var(--line);border-radius:6px 6px 0 0}
 .body{padding:8px 10px}
-.sides{display:grid;grid-template-columns:1fr 1fr;gap:10px}
+.sides{display:grid;grid-template-columns:minmax(0,1fr) minmax(0,1fr);gap:10px}
+.sides>div{min-width:0}
 .sides h4,.body h4{margin:4px 0;font-size:12px;font-weight:600;color:var(--muted)}
 pre{margin:0;padding:8px;background:var(--soft);border:1px solid var(--line);border-radius:6px;overflow:auto;max-height:480px;white-space:pre}
 pre.diff span{display:block}
@@ -1454,13 +1455,15 @@ fn write_case_row(out: &mut String, i: usize, o: &CaseOutcome) -> fmt::Result {
         if n > 0 {
             write!(out, "<br>")?;
         }
+        // The class names the entry; its reason is one hover away (and in
+        // the case's details below), so the table stays one line a case.
         write!(
             out,
-            r#"<span title="{}#{}"><b>{}</b>: {}</span>"#,
+            r#"<span title="{}#{}: {}"><b>{}</b></span>"#,
             Esc(&m.file),
             m.index,
-            Esc(&m.class),
-            Esc(&m.reason)
+            Esc(&m.reason),
+            Esc(&m.class)
         )?;
     }
     write!(out, "</td><td>")?;
