@@ -53,6 +53,26 @@ impl LoadError {
         }
     }
 
+    /// Wrap a TOML error with the file's path and the 1-based line and
+    /// column of its span (`text` is the file's contents).
+    pub fn from_toml(path: impl Into<PathBuf>, text: &str, err: &toml::de::Error) -> Self {
+        let (line, column) = err.span().map_or((0, 0), |s| {
+            let before = &text[..s.start.min(text.len())];
+            let line = before.matches('\n').count() + 1;
+            let column = before
+                .rfind('\n')
+                .map_or(before.chars().count(), |i| before[i + 1..].chars().count())
+                + 1;
+            (line, column)
+        });
+        Self::Shape {
+            path: path.into(),
+            line,
+            column,
+            message: err.message().to_owned(),
+        }
+    }
+
     /// The file this error is about.
     pub fn path(&self) -> &std::path::Path {
         match self {

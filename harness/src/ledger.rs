@@ -10,7 +10,7 @@
 //! `external = true` apply only to cases from `WIRESHAPE_CORPUS_PATH`
 //! catalogs, and are judged unused only in runs that loaded one.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
@@ -100,29 +100,11 @@ pub fn load_lane(dir: &Path, lane: &str) -> Result<LaneLedger, LoadError> {
         }
         Err(source) => return Err(LoadError::Io { path, source }),
     };
-    let parsed: File = toml::from_str(&text).map_err(|e| toml_error(&path, &text, &e))?;
+    let parsed: File = toml::from_str(&text).map_err(|e| LoadError::from_toml(&path, &text, &e))?;
     Ok(LaneLedger {
         file,
         entries: parsed.divergence,
     })
-}
-
-fn toml_error(path: &Path, text: &str, e: &toml::de::Error) -> LoadError {
-    let (line, column) = e.span().map_or((0, 0), |s| {
-        let before = &text[..s.start.min(text.len())];
-        let line = before.matches('\n').count() + 1;
-        let col = before
-            .rfind('\n')
-            .map_or(before.chars().count(), |i| before[i + 1..].chars().count())
-            + 1;
-        (line, col)
-    });
-    LoadError::Shape {
-        path: PathBuf::from(path),
-        line,
-        column,
-        message: e.message().to_owned(),
-    }
 }
 
 /// The ledger's verdict on one divergent case.

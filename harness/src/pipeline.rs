@@ -54,30 +54,13 @@ impl PipelineConfig {
 
     /// Parse TOML text; `path` is for messages only.
     pub fn parse(path: &Path, text: &str) -> Result<Self, LoadError> {
-        let file: ConfigFile = toml::from_str(text).map_err(|e| {
-            let (line, column) = e.span().map_or((0, 0), |s| line_column(text, s.start));
-            LoadError::Shape {
-                path: path.to_owned(),
-                line,
-                column,
-                message: e.message().to_owned(),
-            }
-        })?;
+        let file: ConfigFile =
+            toml::from_str(text).map_err(|e| LoadError::from_toml(path, text, &e))?;
         let mut strict_unusable = file.deepseek_strict.strict_unusable;
         strict_unusable.sort();
         strict_unusable.dedup();
         Ok(Self { strict_unusable })
     }
-}
-
-fn line_column(text: &str, offset: usize) -> (usize, usize) {
-    let before = &text[..offset.min(text.len())];
-    let line = before.matches('\n').count() + 1;
-    let column = before
-        .rfind('\n')
-        .map_or(before.chars().count(), |i| before[i + 1..].chars().count())
-        + 1;
-    (line, column)
 }
 
 /// How shaping one tool ended.
