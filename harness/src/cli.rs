@@ -47,7 +47,7 @@ enum Command {
 
 #[derive(Debug, Args)]
 struct CorpusArgs {
-    /// Lanes to run (comma-separated ids; default: every lane).
+    /// Lanes to run (comma-separated ids; default: the lanes where v0 and v1 differ).
     #[arg(long, value_delimiter = ',', env = "WIRESHAPE_LANES")]
     lanes: Vec<String>,
     /// External corpus directories (colon-separated in the environment).
@@ -314,7 +314,7 @@ fn prepare_pipelines(old: &str, new: &str, c: &CorpusArgs) -> Result<Prepared> {
     let old = Profile::parse(old)?.with_config(config.clone());
     let new = Profile::parse(new)?.with_config(config);
     let lanes = if c.lanes.is_empty() {
-        Lane::ALL.to_vec()
+        Lane::DIFFERENTIAL.to_vec()
     } else {
         c.lanes
             .iter()

@@ -8,6 +8,23 @@ use serde_json::{Map, Value, json};
 use crate::error::UsageError;
 use crate::tool::Tool;
 
+/// How a wire carries tools: the shape of one tool object.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Wire {
+    /// `{name, description, input_schema, strict?}` (Anthropic Messages).
+    Messages,
+    /// `{type: "function", function: {name, description, parameters, strict?}}`.
+    Chat,
+    /// `{type: "function", name, description, parameters, strict}` (Responses).
+    Responses,
+    /// Gemini function declaration `{name, description, parameters}` (OpenAPI subset).
+    GeminiParameters,
+    /// Gemini function declaration `{name, description, parametersJsonSchema}`.
+    GeminiJsonSchema,
+    /// Bedrock Converse `{toolSpec: {name, description, inputSchema: {json}}}`.
+    Bedrock,
+}
+
 /// One provider wire.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Lane {
@@ -19,13 +36,57 @@ pub enum Lane {
     OpenaiChat,
     /// OpenAI Responses.
     OpenaiResponses,
+    /// OpenAI Structured Outputs: every tool `strict: true`.
+    OpenaiStrict,
+    /// DeepSeek chat completions (non-strict).
+    DeepseekChat,
     /// DeepSeek strict function calling (beta).
     DeepseekStrict,
+    /// Gemini `parameters` (OpenAPI 3.0 subset).
+    GeminiOpenapi,
+    /// Gemini `parametersJsonSchema`.
+    GeminiJsonschema,
+    /// AWS Bedrock Converse.
+    BedrockConverse,
+    /// Moonshot / Kimi chat completions.
+    Moonshot,
+    /// Mistral chat completions.
+    Mistral,
+    /// Groq chat completions.
+    Groq,
+    /// xAI (Responses-style wire).
+    Xai,
+    /// Cerebras chat completions.
+    Cerebras,
+    /// Ollama `/api/chat`.
+    Ollama,
 }
 
 impl Lane {
     /// Every lane, in id order.
     pub const ALL: &'static [Lane] = &[
+        Lane::AnthropicCompatible,
+        Lane::AnthropicMessages,
+        Lane::BedrockConverse,
+        Lane::Cerebras,
+        Lane::DeepseekChat,
+        Lane::DeepseekStrict,
+        Lane::GeminiJsonschema,
+        Lane::GeminiOpenapi,
+        Lane::Groq,
+        Lane::Mistral,
+        Lane::Moonshot,
+        Lane::Ollama,
+        Lane::OpenaiChat,
+        Lane::OpenaiResponses,
+        Lane::OpenaiStrict,
+        Lane::Xai,
+    ];
+
+    /// The lanes where v0 and v1 differ: what `run` compares by default.
+    /// (The others ship verbatim in both lines until v1 shaping exists
+    /// for them, so a differential run there is all `identical`.)
+    pub const DIFFERENTIAL: &'static [Lane] = &[
         Lane::AnthropicCompatible,
         Lane::AnthropicMessages,
         Lane::DeepseekStrict,
@@ -40,38 +101,102 @@ impl Lane {
             Self::AnthropicCompatible => "anthropic-compatible",
             Self::OpenaiChat => "openai-chat",
             Self::OpenaiResponses => "openai-responses",
+            Self::OpenaiStrict => "openai-strict",
+            Self::DeepseekChat => "deepseek-chat",
             Self::DeepseekStrict => "deepseek-strict",
+            Self::GeminiOpenapi => "gemini-openapi",
+            Self::GeminiJsonschema => "gemini-jsonschema",
+            Self::BedrockConverse => "bedrock-converse",
+            Self::Moonshot => "moonshot",
+            Self::Mistral => "mistral",
+            Self::Groq => "groq",
+            Self::Xai => "xai",
+            Self::Cerebras => "cerebras",
+            Self::Ollama => "ollama",
+        }
+    }
+
+    /// The wire's tool shape.
+    pub fn wire(self) -> Wire {
+        match self {
+            Self::AnthropicMessages | Self::AnthropicCompatible => Wire::Messages,
+            Self::OpenaiResponses | Self::Xai => Wire::Responses,
+            Self::GeminiOpenapi => Wire::GeminiParameters,
+            Self::GeminiJsonschema => Wire::GeminiJsonSchema,
+            Self::BedrockConverse => Wire::Bedrock,
+            Self::OpenaiChat
+            | Self::OpenaiStrict
+            | Self::DeepseekChat
+            | Self::DeepseekStrict
+            | Self::Moonshot
+            | Self::Mistral
+            | Self::Groq
+            | Self::Cerebras
+            | Self::Ollama => Wire::Chat,
+        }
+    }
+
+    /// The provider's endpoint, as the recordings name it.
+    pub fn endpoint(self) -> &'static str {
+        match self {
+            Self::AnthropicMessages | Self::AnthropicCompatible => "POST /v1/messages",
+            Self::OpenaiResponses | Self::Xai => "POST /v1/responses",
+            Self::GeminiOpenapi | Self::GeminiJsonschema => {
+                "POST /v1beta/models/{model}:generateContent"
+            }
+            Self::BedrockConverse => "POST /model/{modelId}/converse",
+            Self::Ollama => "POST /api/chat",
+            _ => "POST /v1/chat/completions",
         }
     }
 
     /// One line for `wireshape lanes`.
     pub fn summary(self) -> &'static str {
         match self {
-            Self::AnthropicMessages => {
-                "Anthropic Messages, first party: tools[].input_schema (POST /v1/messages)"
-            }
+            Self::AnthropicMessages => "Anthropic Messages, first party: tools[].input_schema",
             Self::AnthropicCompatible => {
                 "third-party Messages endpoints (DeepSeek-Anthropic, MiniMax, gateways): tools[].input_schema"
             }
-            Self::OpenaiChat => {
-                "OpenAI Chat Completions: tools[].function.parameters (POST /v1/chat/completions)"
+            Self::OpenaiChat => "OpenAI Chat Completions: tools[].function.parameters",
+            Self::OpenaiResponses => "OpenAI Responses: tools[].parameters, strict always sent",
+            Self::OpenaiStrict => {
+                "OpenAI Structured Outputs: tools[].function.parameters, strict: true"
             }
-            Self::OpenaiResponses => {
-                "OpenAI Responses: tools[].parameters, strict always sent (POST /v1/responses)"
-            }
+            Self::DeepseekChat => "DeepSeek chat completions: tools[].function.parameters",
             Self::DeepseekStrict => {
                 "DeepSeek strict function calling (beta): tools[].function.parameters with strict"
             }
+            Self::GeminiOpenapi => {
+                "Gemini: tools[].functionDeclarations[].parameters (OpenAPI subset)"
+            }
+            Self::GeminiJsonschema => "Gemini: tools[].functionDeclarations[].parametersJsonSchema",
+            Self::BedrockConverse => {
+                "Bedrock Converse: toolConfig.tools[].toolSpec.inputSchema.json"
+            }
+            Self::Moonshot => "Moonshot / Kimi chat completions: tools[].function.parameters",
+            Self::Mistral => "Mistral chat completions: tools[].function.parameters",
+            Self::Groq => "Groq chat completions: tools[].function.parameters",
+            Self::Xai => "xAI Responses: tools[].parameters",
+            Self::Cerebras => "Cerebras chat completions: tools[].function.parameters",
+            Self::Ollama => "Ollama /api/chat: tools[].function.parameters",
         }
     }
 
     /// Where the schema sits in one rendered tool, as a JSON Pointer.
     pub fn schema_pointer(self) -> &'static str {
-        match self {
-            Self::AnthropicMessages | Self::AnthropicCompatible => "/input_schema",
-            Self::OpenaiChat | Self::DeepseekStrict => "/function/parameters",
-            Self::OpenaiResponses => "/parameters",
+        match self.wire() {
+            Wire::Messages => "/input_schema",
+            Wire::Chat => "/function/parameters",
+            Wire::Responses | Wire::GeminiParameters => "/parameters",
+            Wire::GeminiJsonSchema => "/parametersJsonSchema",
+            Wire::Bedrock => "/toolSpec/inputSchema/json",
         }
+    }
+
+    /// On this wire an absent `strict` flag still means strict (so a tool
+    /// that must ship non-strict says `strict: false`).
+    pub fn strict_by_default(self) -> bool {
+        matches!(self, Self::OpenaiStrict)
     }
 
     /// Parse a lane id.
@@ -83,51 +208,75 @@ impl Lane {
             .ok_or_else(|| UsageError::UnknownLane(id.to_owned()))
     }
 
-    /// Render one tool into this wire's native tool object. Key order is
-    /// fixed per wire; the schema value is embedded as is.
+    /// Render one tool into this wire's native tool object (a function
+    /// declaration on Gemini). Key order is fixed per wire; the schema value
+    /// is embedded as is.
     pub fn render(self, tool: &Tool) -> Value {
         let mut m = Map::new();
-        match self {
-            Self::AnthropicMessages | Self::AnthropicCompatible => {
-                m.insert("name".into(), json!(tool.name));
-                if let Some(d) = &tool.description {
-                    m.insert("description".into(), json!(d));
-                }
+        let name_desc = |m: &mut Map<String, Value>| {
+            m.insert("name".into(), json!(tool.name));
+            if let Some(d) = &tool.description {
+                m.insert("description".into(), json!(d));
+            }
+        };
+        match self.wire() {
+            Wire::Messages => {
+                name_desc(&mut m);
                 m.insert("input_schema".into(), tool.input_schema.clone());
                 if let Some(s) = tool.strict {
                     m.insert("strict".into(), json!(s));
                 }
             }
-            Self::OpenaiChat | Self::DeepseekStrict => {
+            Wire::Chat => {
                 let mut f = Map::new();
-                f.insert("name".into(), json!(tool.name));
-                if let Some(d) = &tool.description {
-                    f.insert("description".into(), json!(d));
-                }
+                name_desc(&mut f);
                 f.insert("parameters".into(), tool.input_schema.clone());
-                if let Some(s) = tool.strict {
+                let strict = if self.strict_by_default() {
+                    Some(tool.strict.unwrap_or(true))
+                } else {
+                    tool.strict
+                };
+                if let Some(s) = strict {
                     f.insert("strict".into(), json!(s));
                 }
                 m.insert("type".into(), json!("function"));
                 m.insert("function".into(), Value::Object(f));
             }
-            Self::OpenaiResponses => {
+            Wire::Responses => {
                 m.insert("type".into(), json!("function"));
-                m.insert("name".into(), json!(tool.name));
-                if let Some(d) = &tool.description {
-                    m.insert("description".into(), json!(d));
-                }
+                name_desc(&mut m);
                 m.insert("parameters".into(), tool.input_schema.clone());
                 // Responses treats an absent flag as strict; always say it.
                 m.insert("strict".into(), json!(tool.strict.unwrap_or(false)));
+            }
+            Wire::GeminiParameters => {
+                name_desc(&mut m);
+                m.insert("parameters".into(), tool.input_schema.clone());
+            }
+            Wire::GeminiJsonSchema => {
+                name_desc(&mut m);
+                m.insert("parametersJsonSchema".into(), tool.input_schema.clone());
+            }
+            Wire::Bedrock => {
+                let mut spec = Map::new();
+                name_desc(&mut spec);
+                spec.insert("inputSchema".into(), json!({ "json": tool.input_schema }));
+                m.insert("toolSpec".into(), Value::Object(spec));
             }
         }
         Value::Object(m)
     }
 
-    /// Render a tools array.
+    /// Render the request's tools array (Gemini wraps its declarations in
+    /// one `functionDeclarations` tool).
     pub fn render_all(self, tools: &[Tool]) -> Value {
-        Value::Array(tools.iter().map(|t| self.render(t)).collect())
+        let items: Vec<Value> = tools.iter().map(|t| self.render(t)).collect();
+        match self.wire() {
+            Wire::GeminiParameters | Wire::GeminiJsonSchema => {
+                json!([{ "functionDeclarations": items }])
+            }
+            _ => Value::Array(items),
+        }
     }
 }
 
@@ -155,6 +304,45 @@ mod tests {
         sorted.sort_unstable();
         assert_eq!(ids, sorted);
         assert!(Lane::parse("anthropic").is_err());
+    }
+
+    #[test]
+    fn gemini_lanes_wrap_declarations_in_one_tool() {
+        assert_eq!(
+            serde_json::to_string(&Lane::GeminiOpenapi.render_all(&[tool()])).unwrap(),
+            r#"[{"functionDeclarations":[{"name":"get","description":"d","parameters":{"type":"object"}}]}]"#
+        );
+        assert_eq!(
+            serde_json::to_string(&Lane::GeminiJsonschema.render(&tool())).unwrap(),
+            r#"{"name":"get","description":"d","parametersJsonSchema":{"type":"object"}}"#
+        );
+    }
+
+    #[test]
+    fn bedrock_converse_renders_a_tool_spec() {
+        assert_eq!(
+            serde_json::to_string(&Lane::BedrockConverse.render(&tool())).unwrap(),
+            r#"{"toolSpec":{"name":"get","description":"d","inputSchema":{"json":{"type":"object"}}}}"#
+        );
+    }
+
+    #[test]
+    fn openai_strict_sends_strict_true_unless_the_tool_says_otherwise() {
+        let mut t = tool();
+        assert_eq!(
+            Lane::OpenaiStrict.render(&t)["function"]["strict"],
+            json!(true)
+        );
+        t.strict = Some(false);
+        assert_eq!(
+            Lane::OpenaiStrict.render(&t)["function"]["strict"],
+            json!(false)
+        );
+        assert!(
+            Lane::OpenaiChat.render(&tool())["function"]
+                .get("strict")
+                .is_none()
+        );
     }
 
     #[test]

@@ -161,8 +161,22 @@ impl Profile {
         let normalize = || Box::new(Normalize::default()) as Box<dyn Pass>;
         match (self, lane) {
             (Self::Verbatim, _)
-            | (Self::V0 | Self::V1, Lane::OpenaiChat)
-            | (Self::V1, Lane::AnthropicCompatible) => Vec::new(),
+            | (Self::V1, Lane::AnthropicCompatible)
+            | (
+                Self::V0 | Self::V1,
+                Lane::OpenaiChat
+                | Lane::OpenaiStrict
+                | Lane::DeepseekChat
+                | Lane::GeminiOpenapi
+                | Lane::GeminiJsonschema
+                | Lane::BedrockConverse
+                | Lane::Moonshot
+                | Lane::Mistral
+                | Lane::Groq
+                | Lane::Xai
+                | Lane::Cerebras
+                | Lane::Ollama,
+            ) => Vec::new(),
             (
                 Self::V0,
                 Lane::AnthropicMessages | Lane::AnthropicCompatible | Lane::OpenaiResponses,

@@ -33,7 +33,7 @@ fn main() {
     let opts = DiffOptions {
         old: &old,
         new: &new,
-        lanes: Lane::ALL.to_vec(),
+        lanes: Lane::DIFFERENTIAL.to_vec(),
         own_corpus: vec![root.join("corpus/catalogs")],
         external_corpus: external,
         ledger_dir: Some(root.join("corpus/ledger")),
