@@ -15,10 +15,12 @@ mod exit_code;
 mod invariants;
 mod lane;
 mod ledger;
+mod oracle;
 mod outcome;
 mod passes;
 mod pipeline;
 mod report;
+mod rules;
 mod schema;
 mod tool;
 
@@ -34,6 +36,10 @@ pub use lane::Lane;
 pub use ledger::{
     Entry as LedgerEntry, LaneLedger, glob_match, load_lane as load_ledger,
     to_toml as ledger_to_toml,
+};
+pub use oracle::{
+    DEFAULT_AS_OF, Finding, Rejection, Request, Rule, Status, accept_body, check, error_body,
+    rules_for,
 };
 pub use outcome::{
     CaseOutcome, CasePlan, Class, LedgerIssue, LedgerMatch, LedgerUse, RunMeta, RunReport, Side,
