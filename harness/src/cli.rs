@@ -43,6 +43,81 @@ enum Command {
     /// Work with report directories.
     #[command(subcommand)]
     Report(ReportCommand),
+    /// Would these providers reject these tools? Rule, path, evidence and the v1 fix, per tool.
+    Check(CheckArgs),
+    /// Replay every recorded provider response against the oracles and the v1 pipeline.
+    Replay(ReplayArgs),
+    /// Serve a lane's real endpoint paths on loopback, answering with the oracle's verdict.
+    MockProvider(MockProviderArgs),
+}
+
+#[derive(Debug, Args)]
+struct MockProviderArgs {
+    /// Lane id.
+    #[arg(long, env = "WIRESHAPE_LANE")]
+    lane: String,
+    /// Port (0: a free one, printed at start).
+    #[arg(long, default_value_t = 0, env = "WIRESHAPE_PORT")]
+    port: u16,
+    /// Address to bind (loopback by default).
+    #[arg(long, default_value = "127.0.0.1", env = "WIRESHAPE_BIND")]
+    bind: String,
+    /// Recordings served verbatim when a request matches one exactly.
+    #[arg(
+        long,
+        value_name = "DIR",
+        default_value = "recordings",
+        env = "WIRESHAPE_RECORDINGS"
+    )]
+    recordings: PathBuf,
+    /// Judge as of this date (YYYY-MM-DD).
+    #[arg(long, env = "WIRESHAPE_AS_OF")]
+    as_of: Option<String>,
+}
+
+#[derive(Debug, Args)]
+struct CheckArgs {
+    /// Lane id, or `all`.
+    #[arg(long, default_value = "all", env = "WIRESHAPE_LANE")]
+    lane: String,
+    /// Output format: `text` or `json` (stable).
+    #[arg(long = "output-format", value_name = "FORMAT", default_value = "text")]
+    output_format: String,
+    /// Judge as of this date (YYYY-MM-DD): rules that changed use their rule of that day.
+    #[arg(long, env = "WIRESHAPE_AS_OF")]
+    as_of: Option<String>,
+    /// Recordings directory (evidence).
+    #[arg(
+        long,
+        value_name = "DIR",
+        default_value = "recordings",
+        env = "WIRESHAPE_RECORDINGS"
+    )]
+    recordings: PathBuf,
+    /// Force the catalog format instead of detecting it.
+    #[arg(long, env = "WIRESHAPE_FORMAT")]
+    format: Option<String>,
+    #[command(flatten)]
+    config: ConfigArg,
+    /// Tools file, or `-` for standard input.
+    file: PathBuf,
+}
+
+#[derive(Debug, Args)]
+struct ReplayArgs {
+    /// Recordings directory.
+    #[arg(
+        long,
+        value_name = "DIR",
+        default_value = "recordings",
+        env = "WIRESHAPE_RECORDINGS"
+    )]
+    recordings: PathBuf,
+    /// Output format: `text` or `json`.
+    #[arg(long = "output-format", value_name = "FORMAT", default_value = "text")]
+    output_format: String,
+    #[command(flatten)]
+    config: ConfigArg,
 }
 
 #[derive(Debug, Args)]
@@ -246,6 +321,9 @@ impl Cli {
             Command::Diff(a) => diff_run(&a.old, &a.new, &a.corpus, &a.out),
             Command::Ledger(LedgerCommand::Accept(a)) => accept(&a),
             Command::Report(ReportCommand::Merge(a)) => merge(&a),
+            Command::Check(a) => check(&a),
+            Command::Replay(a) => replay(&a),
+            Command::MockProvider(a) => mock_provider(&a),
         }
     }
 }
@@ -505,4 +583,103 @@ fn merge(a: &MergeArgs) -> Result<ExitStatus> {
     let dir = wireshape::write_report(&a.output, &report, &meta)?;
     console::summary(&report, &dir, clock.elapsed());
     Ok(report.exit_status())
+}
+
+fn read_tools(file: &Path, format: Option<&str>) -> Result<wireshape::Catalog> {
+    let format = format.map(Format::parse).transpose()?;
+    if file.as_os_str() == "-" {
+        let mut bytes = Vec::new();
+        std::io::stdin()
+            .read_to_end(&mut bytes)
+            .context("cannot read standard input")?;
+        Ok(load_catalog_bytes(
+            "stdin",
+            Path::new("<stdin>"),
+            &bytes,
+            format,
+        )?)
+    } else {
+        Ok(load_catalog(file, format)?)
+    }
+}
+
+fn check(a: &CheckArgs) -> Result<ExitStatus> {
+    let lanes = if a.lane == "all" {
+        Lane::ALL.to_vec()
+    } else {
+        vec![Lane::parse(&a.lane)?]
+    };
+    let catalog = read_tools(&a.file, a.format.as_deref())?;
+    let recordings = if a.recordings.is_dir() {
+        wireshape::load_recordings(&a.recordings)?
+    } else {
+        Vec::new()
+    };
+    let as_of = a
+        .as_of
+        .clone()
+        .unwrap_or_else(|| wireshape::DEFAULT_AS_OF.to_owned());
+    if !is_date(&as_of) {
+        return Err(wireshape::UsageError::BadDate(as_of).into());
+    }
+    let v1 = Profile::V1.with_config(a.config.load()?);
+    let findings = console::check_findings(&catalog, &lanes, &recordings, &as_of, &v1);
+    match a.output_format.as_str() {
+        "json" => console::check_json(&catalog, &lanes, &as_of, &findings)?,
+        "text" => console::check_text(&catalog, &lanes, &as_of, &findings),
+        other => return Err(wireshape::UsageError::UnknownOutputFormat(other.to_owned()).into()),
+    }
+    Ok(if findings.is_empty() {
+        ExitStatus::Clean
+    } else {
+        ExitStatus::Failures
+    })
+}
+
+fn is_date(s: &str) -> bool {
+    let b = s.as_bytes();
+    b.len() == 10
+        && b[4] == b'-'
+        && b[7] == b'-'
+        && b.iter()
+            .enumerate()
+            .all(|(i, c)| i == 4 || i == 7 || c.is_ascii_digit())
+}
+
+fn replay(a: &ReplayArgs) -> Result<ExitStatus> {
+    let recordings = wireshape::load_recordings(&a.recordings)?;
+    let v1 = Profile::V1.with_config(a.config.load()?);
+    let gaps = wireshape::load_known_gaps(&a.recordings.join("known-gaps.toml"))?;
+    let results = console::replay_results(&recordings, &v1, &gaps);
+    match a.output_format.as_str() {
+        "json" => console::json(&serde_json::to_value(&results)?)?,
+        "text" => console::replay_text(&results),
+        other => return Err(wireshape::UsageError::UnknownOutputFormat(other.to_owned()).into()),
+    }
+    Ok(if results.iter().any(|r| r.failed) {
+        ExitStatus::Failures
+    } else {
+        ExitStatus::Clean
+    })
+}
+
+fn mock_provider(a: &MockProviderArgs) -> Result<ExitStatus> {
+    let lane = Lane::parse(&a.lane)?;
+    let as_of = a
+        .as_of
+        .clone()
+        .unwrap_or_else(|| wireshape::DEFAULT_AS_OF.to_owned());
+    if !is_date(&as_of) {
+        return Err(wireshape::UsageError::BadDate(as_of).into());
+    }
+    let dir = a.recordings.is_dir().then_some(a.recordings.as_path());
+    wireshape::run_mock_provider(
+        lane,
+        &format!("{}:{}", a.bind, a.port),
+        dir,
+        &as_of,
+        Box::new(console::line_err),
+    )
+    .with_context(|| format!("cannot serve {} on {}:{}", lane.id(), a.bind, a.port))?;
+    Ok(ExitStatus::Clean)
 }

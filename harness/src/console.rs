@@ -138,6 +138,11 @@ pub(crate) fn list_json(scan: &CorpusScan) -> Result<()> {
     json(&Value::Array(entries))
 }
 
+/// One line on stderr (the mock provider's log).
+pub(crate) fn line_err(s: &str) {
+    eprintln!("{s}");
+}
+
 /// One line on stdout.
 pub(crate) fn line(s: &str) {
     println!("{s}");
@@ -263,4 +268,162 @@ pub(crate) fn summary(report: &RunReport, dir: &std::path::Path, took: std::time
         )
     };
     println!("{verdict}; report: {}", dir.display());
+}
+
+/// `check`'s findings (library call; here so cli stays thin).
+pub(crate) fn check_findings(
+    catalog: &Catalog,
+    lanes: &[Lane],
+    recordings: &[wireshape::Recording],
+    as_of: &str,
+    v1: &dyn wireshape::Pipeline,
+) -> Vec<wireshape::LintFinding> {
+    wireshape::lint(&catalog.tools, lanes, recordings, as_of, v1)
+}
+
+fn v1_words(v: &wireshape::V1Verdict) -> &'static str {
+    match v {
+        wireshape::V1Verdict::Fixed => "v1 fixes it",
+        wireshape::V1Verdict::FailedClosed => {
+            "v1 fails closed (ships it unchanged, non-strict): still rejected"
+        }
+        wireshape::V1Verdict::NoShaping => "no v1 shaping for this lane yet",
+        wireshape::V1Verdict::StillRejected => "v1 does NOT fix it",
+    }
+}
+
+/// Human output of `check`: per tool, per lane, the rule, path, message,
+/// evidence and the v1 verdict; then a per-lane count.
+pub(crate) fn check_text(
+    catalog: &Catalog,
+    lanes: &[Lane],
+    as_of: &str,
+    findings: &[wireshape::LintFinding],
+) {
+    let mut s = String::new();
+    let mut by_lane: std::collections::BTreeMap<&str, usize> = std::collections::BTreeMap::new();
+    let mut tools_hit = std::collections::BTreeSet::new();
+    let mut current: Option<(&str, Option<usize>)> = None;
+    for f in findings {
+        *by_lane.entry(f.lane.as_str()).or_default() += 1;
+        tools_hit.insert(f.tool_index);
+        if current != Some((f.tool.as_str(), f.tool_index)) {
+            let at = f
+                .tool_index
+                .map(|i| format!(" (tools[{i}])"))
+                .unwrap_or_default();
+            let _ = writeln!(s, "{}{at}", f.tool);
+            current = Some((f.tool.as_str(), f.tool_index));
+        }
+        let path = if f.path.is_empty() { "/" } else { &f.path };
+        let _ = writeln!(s, "  {:<20} {} at {path}", f.lane, f.rule);
+        let _ = writeln!(s, "      {}", f.message);
+        let seen = match (&f.first_seen, &f.last_seen) {
+            (Some(a), Some(b)) if a == b => format!(", seen {a}"),
+            (Some(a), Some(b)) => format!(", seen {a} … {b}"),
+            _ => String::new(),
+        };
+        let mut ev = format!("{}{seen}", f.status);
+        if let Some(e) = f.evidence.first() {
+            let more = if f.evidence.len() > 1 {
+                format!(" (+{} more)", f.evidence.len() - 1)
+            } else {
+                String::new()
+            };
+            let _ = write!(ev, "; recording {} {}{more}", e.id, e.url);
+        } else if let Some(d) = f.docs.first() {
+            let _ = write!(ev, "; {d}");
+        }
+        let _ = writeln!(s, "      evidence: {ev}");
+        let _ = writeln!(s, "      {}", v1_words(&f.v1));
+        for d in f.v1_detail.iter().take(6) {
+            let _ = writeln!(s, "        {d}");
+        }
+        if f.v1_detail.len() > 6 {
+            let _ = writeln!(s, "        … {} more", f.v1_detail.len() - 6);
+        }
+    }
+    let clean = catalog
+        .tools
+        .len()
+        .saturating_sub(tools_hit.iter().filter(|t| t.is_some()).count());
+    let lane_list = if lanes.len() == Lane::ALL.len() {
+        "all lanes".to_owned()
+    } else {
+        lanes.iter().map(|l| l.id()).collect::<Vec<_>>().join(", ")
+    };
+    let _ = writeln!(
+        s,
+        "{} tools checked on {lane_list} as of {as_of}: {} rejections, {clean} tools accepted everywhere",
+        catalog.tools.len(),
+        findings.len()
+    );
+    for (lane, n) in &by_lane {
+        let _ = writeln!(s, "  {lane}: {n}");
+    }
+    print!("{s}");
+}
+
+/// Stable JSON output of `check`.
+pub(crate) fn check_json(
+    catalog: &Catalog,
+    lanes: &[Lane],
+    as_of: &str,
+    findings: &[wireshape::LintFinding],
+) -> Result<()> {
+    json(&json!({
+        "as_of": as_of,
+        "lanes": lanes.iter().map(|l| l.id()).collect::<Vec<_>>(),
+        "tools": catalog.tools.len(),
+        "rejections": findings,
+    }))
+}
+
+/// `replay` over every recording.
+pub(crate) fn replay_results(
+    recordings: &[wireshape::Recording],
+    v1: &dyn wireshape::Pipeline,
+    gaps: &[wireshape::KnownGap],
+) -> Vec<wireshape::ReplayResult> {
+    wireshape::replay_all(recordings, v1, gaps)
+}
+
+pub(crate) fn replay_text(results: &[wireshape::ReplayResult]) {
+    let mut s = String::new();
+    let mut counts: std::collections::BTreeMap<&str, usize> = std::collections::BTreeMap::new();
+    for r in results {
+        let fix = match &r.fix {
+            wireshape::Fix::Fixed => "v1 fixes it".to_owned(),
+            wireshape::Fix::FailedClosed { tools } => {
+                format!("v1 fails closed by design ({})", tools.join(", "))
+            }
+            wireshape::Fix::KnownGap { .. } => {
+                "known gap: no v1 shaping for this lane yet".to_owned()
+            }
+            wireshape::Fix::StillRejected { rejections } => {
+                format!("v1 STILL REJECTED: {}", rejections.join("; "))
+            }
+            wireshape::Fix::Unreadable { message } => format!("unreadable: {message}"),
+        };
+        let key = match (&r.oracle_error, &r.fix) {
+            (Some(_), _) => "oracle-missed",
+            (None, _) if r.known_gap.is_some() && !r.failed => "declared-gap",
+            (None, wireshape::Fix::Fixed) => "fixed",
+            (None, wireshape::Fix::FailedClosed { .. }) => "failed-closed",
+            (None, wireshape::Fix::KnownGap { .. }) => "known-gap",
+            (None, _) => "still-rejected",
+        };
+        *counts.entry(key).or_default() += 1;
+        let mark = if r.failed { "FAIL" } else { "ok  " };
+        let _ = writeln!(s, "{mark} {}/{} [{}] {}", r.provider, r.id, r.lane, fix);
+        if let Some(e) = &r.oracle_error {
+            let _ = writeln!(s, "     {e}");
+        }
+        if let Some(g) = &r.known_gap {
+            let _ = writeln!(s, "     declared gap: {g}");
+        }
+    }
+    let parts: Vec<String> = counts.iter().map(|(k, n)| format!("{n} {k}")).collect();
+    let _ = writeln!(s, "{} recordings: {}", results.len(), parts.join(", "));
+    print!("{s}");
 }

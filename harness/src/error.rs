@@ -101,6 +101,10 @@ pub enum UsageError {
     UnknownFormat(String),
     #[error("bad shard `{0}`: expected K/N with 1 <= K <= N")]
     BadShard(String),
+    #[error("bad date `{0}`: expected YYYY-MM-DD")]
+    BadDate(String),
+    #[error("unknown output format `{0}` (text or json)")]
+    UnknownOutputFormat(String),
 }
 
 #[cfg(test)]

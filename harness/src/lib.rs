@@ -15,10 +15,14 @@ mod exit_code;
 mod invariants;
 mod lane;
 mod ledger;
+mod lint;
+mod mock;
 mod oracle;
 mod outcome;
 mod passes;
 mod pipeline;
+mod recording;
+mod replay;
 mod report;
 mod rules;
 mod schema;
@@ -32,11 +36,13 @@ pub use differential::{
 };
 pub use error::{LoadError, UsageError};
 pub use exit_code::ExitStatus;
-pub use lane::Lane;
+pub use lane::{Lane, Wire};
 pub use ledger::{
     Entry as LedgerEntry, LaneLedger, glob_match, load_lane as load_ledger,
     to_toml as ledger_to_toml,
 };
+pub use lint::{Evidence, LintFinding, V1Verdict, lint};
+pub use mock::{MockServer, run_mock_provider, serve_mock};
 pub use oracle::{
     DEFAULT_AS_OF, Finding, Rejection, Request, Rule, Status, accept_body, check, error_body,
     rules_for,
@@ -46,6 +52,13 @@ pub use outcome::{
     Summary, Violation, WirePair, merge_reports,
 };
 pub use pipeline::{BuiltinPipeline, Outcome, Pipeline, PipelineConfig, Profile, Shaped};
+pub use recording::{
+    RecordedRequest, RecordedResponse, Recording, RecordingSource, load_recordings,
+};
+pub use replay::{
+    Fix, KnownGap, ReplayResult, fix as replay_fix, gap_for, judge_fix, load_known_gaps,
+    oracle_tools, replay_all, reproduces, verdict as replay_verdict,
+};
 pub use report::{ReportError, ReportWriter, read_report, write_report};
 pub use schema::{MAX_DEPTH, TooDeep};
 pub use tool::Tool;

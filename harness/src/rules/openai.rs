@@ -1,7 +1,1430 @@
-//! openai: recorded and documented rejections of tool schemas on this provider's
-//! wire(s). Each rule's id equals the `rule` of its recordings.
+//! OpenAI (Chat Completions, Structured Outputs, Responses; also Azure
+//! OpenAI and gateways relaying OpenAI's body): recorded and documented
+//! rejections of function tools and strict schemas.
+//!
+//! Messages are OpenAI's validator text: `Invalid schema for function
+//! 'NAME': In context=(…), …` with the context as a Python tuple of the
+//! path inside the schema, `Invalid schema for response_format 'NAME': …`
+//! for a strict `response_format`, `Invalid 'tools[0].function.name': …`
+//! for names.
+//!
+//! Rules, recorded:
+//! - `openai-object-schema-missing-properties`: the root is `type: object`
+//!   without `properties` (nested ones pass, prism-php/prism PR #746).
+//! - `openai-array-schema-missing-items`: any `type: array` without `items`.
+//! - `openai-root-composition`: `oneOf`/`anyOf`/`allOf`/`enum`/`not` (and,
+//!   from 2026-08-12, `const`) at the root; on Responses the unions pass
+//!   from 2026-08-29 (GPT-5 family).
+//! - `openai-required-null`: `required` not an array, or a name map
+//!   (`properties`, `$defs`, …) not an object (metaschema wording).
+//! - `openai-subschema-not-object`: a schema position holding something
+//!   other than an object or a boolean.
+//! - `openai-pattern-lookaround` (Responses, from 2026-05-29): a `pattern`
+//!   with lookahead or lookbehind.
+//! - `openai-tool-name-pattern`: a function name outside `^[a-zA-Z0-9_-]+$`.
+//! - `openai-empty-tools-array` (Chat Completions): `"tools": []`.
+//! - strict (`strict: true` tools and strict `response_format`):
+//!   `openai-strict-additionalproperties-false`,
+//!   `openai-strict-required-all-keys`, `openai-strict-minimum-not-permitted`
+//!   (length, range, count, pattern and format keywords, until 2025-05-15).
+//! - `azure-openai-strict-default-not-permitted` (`openai-strict` only): a
+//!   property with a non-null `default`. Azure only; api.openai.com accepts
+//!   it, so this lane is the stricter of the two.
+//!
+//! Rules, documented only (message wording of the limits follows the one
+//! observed for nesting, ellmer#671; the others are ours):
+//! `openai-tool-name-length` (64), `openai-strict-nesting-limit`,
+//! `openai-strict-property-count-limit`, `openai-strict-enum-count-limit`.
+//!
+//! Left out: the fine-tuned-model keyword limits (the request does not name
+//! the model), the 15,000-character string budget (documented in a form we
+//! could not pin down per schema), and a typeless root
+//! (`got 'type: "None"'`: no recording, no rule id).
 
-use crate::oracle::Rule;
+use std::fmt::Write as _;
+
+use serde_json::{Map, Value};
+
+use super::nodes;
+use crate::lane::{Lane, Wire};
+use crate::oracle::{Finding, Request, Rule, Status};
+use crate::schema::{
+    MAX_DEPTH, NAME_MAPS, SCHEMA_ARRAYS, SINGLE_SCHEMA, children, escape_token, has_type,
+    is_object_schema,
+};
+
+const CHAT: &[Lane] = &[Lane::OpenaiChat, Lane::OpenaiStrict];
+const ALL: &[Lane] = &[Lane::OpenaiChat, Lane::OpenaiStrict, Lane::OpenaiResponses];
+const RESPONSES: &[Lane] = &[Lane::OpenaiResponses];
+const AZURE_STRICT: &[Lane] = &[Lane::OpenaiStrict];
+
+const STRUCTURED_OUTPUTS: &str =
+    "https://platform.openai.com/docs/guides/structured-outputs#supported-schemas";
+const FUNCTION_REFERENCE: &str =
+    "https://platform.openai.com/docs/api-reference/chat/create#chat-create-tools";
 
 /// The rules of this provider.
-pub(crate) static RULES: &[Rule] = &[];
+pub(crate) static RULES: &[Rule] = &[
+    Rule {
+        id: "openai-object-schema-missing-properties",
+        lanes: ALL,
+        status: Status::Recorded,
+        summary: "root type: object without properties (use \"properties\": {} for no arguments)",
+        docs: &[FUNCTION_REFERENCE],
+        first_seen: Some("2025-05-06"),
+        last_seen: Some("2025-08-10"),
+        status_code: 400,
+        check: object_missing_properties,
+    },
+    Rule {
+        id: "openai-array-schema-missing-items",
+        lanes: ALL,
+        status: Status::Recorded,
+        summary: "type: array without items, at any depth",
+        docs: &[],
+        first_seen: Some("2024-07-01"),
+        last_seen: Some("2024-07-01"),
+        status_code: 400,
+        check: array_missing_items,
+    },
+    Rule {
+        id: "openai-root-composition",
+        lanes: ALL,
+        status: Status::Recorded,
+        summary: "oneOf/anyOf/allOf/enum/const/not at the root (Responses accepts the unions from 2026-08-29)",
+        docs: &[STRUCTURED_OUTPUTS],
+        first_seen: Some("2025-07-03"),
+        last_seen: Some("2026-08-12"),
+        status_code: 400,
+        check: root_composition,
+    },
+    Rule {
+        id: "openai-required-null",
+        lanes: ALL,
+        status: Status::Recorded,
+        summary: "required that is not an array, or a name map (properties, $defs, …) that is not an object",
+        docs: &[],
+        first_seen: Some("2024-07-17"),
+        last_seen: Some("2024-07-17"),
+        status_code: 400,
+        check: required_null,
+    },
+    Rule {
+        id: "openai-subschema-not-object",
+        lanes: ALL,
+        status: Status::Recorded,
+        summary: "a schema position holding neither an object nor a boolean (e.g. [] from PHP)",
+        docs: &[],
+        first_seen: Some("2025-06-11"),
+        last_seen: Some("2025-06-11"),
+        status_code: 400,
+        check: subschema_not_object,
+    },
+    Rule {
+        id: "openai-pattern-lookaround",
+        lanes: RESPONSES,
+        status: Status::Recorded,
+        summary: "a pattern with lookahead or lookbehind (400 from 2026-05-29)",
+        docs: &[STRUCTURED_OUTPUTS],
+        first_seen: Some("2026-05-29"),
+        last_seen: Some("2026-05-29"),
+        status_code: 400,
+        check: pattern_lookaround,
+    },
+    Rule {
+        id: "openai-tool-name-pattern",
+        lanes: ALL,
+        status: Status::Recorded,
+        summary: "function name outside ^[a-zA-Z0-9_-]+$",
+        docs: &[FUNCTION_REFERENCE],
+        first_seen: Some("2025-06-09"),
+        last_seen: Some("2025-06-09"),
+        status_code: 400,
+        check: tool_name_pattern,
+    },
+    Rule {
+        id: "openai-tool-name-length",
+        lanes: ALL,
+        status: Status::Documented,
+        summary: "function name longer than 64 characters",
+        docs: &[FUNCTION_REFERENCE],
+        first_seen: None,
+        last_seen: None,
+        status_code: 400,
+        check: tool_name_length,
+    },
+    Rule {
+        id: "openai-empty-tools-array",
+        lanes: CHAT,
+        status: Status::Recorded,
+        summary: "tools sent as an empty array (omit it instead)",
+        docs: &[],
+        first_seen: Some("2024-02-11"),
+        last_seen: Some("2024-02-11"),
+        status_code: 400,
+        check: empty_tools_array,
+    },
+    Rule {
+        id: "openai-strict-additionalproperties-false",
+        lanes: ALL,
+        status: Status::Recorded,
+        summary: "strict: an object without additionalProperties: false",
+        docs: &[STRUCTURED_OUTPUTS],
+        first_seen: Some("2025-03-14"),
+        last_seen: Some("2025-03-14"),
+        status_code: 400,
+        check: strict_additional_properties,
+    },
+    Rule {
+        id: "openai-strict-required-all-keys",
+        lanes: ALL,
+        status: Status::Recorded,
+        summary: "strict: required does not list every key of properties",
+        docs: &[STRUCTURED_OUTPUTS],
+        first_seen: Some("2025-05-13"),
+        last_seen: Some("2025-05-13"),
+        status_code: 400,
+        check: strict_required_all_keys,
+    },
+    Rule {
+        id: "openai-strict-minimum-not-permitted",
+        lanes: ALL,
+        status: Status::Recorded,
+        summary: "strict: length, range, count, pattern and format keywords (rejected until 2025-05-15, later documented as supported)",
+        docs: &[STRUCTURED_OUTPUTS],
+        first_seen: Some("2025-04-07"),
+        last_seen: Some("2025-04-07"),
+        status_code: 400,
+        check: strict_keyword_not_permitted,
+    },
+    Rule {
+        id: "azure-openai-strict-default-not-permitted",
+        lanes: AZURE_STRICT,
+        status: Status::Recorded,
+        summary: "strict: a property with a non-null default (Azure OpenAI; api.openai.com accepts it)",
+        docs: &[],
+        first_seen: Some("2026-08-13"),
+        last_seen: Some("2026-08-13"),
+        status_code: 400,
+        check: azure_default_not_permitted,
+    },
+    Rule {
+        id: "openai-strict-nesting-limit",
+        lanes: ALL,
+        status: Status::Documented,
+        summary: "strict: more than 10 levels of object nesting (5 until 2025-07-17)",
+        docs: &[STRUCTURED_OUTPUTS],
+        first_seen: None,
+        last_seen: None,
+        status_code: 400,
+        check: strict_nesting_limit,
+    },
+    Rule {
+        id: "openai-strict-property-count-limit",
+        lanes: ALL,
+        status: Status::Documented,
+        summary: "strict: more than 5000 object properties in one schema (100 until 2025-07-17)",
+        docs: &[STRUCTURED_OUTPUTS],
+        first_seen: None,
+        last_seen: None,
+        status_code: 400,
+        check: strict_property_count_limit,
+    },
+    Rule {
+        id: "openai-strict-enum-count-limit",
+        lanes: ALL,
+        status: Status::Documented,
+        summary: "strict: more than 1000 enum values in one schema (500 until 2025-07-17)",
+        docs: &[STRUCTURED_OUTPUTS],
+        first_seen: None,
+        last_seen: None,
+        status_code: 400,
+        check: strict_enum_count_limit,
+    },
+];
+
+// ---- what the rules look at -------------------------------------------
+
+/// One schema OpenAI validates: a function's parameters or a strict
+/// `response_format` schema.
+struct Target<'r> {
+    tool: Option<usize>,
+    schema: &'r Value,
+    /// `function 'NAME'` or `response_format 'NAME'`.
+    subject: String,
+}
+
+impl Target<'_> {
+    /// `Invalid schema for function 'NAME': …`.
+    fn invalid(&self, text: &str) -> String {
+        format!("Invalid schema for {}: {text}", self.subject)
+    }
+
+    /// `Invalid schema for function 'NAME': In context=(…), …`.
+    fn in_context(&self, path: &str, text: &str) -> String {
+        self.invalid(&format!("In context={}, {text}", context(path)))
+    }
+
+    fn finding(&self, path: &str, message: String) -> Finding {
+        Finding {
+            tool: self.tool,
+            path: path.to_owned(),
+            message,
+        }
+    }
+}
+
+/// Every tool's parameters.
+fn tool_targets<'r>(req: &'r Request<'_>) -> Vec<Target<'r>> {
+    (0..req.tools.len())
+        .filter_map(|i| {
+            Some(Target {
+                tool: Some(i),
+                schema: req.schema(i)?,
+                subject: format!("function '{}'", req.name(i).unwrap_or_default()),
+            })
+        })
+        .collect()
+}
+
+/// The tool is strict: its flag, or on Responses the default (an absent
+/// flag means strict there; see `lane.rs`).
+fn is_strict(req: &Request<'_>, i: usize) -> bool {
+    req.strict(i).unwrap_or(req.lane.wire() == Wire::Responses)
+}
+
+/// Every strict tool's parameters, and a strict `response_format` schema
+/// (Chat: `{type: json_schema, json_schema: {name, strict, schema}}`;
+/// Responses `text.format`: `{type: json_schema, name, strict, schema}`).
+fn strict_targets<'r>(req: &'r Request<'_>) -> Vec<Target<'r>> {
+    let mut out: Vec<Target<'r>> = tool_targets(req)
+        .into_iter()
+        .filter(|t| t.tool.is_some_and(|i| is_strict(req, i)))
+        .collect();
+    if let Some(rf) = req.response_format
+        && rf.get("type").and_then(Value::as_str) == Some("json_schema")
+    {
+        let js = rf.get("json_schema").unwrap_or(rf);
+        if js.get("strict").and_then(Value::as_bool) == Some(true)
+            && let Some(schema) = js.get("schema")
+        {
+            let name = js.get("name").and_then(Value::as_str).unwrap_or_default();
+            out.push(Target {
+                tool: None,
+                schema,
+                subject: format!("response_format '{name}'"),
+            });
+        }
+    }
+    out
+}
+
+/// A check of one schema node of a target: its messages.
+type NodeCheck = dyn FnMut(&Target<'_>, &str, &Map<String, Value>) -> Vec<String>;
+
+/// For each target and each of its schema nodes: the findings of `f`.
+fn each_node(targets: &[Target<'_>], f: &mut NodeCheck) -> Vec<Finding> {
+    let mut out = Vec::new();
+    for t in targets {
+        for (path, node) in nodes(t.schema) {
+            for message in f(t, &path, node) {
+                out.push(t.finding(&path, message));
+            }
+        }
+    }
+    out
+}
+
+// ---- paths as OpenAI prints them --------------------------------------
+
+/// One step of a JSON Pointer: a name, or an index into a schema array.
+#[derive(Debug, PartialEq, Eq)]
+enum Step {
+    Key(String),
+    Index(usize),
+}
+
+fn unescape(token: &str) -> String {
+    token.replace("~1", "/").replace("~0", "~")
+}
+
+/// The steps of a schema-walk pointer; tokens after `anyOf`/`oneOf`/
+/// `allOf`/`prefixItems` (and array-form `items`) are indices, tokens after
+/// name maps are names even when they look like numbers.
+fn steps(path: &str) -> Vec<Step> {
+    let raw: Vec<String> = match path.strip_prefix('/') {
+        Some(rest) => rest.split('/').map(unescape).collect(),
+        None => Vec::new(),
+    };
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < raw.len() {
+        let kw = raw[i].as_str();
+        out.push(Step::Key(raw[i].clone()));
+        i += 1;
+        let Some(next) = raw.get(i) else { break };
+        let indexed = SCHEMA_ARRAYS.contains(&kw) || kw == "items";
+        let named = NAME_MAPS.contains(&kw) || kw == "dependencies";
+        if indexed && let Ok(n) = next.parse::<usize>() {
+            out.push(Step::Index(n));
+            i += 1;
+        } else if named {
+            out.push(Step::Key(next.clone()));
+            i += 1;
+        }
+    }
+    out
+}
+
+/// Python's `repr` of a string.
+fn py_str(s: &str) -> String {
+    let quote = if s.contains('\'') && !s.contains('"') {
+        '"'
+    } else {
+        '\''
+    };
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push(quote);
+    for c in s.chars() {
+        match c {
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if c == quote => {
+                out.push('\\');
+                out.push(c);
+            }
+            c if (c as u32) < 0x20 || c as u32 == 0x7f => {
+                let _ = write!(out, "\\x{:02x}", c as u32);
+            }
+            c => out.push(c),
+        }
+    }
+    out.push(quote);
+    out
+}
+
+/// Python's `repr` of a JSON value (as the validator loaded it).
+fn py_repr(v: &Value) -> String {
+    match v {
+        Value::Null => "None".to_owned(),
+        Value::Bool(true) => "True".to_owned(),
+        Value::Bool(false) => "False".to_owned(),
+        Value::Number(n) => n.to_string(),
+        Value::String(s) => py_str(s),
+        Value::Array(a) => format!("[{}]", a.iter().map(py_repr).collect::<Vec<_>>().join(", ")),
+        Value::Object(m) => format!(
+            "{{{}}}",
+            m.iter()
+                .map(|(k, v)| format!("{}: {}", py_str(k), py_repr(v)))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    }
+}
+
+/// The `In context=(…)` tuple: `()`, `('properties',)`, `('properties', 'x')`.
+fn context(path: &str) -> String {
+    let items: Vec<String> = steps(path)
+        .into_iter()
+        .map(|s| match s {
+            Step::Key(k) => py_str(&k),
+            Step::Index(n) => n.to_string(),
+        })
+        .collect();
+    match items.len() {
+        1 => format!("({},)", items[0]),
+        _ => format!("({})", items.join(", ")),
+    }
+}
+
+/// The JSONPath the newer validator prints: `$.properties.email`.
+fn json_path(path: &str) -> String {
+    let mut out = "$".to_owned();
+    for s in steps(path) {
+        match s {
+            Step::Key(k) => {
+                out.push('.');
+                out.push_str(&k);
+            }
+            Step::Index(n) => {
+                let _ = write!(out, "[{n}]");
+            }
+        }
+    }
+    out
+}
+
+// ---- non-strict rules -------------------------------------------------
+
+fn object_missing_properties(req: &Request<'_>) -> Vec<Finding> {
+    tool_targets(req)
+        .iter()
+        .filter_map(|t| {
+            let root = t.schema.as_object()?;
+            (has_type(root, "object") && !root.contains_key("properties"))
+                .then(|| t.finding("", t.in_context("", "object schema missing properties.")))
+        })
+        .collect()
+}
+
+fn array_missing_items(req: &Request<'_>) -> Vec<Finding> {
+    each_node(&tool_targets(req), &mut |t, path, node| {
+        if has_type(node, "array") && !node.contains_key("items") {
+            vec![t.in_context(path, "array schema missing items")]
+        } else {
+            Vec::new()
+        }
+    })
+}
+
+/// The message gained `'const'` between 2026-01-14 (langchainjs#9804, still
+/// without it) and 2026-08-12 (the recording with it); we switch at the
+/// first sighting.
+const ROOT_CONST_FROM: &str = "2026-08-12";
+
+/// GPT-5 and later accept root unions on `/v1/responses` (LiteLLM PR
+/// #38792, 2026-08-29: only gpt-4*, gpt-3.5 and o-series still reject);
+/// Chat Completions rejects them on every model (PR #38839). The lane has
+/// no model, so from that date the lane means a current model.
+const RESPONSES_ROOT_UNIONS_FROM: &str = "2026-08-29";
+
+fn root_composition(req: &Request<'_>) -> Vec<Finding> {
+    let with_const = req.as_of >= ROOT_CONST_FROM;
+    let unions_ok = req.lane == Lane::OpenaiResponses && req.as_of >= RESPONSES_ROOT_UNIONS_FROM;
+    let listed = if with_const {
+        "'oneOf'/'anyOf'/'allOf'/'enum'/'const'/'not'"
+    } else {
+        "'oneOf'/'anyOf'/'allOf'/'enum'/'not'"
+    };
+    tool_targets(req)
+        .iter()
+        .filter_map(|t| {
+            let root = t.schema.as_object()?;
+            let bad = ["oneOf", "anyOf", "allOf", "enum", "const", "not"]
+                .iter()
+                .filter(|k| **k != "const" || with_const)
+                .filter(|k| !(unions_ok && ["oneOf", "anyOf", "allOf"].contains(*k)))
+                .any(|k| root.contains_key(*k));
+            bad.then(|| {
+                t.finding(
+                    "",
+                    t.invalid(&format!(
+                        "schema must have type 'object' and not have {listed} at the top level."
+                    )),
+                )
+            })
+        })
+        .collect()
+}
+
+/// Keywords whose value is a name map (the draft's own; `$def` is a
+/// misspelling the walker tolerates, not a keyword).
+const MAP_KEYWORDS: &[&str] = &[
+    "properties",
+    "$defs",
+    "definitions",
+    "patternProperties",
+    "dependentSchemas",
+];
+
+fn required_null(req: &Request<'_>) -> Vec<Finding> {
+    each_node(&tool_targets(req), &mut |t, _, node| {
+        let mut out = Vec::new();
+        if let Some(r) = node.get("required")
+            && !r.is_array()
+        {
+            out.push(t.invalid(&format!("{} is not of type 'array'.", py_repr(r))));
+        }
+        for kw in MAP_KEYWORDS {
+            if let Some(v) = node.get(*kw)
+                && !v.is_object()
+            {
+                out.push(t.invalid(&format!("{} is not of type 'object'.", py_repr(v))));
+            }
+        }
+        out
+    })
+}
+
+fn schema_like(v: &Value) -> bool {
+    v.is_object() || v.is_boolean()
+}
+
+/// Array-form `items` is left alone: whether `[]` is a tuple or a bad
+/// schema depends on the draft the validator assumes.
+fn subschema_not_object(req: &Request<'_>) -> Vec<Finding> {
+    let mut out = Vec::new();
+    for t in tool_targets(req) {
+        for (path, node) in nodes(t.schema) {
+            let mut bad = |at: String, v: &Value| {
+                out.push(t.finding(
+                    &at,
+                    t.invalid(&format!(
+                        "{} is not of type 'object', 'boolean'.",
+                        py_repr(v)
+                    )),
+                ));
+            };
+            for kw in MAP_KEYWORDS {
+                if let Some(map) = node.get(*kw).and_then(Value::as_object) {
+                    for (name, v) in map.iter().filter(|(_, v)| !schema_like(v)) {
+                        bad(format!("{path}/{kw}/{}", escape_token(name)), v);
+                    }
+                }
+            }
+            for kw in SINGLE_SCHEMA {
+                if let Some(v) = node.get(*kw).filter(|v| !schema_like(v)) {
+                    bad(format!("{path}/{kw}"), v);
+                }
+            }
+            if let Some(v) = node
+                .get("items")
+                .filter(|v| !schema_like(v) && !v.is_array())
+            {
+                bad(format!("{path}/items"), v);
+            }
+            for kw in SCHEMA_ARRAYS {
+                if let Some(arr) = node.get(*kw).and_then(Value::as_array) {
+                    for (i, v) in arr.iter().enumerate().filter(|(_, v)| !schema_like(v)) {
+                        bad(format!("{path}/{kw}/{i}"), v);
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Before 2026-05-29 the same schema failed in-stream with a server_error
+/// (gpt-5.4, vercel/ai PR #20021): no request-time rejection to model.
+const LOOKAROUND_400_FROM: &str = "2026-05-29";
+
+fn pattern_lookaround(req: &Request<'_>) -> Vec<Finding> {
+    if req.as_of < LOOKAROUND_400_FROM {
+        return Vec::new();
+    }
+    each_node(&tool_targets(req), &mut |_, path, node| {
+        let Some(p) = node.get("pattern").and_then(Value::as_str) else {
+            return Vec::new();
+        };
+        if crate::ecma::has_lookaround(p) == Some(true) {
+            vec![format!(
+                "Invalid JSON schema: regex lookaround is not supported. Found at {}.pattern.",
+                json_path(path)
+            )]
+        } else {
+            Vec::new()
+        }
+    })
+}
+
+/// Where the name sits, as OpenAI prints it.
+fn name_location(req: &Request<'_>, i: usize) -> String {
+    match req.lane.wire() {
+        Wire::Responses => format!("tools[{i}].name"),
+        _ => format!("tools[{i}].function.name"),
+    }
+}
+
+fn tool_name_pattern(req: &Request<'_>) -> Vec<Finding> {
+    (0..req.tools.len())
+        .filter_map(|i| {
+            let name = req.name(i)?;
+            let ok = !name.is_empty()
+                && name
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
+            (!ok).then(|| Finding {
+                tool: Some(i),
+                path: String::new(),
+                message: format!(
+                    "Invalid '{}': string does not match pattern. Expected a string that matches the pattern '^[a-zA-Z0-9_-]+$'.",
+                    name_location(req, i)
+                ),
+            })
+        })
+        .collect()
+}
+
+/// The message follows OpenAI's `invalid_value` wording for string lengths.
+fn tool_name_length(req: &Request<'_>) -> Vec<Finding> {
+    (0..req.tools.len())
+        .filter_map(|i| {
+            let n = req.name(i)?.chars().count();
+            (n > 64).then(|| Finding {
+                tool: Some(i),
+                path: String::new(),
+                message: format!(
+                    "Invalid '{}': string too long. Expected a string with maximum length 64, but got a string with length {n} instead.",
+                    name_location(req, i)
+                ),
+            })
+        })
+        .collect()
+}
+
+/// An empty tools slice means `"tools": []` was sent, unless the request is
+/// a structured-output one (then it had no `tools` member; see
+/// `recording.rs`).
+fn empty_tools_array(req: &Request<'_>) -> Vec<Finding> {
+    if req.tools.is_empty() && req.response_format.is_none() {
+        vec![Finding {
+            tool: None,
+            path: String::new(),
+            message: "[] is too short - 'tools'".to_owned(),
+        }]
+    } else {
+        Vec::new()
+    }
+}
+
+// ---- strict rules -----------------------------------------------------
+
+fn strict_additional_properties(req: &Request<'_>) -> Vec<Finding> {
+    each_node(&strict_targets(req), &mut |t, path, node| {
+        if is_object_schema(node) && node.get("additionalProperties") != Some(&Value::Bool(false)) {
+            vec![t.in_context(
+                path,
+                "'additionalProperties' is required to be supplied and to be false.",
+            )]
+        } else {
+            Vec::new()
+        }
+    })
+}
+
+/// Several missing keys are listed comma-separated (only one is recorded).
+fn strict_required_all_keys(req: &Request<'_>) -> Vec<Finding> {
+    each_node(&strict_targets(req), &mut |t, path, node| {
+        let Some(props) = node.get("properties").and_then(Value::as_object) else {
+            return Vec::new();
+        };
+        let required = crate::schema::required_names(node);
+        let missing: Vec<String> = props
+            .keys()
+            .filter(|k| !required.contains(k))
+            .map(|k| py_str(k))
+            .collect();
+        if missing.is_empty() {
+            Vec::new()
+        } else {
+            vec![t.in_context(
+                path,
+                &format!(
+                    "'required' is required to be supplied and to be an array including every key in properties. Missing {}.",
+                    missing.join(", ")
+                ),
+            )]
+        }
+    })
+}
+
+/// Strict mode first rejected these keywords ("not yet supported" at
+/// launch); the docs now list them as supported except for fine-tuned
+/// models. Rejections are reported through 2025-05-15 (Davidyz/VectorCode
+/// #133, gpt-4o); the change is undated, so we switch the day after.
+const STRICT_KEYWORDS_PERMITTED_FROM: &str = "2025-05-16";
+
+/// The keywords the docs now list as unsupported only for fine-tuned models.
+const ONCE_NOT_PERMITTED: &[&str] = &[
+    "minLength",
+    "maxLength",
+    "pattern",
+    "format",
+    "minimum",
+    "maximum",
+    "multipleOf",
+    "patternProperties",
+    "minItems",
+    "maxItems",
+];
+
+fn strict_keyword_not_permitted(req: &Request<'_>) -> Vec<Finding> {
+    if req.as_of >= STRICT_KEYWORDS_PERMITTED_FROM {
+        return Vec::new();
+    }
+    each_node(&strict_targets(req), &mut |t, path, node| {
+        node.keys()
+            .filter(|k| ONCE_NOT_PERMITTED.contains(&k.as_str()))
+            .map(|k| t.in_context(path, &format!("'{k}' is not permitted.")))
+            .collect()
+    })
+}
+
+/// The node is the value of a `properties` entry.
+fn is_property(path: &str) -> bool {
+    let s = steps(path);
+    s.len() >= 2 && s[s.len() - 2] == Step::Key("properties".to_owned())
+}
+
+fn azure_default_not_permitted(req: &Request<'_>) -> Vec<Finding> {
+    each_node(&strict_targets(req), &mut |_, path, node| {
+        if is_property(path) && node.get("default").is_some_and(|d| !d.is_null()) {
+            vec!["'default' is not permitted within a property definition".to_owned()]
+        } else {
+            Vec::new()
+        }
+    })
+}
+
+/// The size limits were raised once: the launch docs said 100 properties,
+/// 5 levels and 500 enum values (the constants of openai-java's
+/// `JsonSchemaValidator`), and an `o3` request got "6 levels of nesting
+/// exceeds limit of 5" on 2025-07-17 (tidyverse/ellmer#671); the docs now
+/// say 5000, 10 and 1000. The change is undated; we switch after that
+/// sighting.
+const LIMITS_RAISED_FROM: &str = "2025-07-18";
+
+struct Limits {
+    levels: usize,
+    properties: usize,
+    enum_values: usize,
+}
+
+fn limits(as_of: &str) -> Limits {
+    if as_of < LIMITS_RAISED_FROM {
+        Limits {
+            levels: 5,
+            properties: 100,
+            enum_values: 500,
+        }
+    } else {
+        Limits {
+            levels: 10,
+            properties: 5000,
+            enum_values: 1000,
+        }
+    }
+}
+
+/// Object levels on the deepest path: every object schema counts one, the
+/// root included; definitions start their own count. An approximation of
+/// "levels of nesting", which the docs do not define further.
+fn object_levels(schema: &Value) -> usize {
+    fn go(v: &Value, above: usize, depth: usize) -> usize {
+        let Some(map) = v.as_object() else {
+            return above;
+        };
+        let here = above + usize::from(is_object_schema(map));
+        if depth > MAX_DEPTH {
+            return here;
+        }
+        children(map)
+            .iter()
+            .filter_map(|c| {
+                let sub = c.get(map)?;
+                let defs =
+                    c.suffix().starts_with("/$defs/") || c.suffix().starts_with("/definitions/");
+                Some(go(sub, if defs { 0 } else { here }, depth + 1))
+            })
+            .fold(here, usize::max)
+    }
+    go(schema, 0, 0)
+}
+
+fn strict_nesting_limit(req: &Request<'_>) -> Vec<Finding> {
+    let limit = limits(req.as_of).levels;
+    strict_targets(req)
+        .iter()
+        .filter_map(|t| {
+            let n = object_levels(t.schema);
+            (n > limit).then(|| {
+                t.finding(
+                    "",
+                    t.invalid(&format!("{n} levels of nesting exceeds limit of {limit}.")),
+                )
+            })
+        })
+        .collect()
+}
+
+fn strict_property_count_limit(req: &Request<'_>) -> Vec<Finding> {
+    let limit = limits(req.as_of).properties;
+    strict_targets(req)
+        .iter()
+        .filter_map(|t| {
+            let n: usize = nodes(t.schema)
+                .iter()
+                .filter_map(|(_, node)| node.get("properties").and_then(Value::as_object))
+                .map(Map::len)
+                .sum();
+            (n > limit).then(|| {
+                t.finding(
+                    "",
+                    t.invalid(&format!("{n} object properties exceeds limit of {limit}.")),
+                )
+            })
+        })
+        .collect()
+}
+
+fn strict_enum_count_limit(req: &Request<'_>) -> Vec<Finding> {
+    let limit = limits(req.as_of).enum_values;
+    strict_targets(req)
+        .iter()
+        .filter_map(|t| {
+            let n: usize = nodes(t.schema)
+                .iter()
+                .filter_map(|(_, node)| node.get("enum").and_then(Value::as_array))
+                .map(Vec::len)
+                .sum();
+            (n > limit).then(|| {
+                t.finding(
+                    "",
+                    t.invalid(&format!("{n} enum values exceeds limit of {limit}.")),
+                )
+            })
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::oracle::{DEFAULT_AS_OF, Rejection, check};
+    use serde_json::json;
+
+    fn req<'a>(lane: Lane, tools: &'a [Value], as_of: &'a str) -> Request<'a> {
+        Request {
+            lane,
+            tools,
+            tool_choice: None,
+            response_format: None,
+            as_of,
+        }
+    }
+
+    fn chat(name: &str, parameters: Value) -> Value {
+        let mut t = json!({"type": "function", "function": {"name": name}});
+        t["function"]["parameters"] = parameters;
+        t
+    }
+
+    fn strict(name: &str, parameters: Value) -> Value {
+        let mut t = chat(name, parameters);
+        t["function"]["strict"] = json!(true);
+        t
+    }
+
+    fn responses(name: &str, parameters: Value, strict: bool) -> Value {
+        let mut t = json!({"type": "function", "name": name, "strict": strict});
+        t["parameters"] = parameters;
+        t
+    }
+
+    /// A strict-clean object around `props`.
+    fn closed(props: Value) -> Value {
+        let required: Vec<String> = props
+            .as_object()
+            .map(|m| m.keys().cloned().collect())
+            .unwrap_or_default();
+        let mut o = json!({"type": "object", "required": required, "additionalProperties": false});
+        o["properties"] = props;
+        o
+    }
+
+    fn only(r: &[Rejection]) -> &Rejection {
+        assert_eq!(r.len(), 1, "{r:?}");
+        &r[0]
+    }
+
+    #[test]
+    fn openai_validator_paths_print_as_python_tuples_and_json_paths() {
+        assert_eq!(context(""), "()");
+        assert_eq!(context("/items"), "('items',)");
+        assert_eq!(
+            context("/properties/info/items/properties/synonyms"),
+            "('properties', 'info', 'items', 'properties', 'synonyms')"
+        );
+        assert_eq!(
+            context("/anyOf/0/properties/1"),
+            "('anyOf', 0, 'properties', '1')"
+        );
+        assert_eq!(py_str("it's"), "\"it's\"");
+        assert_eq!(
+            py_repr(&json!({"a": [null, true, 1]})),
+            "{'a': [None, True, 1]}"
+        );
+        assert_eq!(json_path("/properties/email"), "$.properties.email");
+        assert_eq!(
+            json_path("/anyOf/1/properties/a~1b"),
+            "$.anyOf[1].properties.a/b"
+        );
+    }
+
+    #[test]
+    fn openai_chat_rejects_a_root_object_without_properties() {
+        let tools = [
+            chat("mongodb-find", closed(json!({"db": {"type": "string"}}))),
+            chat("mongodb-list-databases", json!({"type": "object"})),
+        ];
+        let r = check(&req(Lane::OpenaiChat, &tools, DEFAULT_AS_OF));
+        let r = only(&r);
+        assert_eq!(r.rule, "openai-object-schema-missing-properties");
+        assert_eq!(r.tool, Some(1));
+        assert_eq!(
+            r.message,
+            "Invalid schema for function 'mongodb-list-databases': In context=(), object schema missing properties."
+        );
+    }
+
+    #[test]
+    fn openai_chat_accepts_empty_properties_and_a_nested_free_form_object() {
+        let tools = [
+            chat("a", json!({"type": "object", "properties": {}})),
+            chat(
+                "b",
+                json!({"type": "object", "properties": {"meta": {"type": "object", "additionalProperties": true}}}),
+            ),
+        ];
+        assert!(check(&req(Lane::OpenaiChat, &tools, DEFAULT_AS_OF)).is_empty());
+    }
+
+    #[test]
+    fn openai_chat_rejects_a_nested_array_without_items() {
+        let tools = [chat(
+            "information_extraction",
+            json!({"type": "object", "properties": {"info": {"type": "array", "items": {"type": "object", "properties": {"synonyms": {"type": "array"}}}}}}),
+        )];
+        let r = check(&req(Lane::OpenaiChat, &tools, DEFAULT_AS_OF));
+        let r = only(&r);
+        assert_eq!(r.rule, "openai-array-schema-missing-items");
+        assert_eq!(r.path, "/properties/info/items/properties/synonyms");
+        assert_eq!(
+            r.message,
+            "Invalid schema for function 'information_extraction': In context=('properties', 'info', 'items', 'properties', 'synonyms'), array schema missing items"
+        );
+    }
+
+    #[test]
+    fn openai_chat_accepts_an_array_with_items_and_an_items_property_name() {
+        let tools = [chat(
+            "t",
+            json!({"type": "object", "properties": {"items": {"type": "array", "items": {}}, "enum": {"type": "string", "enum": ["array"]}}}),
+        )];
+        assert!(check(&req(Lane::OpenaiChat, &tools, DEFAULT_AS_OF)).is_empty());
+    }
+
+    #[test]
+    fn openai_chat_rejects_a_root_any_of_with_the_message_of_its_date() {
+        let tools = [chat(
+            "HassStartTimer",
+            json!({"type": "object", "properties": {"h": {"type": "integer"}}, "anyOf": [{"required": ["h"]}]}),
+        )];
+        let r = check(&req(Lane::OpenaiChat, &tools, "2026-08-12"));
+        let hit = r
+            .iter()
+            .find(|r| r.rule == "openai-root-composition")
+            .unwrap();
+        assert_eq!(
+            hit.message,
+            "Invalid schema for function 'HassStartTimer': schema must have type 'object' and not have 'oneOf'/'anyOf'/'allOf'/'enum'/'const'/'not' at the top level."
+        );
+        let r = check(&req(Lane::OpenaiChat, &tools, "2025-07-03"));
+        let hit = r
+            .iter()
+            .find(|r| r.rule == "openai-root-composition")
+            .unwrap();
+        assert_eq!(
+            hit.message,
+            "Invalid schema for function 'HassStartTimer': schema must have type 'object' and not have 'oneOf'/'anyOf'/'allOf'/'enum'/'not' at the top level."
+        );
+    }
+
+    #[test]
+    fn openai_chat_accepts_a_nested_any_of_and_a_root_const_before_2026_08_12() {
+        let tools = [chat(
+            "t",
+            json!({"type": "object", "properties": {"x": {"anyOf": [{"type": "string"}, {"type": "null"}]}}}),
+        )];
+        assert!(check(&req(Lane::OpenaiChat, &tools, DEFAULT_AS_OF)).is_empty());
+        let tools = [chat(
+            "t",
+            json!({"type": "object", "properties": {}, "const": {}}),
+        )];
+        assert!(check(&req(Lane::OpenaiChat, &tools, "2026-01-14")).is_empty());
+    }
+
+    #[test]
+    fn openai_responses_accepts_root_unions_from_2026_08_29_but_not_root_enum() {
+        let tools = [responses(
+            "t",
+            json!({"type": "object", "properties": {}, "oneOf": [{"required": []}]}),
+            false,
+        )];
+        assert!(check(&req(Lane::OpenaiResponses, &tools, "2026-08-29")).is_empty());
+        assert_eq!(
+            only(&check(&req(Lane::OpenaiResponses, &tools, "2026-08-28"))).rule,
+            "openai-root-composition"
+        );
+        let tools = [responses(
+            "t",
+            json!({"type": "object", "properties": {}, "enum": [{}]}),
+            false,
+        )];
+        assert_eq!(
+            only(&check(&req(Lane::OpenaiResponses, &tools, DEFAULT_AS_OF))).rule,
+            "openai-root-composition"
+        );
+    }
+
+    #[test]
+    fn openai_chat_rejects_required_null_in_python_words() {
+        let tools = [chat(
+            "ai-sfn",
+            json!({"type": "object", "properties": {}, "required": null}),
+        )];
+        let r = check(&req(Lane::OpenaiChat, &tools, DEFAULT_AS_OF));
+        let r = only(&r);
+        assert_eq!(r.rule, "openai-required-null");
+        assert_eq!(
+            r.message,
+            "Invalid schema for function 'ai-sfn': None is not of type 'array'."
+        );
+    }
+
+    #[test]
+    fn openai_chat_rejects_properties_sent_as_an_empty_list() {
+        let tools = [chat("relay", json!({"type": "object", "properties": []}))];
+        let r = check(&req(Lane::OpenaiChat, &tools, DEFAULT_AS_OF));
+        let r = only(&r);
+        assert_eq!(r.rule, "openai-required-null");
+        assert_eq!(
+            r.message,
+            "Invalid schema for function 'relay': [] is not of type 'object'."
+        );
+    }
+
+    #[test]
+    fn openai_chat_accepts_a_property_named_required() {
+        let tools = [chat(
+            "t",
+            json!({"type": "object", "properties": {"required": {"type": "boolean"}}, "required": ["required"]}),
+        )];
+        assert!(check(&req(Lane::OpenaiChat, &tools, DEFAULT_AS_OF)).is_empty());
+    }
+
+    #[test]
+    fn openai_chat_rejects_a_property_schema_sent_as_an_empty_list() {
+        let tools = [chat(
+            "str_replace_editor",
+            json!({"type": "object", "properties": {"path": {"type": "string"}, "view_range": []}}),
+        )];
+        let r = check(&req(Lane::OpenaiChat, &tools, DEFAULT_AS_OF));
+        let r = only(&r);
+        assert_eq!(r.rule, "openai-subschema-not-object");
+        assert_eq!(r.path, "/properties/view_range");
+        assert_eq!(
+            r.message,
+            "Invalid schema for function 'str_replace_editor': [] is not of type 'object', 'boolean'."
+        );
+    }
+
+    #[test]
+    fn openai_chat_accepts_boolean_subschemas_and_list_valued_keywords() {
+        let tools = [chat(
+            "t",
+            json!({"type": "object", "properties": {"a": true, "b": {"type": "string", "enum": []}}, "additionalProperties": false}),
+        )];
+        assert!(check(&req(Lane::OpenaiChat, &tools, DEFAULT_AS_OF)).is_empty());
+    }
+
+    #[test]
+    fn openai_responses_rejects_a_lookahead_pattern_from_2026_05_29() {
+        let tools = [responses(
+            "send_invite",
+            closed(json!({"email": {"type": "string", "pattern": "^(?!\\.)[a-z.]+@[a-z]+$"}})),
+            false,
+        )];
+        let r = check(&req(Lane::OpenaiResponses, &tools, "2026-05-29"));
+        let r = only(&r);
+        assert_eq!(r.rule, "openai-pattern-lookaround");
+        assert_eq!(
+            r.message,
+            "Invalid JSON schema: regex lookaround is not supported. Found at $.properties.email.pattern."
+        );
+        assert!(check(&req(Lane::OpenaiResponses, &tools, "2026-05-28")).is_empty());
+    }
+
+    #[test]
+    fn openai_responses_accepts_a_lookahead_opener_inside_a_class() {
+        let tools = [responses(
+            "t",
+            closed(json!({"p": {"type": "string", "pattern": "^[(?=]+$"}})),
+            false,
+        )];
+        assert!(check(&req(Lane::OpenaiResponses, &tools, DEFAULT_AS_OF)).is_empty());
+    }
+
+    #[test]
+    fn openai_chat_rejects_a_slash_in_a_function_name() {
+        let tools = [chat(
+            "filesystem/read_file",
+            json!({"type": "object", "properties": {}}),
+        )];
+        let r = check(&req(Lane::OpenaiChat, &tools, DEFAULT_AS_OF));
+        let r = only(&r);
+        assert_eq!(r.rule, "openai-tool-name-pattern");
+        assert_eq!(
+            r.message,
+            "Invalid 'tools[0].function.name': string does not match pattern. Expected a string that matches the pattern '^[a-zA-Z0-9_-]+$'."
+        );
+    }
+
+    #[test]
+    fn openai_responses_names_the_responses_location_and_accepts_a_dash() {
+        let tools = [
+            responses(
+                "read-file_2",
+                json!({"type": "object", "properties": {}}),
+                false,
+            ),
+            responses("a.b", json!({"type": "object", "properties": {}}), false),
+        ];
+        let r = check(&req(Lane::OpenaiResponses, &tools, DEFAULT_AS_OF));
+        assert_eq!(
+            only(&r).message,
+            "Invalid 'tools[1].name': string does not match pattern. Expected a string that matches the pattern '^[a-zA-Z0-9_-]+$'."
+        );
+    }
+
+    #[test]
+    fn openai_chat_rejects_a_65_character_name_and_accepts_64() {
+        let tools = [
+            chat(&"a".repeat(64), json!({"type": "object", "properties": {}})),
+            chat(&"b".repeat(65), json!({"type": "object", "properties": {}})),
+        ];
+        let r = check(&req(Lane::OpenaiChat, &tools, DEFAULT_AS_OF));
+        let r = only(&r);
+        assert_eq!(r.rule, "openai-tool-name-length");
+        assert_eq!(
+            r.message,
+            "Invalid 'tools[1].function.name': string too long. Expected a string with maximum length 64, but got a string with length 65 instead."
+        );
+    }
+
+    #[test]
+    fn openai_chat_rejects_an_empty_tools_array() {
+        let r = check(&req(Lane::OpenaiChat, &[], DEFAULT_AS_OF));
+        let r = only(&r);
+        assert_eq!(r.rule, "openai-empty-tools-array");
+        assert_eq!(r.tool, None);
+        assert_eq!(r.message, "[] is too short - 'tools'");
+    }
+
+    #[test]
+    fn openai_chat_accepts_no_tools_member_beside_a_response_format() {
+        let rf = json!({"type": "json_schema", "json_schema": {"name": "r", "strict": true, "schema": closed(json!({}))}});
+        let r = check(&Request {
+            response_format: Some(&rf),
+            ..req(Lane::OpenaiChat, &[], DEFAULT_AS_OF)
+        });
+        assert!(r.is_empty(), "{r:?}");
+        assert!(check(&req(Lane::OpenaiResponses, &[], DEFAULT_AS_OF)).is_empty());
+    }
+
+    #[test]
+    fn openai_responses_strict_rejects_a_nested_object_without_additional_properties_false() {
+        let tools = [responses(
+            "filesystem-set_permissions",
+            json!({"type": "object", "properties": {"permissions": {"type": "object", "properties": {"read": {"type": "boolean"}}, "required": ["read"]}}, "required": ["permissions"], "additionalProperties": false}),
+            true,
+        )];
+        let r = check(&req(Lane::OpenaiResponses, &tools, DEFAULT_AS_OF));
+        let r = only(&r);
+        assert_eq!(r.rule, "openai-strict-additionalproperties-false");
+        assert_eq!(r.path, "/properties/permissions");
+        assert_eq!(
+            r.message,
+            "Invalid schema for function 'filesystem-set_permissions': In context=('properties', 'permissions'), 'additionalProperties' is required to be supplied and to be false."
+        );
+    }
+
+    #[test]
+    fn openai_strict_accepts_a_closed_object_and_a_non_strict_tool_stays_open() {
+        let tools = [
+            strict(
+                "a",
+                closed(json!({"o": closed(json!({"x": {"type": "string"}}))})),
+            ),
+            json!({"type": "function", "function": {"name": "b", "strict": false, "parameters": {"type": "object", "properties": {"o": {"type": "object", "properties": {}}}}}}),
+        ];
+        assert!(check(&req(Lane::OpenaiStrict, &tools, DEFAULT_AS_OF)).is_empty());
+    }
+
+    #[test]
+    fn openai_responses_strict_rejects_a_key_missing_from_required() {
+        let tools = [responses(
+            "mysql_execute",
+            json!({"type": "object", "properties": {"sql": {"type": "string"}, "params": {"type": "array", "items": {"type": "string"}}}, "required": ["sql"], "additionalProperties": false}),
+            true,
+        )];
+        let r = check(&req(Lane::OpenaiResponses, &tools, DEFAULT_AS_OF));
+        let r = only(&r);
+        assert_eq!(r.rule, "openai-strict-required-all-keys");
+        assert_eq!(
+            r.message,
+            "Invalid schema for function 'mysql_execute': In context=(), 'required' is required to be supplied and to be an array including every key in properties. Missing 'params'."
+        );
+    }
+
+    #[test]
+    fn openai_responses_treats_an_absent_strict_flag_as_strict() {
+        let tools = [
+            json!({"type": "function", "name": "t", "parameters": {"type": "object", "properties": {}}}),
+        ];
+        let r = check(&req(Lane::OpenaiResponses, &tools, DEFAULT_AS_OF));
+        assert_eq!(only(&r).rule, "openai-strict-additionalproperties-false");
+        assert_eq!(
+            r[0].message,
+            "Invalid schema for function 't': In context=(), 'additionalProperties' is required to be supplied and to be false."
+        );
+    }
+
+    #[test]
+    fn openai_responses_accepts_an_optional_key_without_strict() {
+        let tools = [responses(
+            "t",
+            json!({"type": "object", "properties": {"a": {"type": "string"}}, "required": []}),
+            false,
+        )];
+        assert!(check(&req(Lane::OpenaiResponses, &tools, DEFAULT_AS_OF)).is_empty());
+    }
+
+    #[test]
+    fn openai_strict_rejected_minimum_in_a_response_format_until_2025_05_15() {
+        let rf = json!({"type": "json_schema", "json_schema": {"name": "review", "strict": true, "schema":
+            closed(json!({"scores": {"type": "array", "items": closed(json!({"value": {"type": "number", "minimum": 0}}))}}))}});
+        let at = |as_of| {
+            check(&Request {
+                response_format: Some(&rf),
+                ..req(Lane::OpenaiStrict, &[], as_of)
+            })
+        };
+        let r = at("2025-04-07");
+        let r = only(&r);
+        assert_eq!(r.rule, "openai-strict-minimum-not-permitted");
+        assert_eq!(r.tool, None);
+        assert_eq!(
+            r.message,
+            "Invalid schema for response_format 'review': In context=('properties', 'scores', 'items', 'properties', 'value'), 'minimum' is not permitted."
+        );
+        assert!(at("2025-05-16").is_empty());
+    }
+
+    #[test]
+    fn openai_chat_accepted_minimum_without_strict_in_2025_04() {
+        let tools = [chat(
+            "t",
+            closed(json!({"n": {"type": "number", "minimum": 0}})),
+        )];
+        assert!(check(&req(Lane::OpenaiChat, &tools, "2025-04-07")).is_empty());
+    }
+
+    #[test]
+    fn openai_strict_rejects_a_property_default_as_azure_does() {
+        let tools = [strict(
+            "search_knowledge_base",
+            closed(
+                json!({"query": {"type": "string"}, "max_results": {"type": "integer", "default": 5}}),
+            ),
+        )];
+        let r = check(&req(Lane::OpenaiStrict, &tools, DEFAULT_AS_OF));
+        let r = only(&r);
+        assert_eq!(r.rule, "azure-openai-strict-default-not-permitted");
+        assert_eq!(r.path, "/properties/max_results");
+        assert_eq!(
+            r.message,
+            "'default' is not permitted within a property definition"
+        );
+    }
+
+    #[test]
+    fn openai_strict_accepts_a_null_default_and_a_property_named_default() {
+        let tools = [strict(
+            "t",
+            closed(
+                json!({"a": {"type": ["string", "null"], "default": null}, "default": {"type": "string"}}),
+            ),
+        )];
+        assert!(check(&req(Lane::OpenaiStrict, &tools, DEFAULT_AS_OF)).is_empty());
+    }
+
+    /// `levels` nested closed objects.
+    fn nested(levels: usize) -> Value {
+        (1..levels).fold(closed(json!({})), |inner, _| closed(json!({"o": inner})))
+    }
+
+    #[test]
+    fn openai_strict_rejects_11_levels_of_nesting() {
+        let tools = [strict("deep", nested(11))];
+        let r = check(&req(Lane::OpenaiStrict, &tools, DEFAULT_AS_OF));
+        let r = only(&r);
+        assert_eq!(r.rule, "openai-strict-nesting-limit");
+        assert_eq!(
+            r.message,
+            "Invalid schema for function 'deep': 11 levels of nesting exceeds limit of 10."
+        );
+        let r = check(&req(
+            Lane::OpenaiStrict,
+            &[strict("deep", nested(6))],
+            "2025-07-17",
+        ));
+        assert_eq!(
+            only(&r).message,
+            "Invalid schema for function 'deep': 6 levels of nesting exceeds limit of 5."
+        );
+    }
+
+    #[test]
+    fn openai_strict_accepts_10_levels_of_nesting() {
+        let tools = [strict("deep", nested(10))];
+        assert!(check(&req(Lane::OpenaiStrict, &tools, DEFAULT_AS_OF)).is_empty());
+    }
+
+    #[test]
+    fn openai_strict_rejects_5001_properties_and_accepts_5000() {
+        let props = |n: usize| -> Value {
+            Value::Object(
+                (0..n)
+                    .map(|k| (format!("p{k}"), json!({"type": "string"})))
+                    .collect(),
+            )
+        };
+        let tools = [strict("wide", closed(props(5001)))];
+        let r = check(&req(Lane::OpenaiStrict, &tools, DEFAULT_AS_OF));
+        let r = only(&r);
+        assert_eq!(r.rule, "openai-strict-property-count-limit");
+        assert_eq!(
+            r.message,
+            "Invalid schema for function 'wide': 5001 object properties exceeds limit of 5000."
+        );
+        let tools = [strict("wide", closed(props(5000)))];
+        assert!(check(&req(Lane::OpenaiStrict, &tools, DEFAULT_AS_OF)).is_empty());
+    }
+
+    #[test]
+    fn openai_strict_rejects_1001_enum_values_and_accepts_1000() {
+        let values = |n: usize| -> Vec<String> { (0..n).map(|k| format!("v{k}")).collect() };
+        let tools = [strict(
+            "e",
+            closed(
+                json!({"a": {"type": "string", "enum": values(600)}, "b": {"type": "string", "enum": values(401)}}),
+            ),
+        )];
+        let r = check(&req(Lane::OpenaiStrict, &tools, DEFAULT_AS_OF));
+        let r = only(&r);
+        assert_eq!(r.rule, "openai-strict-enum-count-limit");
+        assert_eq!(
+            r.message,
+            "Invalid schema for function 'e': 1001 enum values exceeds limit of 1000."
+        );
+        let tools = [strict(
+            "e",
+            closed(json!({"a": {"type": "string", "enum": values(1000)}})),
+        )];
+        assert!(check(&req(Lane::OpenaiStrict, &tools, DEFAULT_AS_OF)).is_empty());
+    }
+}
