@@ -454,14 +454,14 @@ fn diff_run(old: &str, new: &str, c: &CorpusArgs, out: &OutputArgs) -> Result<Ex
     )?;
     let total = inputs.cases.len();
     let mut progress = console::Progress::new(total, !out.quiet);
-    let mut so_far: Vec<CaseOutcome> = Vec::new();
     let mut last_write = std::time::Instant::now();
     let mut write_error = None;
-    let report = wireshape::execute(&opts, &inputs, &mut |o, done| {
-        progress.tick(done);
-        so_far.push(o.clone());
-        if last_write.elapsed() > std::time::Duration::from_secs(2) {
-            if let Err(e) = writer.progress(&so_far) {
+    // outcomes.json is rewritten as results arrive, at most every 10 s (it
+    // holds every outcome so far: rewriting it more often dominates a run).
+    let report = wireshape::execute(&opts, &inputs, &mut |so_far| {
+        progress.tick(so_far.len());
+        if last_write.elapsed() > std::time::Duration::from_secs(10) {
+            if let Err(e) = writer.progress(so_far) {
                 write_error.get_or_insert(e);
             }
             last_write = std::time::Instant::now();
@@ -496,7 +496,7 @@ fn accept(a: &AcceptArgs) -> Result<ExitStatus> {
     let p = prepare_pipelines(&a.old, &a.new, &a.corpus)?;
     let opts = options(&p, &a.corpus);
     let inputs = wireshape::prepare(&opts)?;
-    let report: RunReport = wireshape::execute(&opts, &inputs, &mut |_, _| {});
+    let report: RunReport = wireshape::execute(&opts, &inputs, &mut |_| {});
     let selected: Vec<&CaseOutcome> = report
         .outcomes
         .iter()

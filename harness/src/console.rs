@@ -227,12 +227,14 @@ pub(crate) fn summary(report: &RunReport, dir: &std::path::Path, took: std::time
         .map(|c| format!("{} {}", totals.get(c.id()).copied().unwrap_or(0), c.id()))
         .collect();
     println!(
-        "wireshape {} → {}: {} cases in {:.1}s: {}",
+        "wireshape {} → {}: {} cases in {:.1}s: {}; oracle: {} fixes, {} regressions",
         report.old,
         report.new,
         s.cases,
         took.as_secs_f64(),
-        parts.join(", ")
+        parts.join(", "),
+        s.fixes,
+        s.regressions
     );
     let failing: Vec<_> = report.outcomes.iter().filter(|o| o.is_failure()).collect();
     for o in failing.iter().take(20) {

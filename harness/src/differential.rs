@@ -134,6 +134,34 @@ pub fn prepare(opts: &DiffOptions<'_>) -> Result<Inputs, LoadError> {
     })
 }
 
+/// The oracle rules rejecting one wire tool on its own (as tools[0]).
+fn rejected_by(lane: Lane, wire_tool: &serde_json::Value) -> Vec<String> {
+    let tools = crate::replay::oracle_tools(lane, &lane_tools(lane, wire_tool));
+    let mut rules: Vec<String> = crate::oracle::check(&crate::oracle::Request {
+        lane,
+        tools: &tools,
+        tool_choice: None,
+        response_format: None,
+        as_of: crate::oracle::DEFAULT_AS_OF,
+    })
+    .into_iter()
+    .map(|r| r.rule.to_owned())
+    .collect();
+    rules.sort();
+    rules.dedup();
+    rules
+}
+
+/// A one-tool request's tools array on this wire.
+fn lane_tools(lane: Lane, wire_tool: &serde_json::Value) -> Vec<serde_json::Value> {
+    match lane.wire() {
+        crate::lane::Wire::GeminiParameters | crate::lane::Wire::GeminiJsonSchema => {
+            vec![serde_json::json!({"functionDeclarations": [wire_tool]})]
+        }
+        _ => vec![wire_tool.clone()],
+    }
+}
+
 fn side(pipeline: &dyn Pipeline, shaped: &Shaped, wire: &str, keep_records: bool) -> Side {
     let (outcome, detail) = match &shaped.outcome {
         Outcome::Shaped => ("shaped", None),
@@ -150,6 +178,7 @@ fn side(pipeline: &dyn Pipeline, shaped: &Shaped, wire: &str, keep_records: bool
         } else {
             Vec::new()
         },
+        rejected_by: Vec::new(),
     }
 }
 
@@ -197,17 +226,39 @@ pub fn run_case(
     };
     // Records are kept for failing cases only (the report stays small; any
     // case's records are one `wireshape shape --explain` away).
-    let keep = class.is_failure() || !violations.is_empty();
+    // Identical outputs get the same verdict on both sides: no fix, no
+    // regression, so the oracle runs only where the outputs differ.
+    let (old_rejected, new_rejected) = if comparison == Comparison::Identical {
+        (Vec::new(), Vec::new())
+    } else {
+        (rejected_by(lane, &wa), rejected_by(lane, &wb))
+    };
+    // A tool that fails closed ships as declared, by design: if the
+    // provider rejects that, the report says so, but it is no regression.
+    let closed = matches!(b.outcome, Outcome::FailedClosed { .. });
+    let verdict = match (old_rejected.is_empty(), new_rejected.is_empty()) {
+        (false, true) => Some("fix".to_owned()),
+        (true, false) if closed => Some("failed-closed-rejected".to_owned()),
+        (true, false) => Some("regression".to_owned()),
+        _ => None,
+    };
+    let keep =
+        class.is_failure() || !violations.is_empty() || verdict.as_deref() == Some("regression");
+    let mut old_side = side(old, &a, &sa, keep);
+    old_side.rejected_by = old_rejected;
+    let mut new_side = side(new, &b, &sb, keep);
+    new_side.rejected_by = new_rejected;
     let outcome = CaseOutcome {
         lane: case.plan.lane.clone(),
         case: case.plan.case.clone(),
         class,
         tags,
         ledger: matches,
-        old: side(old, &a, &sa, keep),
-        new: side(new, &b, &sb, keep),
+        old: old_side,
+        new: new_side,
         violations,
         wire: None,
+        verdict,
     };
     (outcome, stale)
 }
@@ -256,12 +307,13 @@ fn attach_wire_pairs(opts: &DiffOptions<'_>, inputs: &Inputs, outcomes: &mut [Ca
     }
 }
 
-/// Run every planned case on `jobs` threads. `on_result` is called on the
+/// Run every planned case on `jobs` threads. `on_result` gets every outcome
+/// finished so far (completion order) each time one finishes; it is called on the
 /// calling thread for each finished case, in completion order.
 pub fn execute(
     opts: &DiffOptions<'_>,
     inputs: &Inputs,
-    on_result: &mut dyn FnMut(&CaseOutcome, usize),
+    on_result: &mut dyn FnMut(&[CaseOutcome]),
 ) -> RunReport {
     let total = inputs.cases.len();
     let jobs = opts.jobs.max(1).min(total.max(1));
@@ -297,7 +349,7 @@ pub fn execute(
                 }
             }
             outcomes.push(outcome);
-            on_result(outcomes.last().expect("just pushed"), outcomes.len());
+            on_result(&outcomes);
         }
     });
     let mut ledger_use = Vec::new();

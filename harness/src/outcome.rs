@@ -82,6 +82,9 @@ pub struct Side {
     /// sha256 of the rendered wire tool (compact JSON, pipeline key order).
     pub sha256: String,
     pub degradations: Vec<Degradation>,
+    /// Oracle rules that reject this output on its lane.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub rejected_by: Vec<String>,
 }
 
 /// An invariant that did not hold.
@@ -139,6 +142,12 @@ pub struct CaseOutcome {
     /// Present when the outputs differ.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub wire: Option<WirePair>,
+    /// The oracle's view of the change: `fix` (old rejected, new accepted),
+    /// `regression` (old accepted, new rejected: a failure), or
+    /// `failed-closed-rejected` (new failed closed by design and the
+    /// provider rejects the tool as declared: reported, not a failure).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub verdict: Option<String>,
 }
 
 impl CaseOutcome {
@@ -148,7 +157,9 @@ impl CaseOutcome {
 
     /// The case fails the run: an unexpected or errored class, or a violation.
     pub fn is_failure(&self) -> bool {
-        self.class.is_failure() || !self.violations.is_empty()
+        self.class.is_failure()
+            || !self.violations.is_empty()
+            || self.verdict.as_deref() == Some("regression")
     }
 }
 
@@ -186,6 +197,12 @@ pub struct Summary {
     pub violations: usize,
     pub unused_ledger_entries: usize,
     pub stale_ledger_entries: usize,
+    /// Cases the oracle rejected before and accepts now.
+    #[serde(default)]
+    pub fixes: usize,
+    /// Cases the oracle accepted before and rejects now (failures).
+    #[serde(default)]
+    pub regressions: usize,
     pub exit_code: u8,
 }
 
@@ -270,6 +287,16 @@ impl RunReport {
             violations: self.outcomes.iter().map(|o| o.violations.len()).sum(),
             unused_ledger_entries: unused,
             stale_ledger_entries: stale,
+            fixes: self
+                .outcomes
+                .iter()
+                .filter(|o| o.verdict.as_deref() == Some("fix"))
+                .count(),
+            regressions: self
+                .outcomes
+                .iter()
+                .filter(|o| o.verdict.as_deref() == Some("regression"))
+                .count(),
             exit_code: 0,
         };
         self.summary.exit_code = self.exit_status().code();

@@ -155,8 +155,8 @@ impl Profile {
         use passes::{
             DeepseekCloseObjects, DeepseekConstToEnum, DeepseekMarkStrict, DeepseekPostGate,
             DeepseekPreGate, DeepseekRemoveOptionals, DeepseekStrictUnusable, DeepseekStrictV0,
-            DeepseekWideningStrips, NarrowRootComposition, Normalize, Pass, ResponsesRootFlatten,
-            StripLookaroundPatterns,
+            DeepseekWideningStrips, NarrowRootComposition, Normalize, ObjectRootFloor, Pass,
+            ResponsesRootFlatten, StripLookaroundPatterns,
         };
         let normalize = || Box::new(Normalize::default()) as Box<dyn Pass>;
         match (self, lane) {
@@ -184,9 +184,11 @@ impl Profile {
                 vec![normalize(), Box::new(ResponsesRootFlatten)]
             }
             (Self::V0, Lane::DeepseekStrict) => vec![normalize(), Box::new(DeepseekStrictV0)],
-            (Self::V1, Lane::AnthropicMessages) => {
-                vec![normalize(), Box::new(NarrowRootComposition::default())]
-            }
+            (Self::V1, Lane::AnthropicMessages) => vec![
+                normalize(),
+                Box::new(NarrowRootComposition::default()),
+                Box::new(ObjectRootFloor),
+            ],
             (Self::V1, Lane::OpenaiResponses) => vec![
                 normalize(),
                 Box::new(ResponsesRootFlatten),

@@ -1669,6 +1669,7 @@ mod tests {
             detail: None,
             sha256: sha.repeat(64 / sha.len()),
             degradations: Vec::new(),
+            rejected_by: Vec::new(),
         }
     }
 
@@ -1687,6 +1688,7 @@ mod tests {
                 new: "{\n  \"name\": \"t\"\n}".to_owned(),
                 unified: "--- v0\n+++ v1\n@@ -1,4 +1,3 @@\n {\n-  \"name\": \"t\",\n-  \"pattern\": \"^a\"\n+  \"name\": \"t\"\n }\n".to_owned(),
             }),
+            verdict: None,
         }
     }
 

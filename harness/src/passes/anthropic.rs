@@ -121,6 +121,52 @@ impl Pass for NarrowRootComposition {
     }
 }
 
+/// `object-root-floor`: v1's first-party Anthropic pass for the recorded
+/// `tools.N.custom.input_schema.type: Field required` (rule
+/// `anthropic-input-schema-type-required`): a root object schema that
+/// declares no `type` gets `type: "object"` (and `properties: {}` when it
+/// has none, so the result is stable under `normalize`). A declared root
+/// type, object or not, is left alone.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub(crate) struct ObjectRootFloor;
+
+impl Pass for ObjectRootFloor {
+    fn name(&self) -> &'static str {
+        "object-root-floor"
+    }
+
+    fn rule(&self) -> Option<&'static str> {
+        Some("anthropic-input-schema-type-required")
+    }
+
+    fn apply(&self, tool: &mut Tool, cx: &mut Cx<'_>) -> Result<Step, TooDeep> {
+        let Some(root) = tool.input_schema.as_object_mut() else {
+            return Ok(Step::Continue);
+        };
+        if !root.contains_key("type") {
+            root.insert("type".into(), json!("object"));
+            cx.record(
+                "",
+                "type",
+                Action::Added,
+                "the endpoint requires a root type",
+            );
+            if !root.contains_key("properties") {
+                root.insert("properties".into(), json!({}));
+                cx.record(
+                    "",
+                    "properties",
+                    Action::Added,
+                    "object floor for a typeless root",
+                );
+                // `required` entries can only name properties it declares.
+                root::prune_dangling_required(root, cx);
+            }
+        }
+        Ok(Step::Continue)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -343,11 +389,39 @@ mod tests {
     }
 
     #[test]
-    fn anthropic_v1_leaves_a_typeless_root_without_composition_untouched() {
+    fn anthropic_v1_narrowing_leaves_a_typeless_root_without_composition_to_the_floor_pass() {
         let v = json!({"properties":{"a":{}}});
         let r = narrow(v.clone());
         assert_eq!(r.schema(), &v);
         assert!(r.records.is_empty());
+    }
+
+    #[test]
+    fn anthropic_v1_object_root_floor_types_a_typeless_root() {
+        let r = run(
+            &ObjectRootFloor,
+            Lane::AnthropicMessages,
+            json!({"properties":{"a":{}},"required":["a"]}),
+        );
+        assert_eq!(
+            bytes(r.schema()),
+            r#"{"properties":{"a":{}},"required":["a"],"type":"object"}"#
+        );
+        assert_eq!(r.marks(), [(String::new(), "type".into(), Action::Added)]);
+        let empty = run(&ObjectRootFloor, Lane::AnthropicMessages, json!({}));
+        assert_eq!(
+            bytes(empty.schema()),
+            r#"{"type":"object","properties":{}}"#
+        );
+    }
+
+    #[test]
+    fn anthropic_v1_object_root_floor_keeps_a_declared_root_type() {
+        for v in [json!({"type":"string"}), json!({"type":"object"})] {
+            let r = run(&ObjectRootFloor, Lane::AnthropicMessages, v.clone());
+            assert_eq!(r.schema(), &v);
+            assert!(r.records.is_empty());
+        }
     }
 
     #[test]

@@ -14,7 +14,7 @@ mod notes;
 mod responses;
 mod root;
 
-pub(crate) use anthropic::NarrowRootComposition;
+pub(crate) use anthropic::{NarrowRootComposition, ObjectRootFloor};
 pub(crate) use deepseek::{
     DeepseekCloseObjects, DeepseekConstToEnum, DeepseekMarkStrict, DeepseekPostGate,
     DeepseekPreGate, DeepseekRemoveOptionals, DeepseekStrictUnusable, DeepseekStrictV0,
