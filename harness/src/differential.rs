@@ -138,6 +138,7 @@ pub fn prepare(opts: &DiffOptions<'_>) -> Result<Inputs, LoadError> {
 fn rejected_by(lane: Lane, wire_tool: &serde_json::Value) -> Vec<String> {
     let tools = crate::replay::oracle_tools(lane, &lane_tools(lane, wire_tool));
     let mut rules: Vec<String> = crate::oracle::check(&crate::oracle::Request {
+        tools_present: true,
         lane,
         tools: &tools,
         tool_choice: None,

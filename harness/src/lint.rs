@@ -61,6 +61,7 @@ fn judge(lane: Lane, tools: &[Tool], as_of: &str) -> Vec<oracle::Rejection> {
     let wire = lane.render_all(tools);
     let decl = oracle_tools(lane, wire.as_array().map_or(&[][..], Vec::as_slice));
     oracle::check(&Request {
+        tools_present: true,
         lane,
         tools: &decl,
         tool_choice: None,

@@ -943,6 +943,7 @@ impl Service {
             return (r, verdict);
         }
         let rejections = oracle::check(&Request {
+            tools_present: ex.tools.is_some(),
             lane,
             tools: &ex.oracle_tools,
             tool_choice: ex.tool_choice,
@@ -1195,6 +1196,7 @@ mod tests {
         ]);
         let arr = tools.as_array().unwrap().clone();
         let want = oracle::check(&Request {
+            tools_present: true,
             lane: Lane::AnthropicMessages,
             tools: &arr,
             tool_choice: None,

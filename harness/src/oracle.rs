@@ -43,6 +43,9 @@ pub struct Request<'a> {
     pub lane: Lane,
     /// The wire tool objects (on Gemini: the function declarations).
     pub tools: &'a [Value],
+    /// Whether the request carries a `tools` member at all (an absent
+    /// member and an empty array are different requests).
+    pub tools_present: bool,
     pub tool_choice: Option<&'a Value>,
     pub response_format: Option<&'a Value>,
     /// The date the verdict is for (`YYYY-MM-DD`), for rules that changed.

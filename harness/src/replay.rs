@@ -39,6 +39,7 @@ pub fn oracle_tools(lane: Lane, tools: &[Value]) -> Vec<Value> {
 pub fn verdict(rec: &Recording, lane: Lane) -> Vec<Rejection> {
     let tools = oracle_tools(lane, &rec.request.tools);
     oracle::check(&Request {
+        tools_present: rec.request.tools_member().is_some(),
         lane,
         tools: &tools,
         tool_choice: rec.request.tool_choice.as_ref(),
@@ -147,6 +148,7 @@ pub fn fix(rec: &Recording, new: &dyn Pipeline, has_shaping: bool) -> Fix {
     let wire = lane.render_all(&tools);
     let wire_tools = oracle_tools(lane, wire.as_array().map_or(&[][..], Vec::as_slice));
     let found = oracle::check(&Request {
+        tools_present: true,
         lane,
         tools: &wire_tools,
         tool_choice: rec.request.tool_choice.as_ref(),

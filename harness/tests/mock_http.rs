@@ -112,6 +112,7 @@ fn v1_trial(
     let body = request_body(lane, rec, Some(wire_tools));
     let judged = oracle_tools(lane, wire_tools);
     let found = check(&Request {
+        tools_present: true,
         lane,
         tools: &judged,
         tool_choice: rec.request.tool_choice.as_ref(),

@@ -697,6 +697,7 @@ mod tests {
 
     fn req<'a>(tools: &'a [Value], as_of: &'a str) -> Request<'a> {
         Request {
+            tools_present: true,
             lane: Lane::AnthropicMessages,
             tools,
             tool_choice: None,
@@ -764,6 +765,7 @@ mod tests {
             json!({"type": "function", "function": {"name": "t", "parameters": {"type": "object", "allOf": [{"required": ["a"]}]}}}),
         ];
         let r = check(&Request {
+            tools_present: true,
             lane: Lane::OpenaiChat,
             ..req(&tools, DEFAULT_AS_OF)
         });
@@ -961,6 +963,7 @@ mod tests {
     fn anthropic_messages_strict_output_config_reports_its_own_location() {
         let rf = json!({"type": "json_schema", "schema": closed(json!({"xs": {"type": "array", "minItems": 2}}))});
         let r = check(&Request {
+            tools_present: true,
             response_format: Some(&rf),
             ..req(&[], DEFAULT_AS_OF)
         });

@@ -376,6 +376,7 @@ mod tests {
 
     fn converse(tools: &[Value]) -> Vec<Rejection> {
         check(&Request {
+            tools_present: true,
             lane: Lane::BedrockConverse,
             tools,
             tool_choice: None,

@@ -207,6 +207,7 @@ mod tests {
         response_format: Option<&Value>,
     ) -> Vec<Rejection> {
         check(&Request {
+            tools_present: true,
             lane: Lane::Cerebras,
             tools,
             tool_choice,

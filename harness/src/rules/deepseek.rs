@@ -148,6 +148,7 @@ mod tests {
 
     fn req(lane: Lane, tools: &[Value]) -> Request<'_> {
         Request {
+            tools_present: true,
             lane,
             tools,
             tool_choice: None,

@@ -964,6 +964,7 @@ mod tests {
 
     fn req<'a>(lane: Lane, tools: &'a [Value], as_of: &'a str) -> Request<'a> {
         Request {
+            tools_present: true,
             lane,
             tools,
             tool_choice: None,

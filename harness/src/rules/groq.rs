@@ -139,6 +139,7 @@ mod tests {
 
     fn groq(tools: &[Value]) -> Vec<Rejection> {
         check(&Request {
+            tools_present: true,
             lane: Lane::Groq,
             tools,
             tool_choice: None,

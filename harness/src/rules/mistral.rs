@@ -272,6 +272,7 @@ mod tests {
 
     fn mistral(tools: &[Value]) -> Vec<Rejection> {
         check(&Request {
+            tools_present: true,
             lane: Lane::Mistral,
             tools,
             tool_choice: None,

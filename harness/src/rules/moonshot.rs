@@ -112,6 +112,7 @@ mod tests {
 
     fn req(tools: &[Value]) -> Request<'_> {
         Request {
+            tools_present: true,
             lane: Lane::Moonshot,
             tools,
             tool_choice: None,

@@ -153,6 +153,7 @@ mod tests {
 
     fn ollama(tools: &[Value], as_of: &str) -> Vec<Rejection> {
         check(&Request {
+            tools_present: true,
             lane: Lane::Ollama,
             tools,
             tool_choice: None,

@@ -22,7 +22,8 @@
 //! - `openai-pattern-lookaround` (Responses, from 2026-05-29): a `pattern`
 //!   with lookahead or lookbehind.
 //! - `openai-tool-name-pattern`: a function name outside `^[a-zA-Z0-9_-]+$`.
-//! - `openai-empty-tools-array` (Chat Completions): `"tools": []`.
+//! - `openai-empty-tools-array` (Chat Completions): `"tools": []` (an absent
+//!   `tools` member is a request without tools, and accepted).
 //! - strict (`strict: true` tools and strict `response_format`):
 //!   `openai-strict-additionalproperties-false`,
 //!   `openai-strict-required-all-keys`, `openai-strict-minimum-not-permitted`
@@ -669,7 +670,7 @@ fn tool_name_length(req: &Request<'_>) -> Vec<Finding> {
 /// a structured-output one (then it had no `tools` member; see
 /// `recording.rs`).
 fn empty_tools_array(req: &Request<'_>) -> Vec<Finding> {
-    if req.tools.is_empty() && req.response_format.is_none() {
+    if req.tools_present && req.tools.is_empty() && req.response_format.is_none() {
         vec![Finding {
             tool: None,
             path: String::new(),
@@ -888,6 +889,7 @@ mod tests {
 
     fn req<'a>(lane: Lane, tools: &'a [Value], as_of: &'a str) -> Request<'a> {
         Request {
+            tools_present: true,
             lane,
             tools,
             tool_choice: None,
@@ -1215,9 +1217,19 @@ mod tests {
     }
 
     #[test]
+    fn openai_chat_accepts_a_request_without_a_tools_member() {
+        let r = check(&Request {
+            tools_present: false,
+            ..req(Lane::OpenaiChat, &[], DEFAULT_AS_OF)
+        });
+        assert!(r.is_empty(), "{r:?}");
+    }
+
+    #[test]
     fn openai_chat_accepts_no_tools_member_beside_a_response_format() {
         let rf = json!({"type": "json_schema", "json_schema": {"name": "r", "strict": true, "schema": closed(json!({}))}});
         let r = check(&Request {
+            tools_present: true,
             response_format: Some(&rf),
             ..req(Lane::OpenaiChat, &[], DEFAULT_AS_OF)
         });
@@ -1299,6 +1311,7 @@ mod tests {
             closed(json!({"scores": {"type": "array", "items": closed(json!({"value": {"type": "number", "minimum": 0}}))}}))}});
         let at = |as_of| {
             check(&Request {
+                tools_present: true,
                 response_format: Some(&rf),
                 ..req(Lane::OpenaiStrict, &[], as_of)
             })

@@ -88,6 +88,7 @@ mod tests {
 
     fn req<'a>(tools: &'a [Value], tool_choice: Option<&'a Value>) -> Request<'a> {
         Request {
+            tools_present: true,
             lane: Lane::Xai,
             tools,
             tool_choice,
