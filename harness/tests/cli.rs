@@ -275,3 +275,59 @@ fn help_exits_0() {
     assert_eq!(code, 0);
     assert!(out.contains("Shape one tools file"), "{out}");
 }
+
+#[test]
+fn check_lists_each_rejection_with_rule_evidence_and_the_v1_fix() {
+    let dir = copy_of_testdata();
+    std::fs::create_dir_all(dir.path().join("recordings")).unwrap();
+    let out = wireshape(dir.path())
+        .args([
+            "check",
+            "--lane",
+            "anthropic-messages",
+            "--recordings",
+            "none",
+            "union.json",
+        ])
+        .output()
+        .unwrap();
+    let (o, e) = outputs(&out);
+    assert_eq!(out.status.code(), Some(1), "{e}");
+    insta::assert_snapshot!(o);
+}
+
+#[test]
+fn check_exits_0_when_no_lane_rejects_anything() {
+    let dir = copy_of_testdata();
+    let out = wireshape(dir.path())
+        .args(["check", "--lane", "openai-chat", "-"])
+        .write_stdin(r#"[{"name":"ok","input_schema":{"type":"object","properties":{"q":{"type":"string"}}}}]"#)
+        .output()
+        .unwrap();
+    let (o, e) = outputs(&out);
+    assert_eq!(out.status.code(), Some(0), "{e}");
+    assert_eq!(
+        o,
+        "1 tools checked on openai-chat as of 2026-11-30: 0 rejections, 1 tools accepted everywhere\n"
+    );
+}
+
+#[test]
+fn check_json_output_is_stable() {
+    let dir = copy_of_testdata();
+    let out = wireshape(dir.path())
+        .args(["check", "--lane", "gemini-openapi", "--output-format", "json", "--as-of", "2026-01-01", "-"])
+        .write_stdin(r#"[{"name":"list","input_schema":{"type":"object","properties":{"ids":{"type":"array"}},"required":["ids"]}}]"#)
+        .output()
+        .unwrap();
+    let (o, e) = outputs(&out);
+    assert_eq!(out.status.code(), Some(1), "{e}");
+    insta::assert_snapshot!(o);
+}
+
+#[test]
+fn check_rejects_a_malformed_as_of_date() {
+    let (code, _, err) = run(&["check", "--as-of", "2026-13", "union.json"]);
+    assert_eq!(code, 2);
+    assert_eq!(err, "wireshape: bad date `2026-13`: expected YYYY-MM-DD\n");
+}
