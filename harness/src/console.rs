@@ -21,7 +21,14 @@ pub(crate) fn json(v: &Value) -> Result<()> {
 
 pub(crate) fn lanes() {
     for lane in Lane::ALL {
-        println!("{:<22} {}", lane.id(), lane.summary());
+        let rules = wireshape::rules_for(*lane);
+        let recorded = rules.iter().filter(|r| r.status == wireshape::Status::Recorded).count();
+        println!(
+            "{:<22} {:>2} rules ({recorded} recorded)  {}",
+            lane.id(),
+            rules.len(),
+            lane.summary()
+        );
     }
 }
 
