@@ -22,7 +22,10 @@ pub(crate) fn json(v: &Value) -> Result<()> {
 pub(crate) fn lanes() {
     for lane in Lane::ALL {
         let rules = wireshape::rules_for(*lane);
-        let recorded = rules.iter().filter(|r| r.status == wireshape::Status::Recorded).count();
+        let recorded = rules
+            .iter()
+            .filter(|r| r.status == wireshape::Status::Recorded)
+            .count();
         println!(
             "{:<22} {:>2} rules ({recorded} recorded)  {}",
             lane.id(),

@@ -331,3 +331,44 @@ fn check_rejects_a_malformed_as_of_date() {
     assert_eq!(code, 2);
     assert_eq!(err, "wireshape: bad date `2026-13`: expected YYYY-MM-DD\n");
 }
+
+#[test]
+fn replay_names_a_recording_whose_rule_the_oracle_does_not_implement() {
+    let dir = copy_of_testdata();
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../recordings/anthropic");
+    let mut rec: Value = serde_json::from_str(
+        &std::fs::read_to_string(root.join("anthropic-root-composition-5319.json")).unwrap(),
+    )
+    .unwrap();
+    rec["rule"] = json!("anthropic-made-up-rule");
+    rec["id"] = json!("anthropic-made-up-rule-5319");
+    std::fs::create_dir_all(dir.path().join("recs/anthropic")).unwrap();
+    std::fs::write(
+        dir.path()
+            .join("recs/anthropic/anthropic-made-up-rule-5319.json"),
+        serde_json::to_string_pretty(&rec).unwrap(),
+    )
+    .unwrap();
+    let out = wireshape(dir.path())
+        .args(["replay", "--recordings", "recs"])
+        .output()
+        .unwrap();
+    let (o, e) = outputs(&out);
+    assert_eq!(out.status.code(), Some(1), "{e}");
+    assert!(
+        o.contains("recording anthropic-made-up-rule-5319: expected rule anthropic-made-up-rule, the oracle said: anthropic-root-composition"),
+        "{o}"
+    );
+}
+
+#[test]
+fn replay_of_the_committed_recordings_exits_0() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let out = wireshape(&root).args(["replay"]).output().unwrap();
+    let (o, e) = outputs(&out);
+    assert_eq!(out.status.code(), Some(0), "{o}{e}");
+    assert!(
+        o.ends_with("71 recordings: 63 declared-gap, 8 fixed\n"),
+        "{o}"
+    );
+}
