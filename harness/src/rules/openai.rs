@@ -825,60 +825,57 @@ fn object_levels(schema: &Value) -> usize {
     go(schema, 0, 0)
 }
 
-fn strict_nesting_limit(req: &Request<'_>) -> Vec<Finding> {
-    let limit = limits(req.as_of).levels;
+/// Findings for strict schemas whose `count` exceeds `limit`; the message
+/// names the count and the limit after `what` (OpenAI's wording).
+fn over_limit(
+    req: &Request<'_>,
+    limit: usize,
+    what: &str,
+    count: &dyn Fn(&Value) -> usize,
+) -> Vec<Finding> {
     strict_targets(req)
         .iter()
         .filter_map(|t| {
-            let n = object_levels(t.schema);
+            let n = count(t.schema);
             (n > limit).then(|| {
                 t.finding(
                     "",
-                    t.invalid(&format!("{n} levels of nesting exceeds limit of {limit}.")),
+                    t.invalid(&format!("{n} {what} exceeds limit of {limit}.")),
                 )
             })
         })
         .collect()
+}
+
+fn strict_nesting_limit(req: &Request<'_>) -> Vec<Finding> {
+    over_limit(req, limits(req.as_of).levels, "levels of nesting", &|s| {
+        object_levels(s)
+    })
 }
 
 fn strict_property_count_limit(req: &Request<'_>) -> Vec<Finding> {
-    let limit = limits(req.as_of).properties;
-    strict_targets(req)
-        .iter()
-        .filter_map(|t| {
-            let n: usize = nodes(t.schema)
+    over_limit(
+        req,
+        limits(req.as_of).properties,
+        "object properties",
+        &|s| {
+            nodes(s)
                 .iter()
                 .filter_map(|(_, node)| node.get("properties").and_then(Value::as_object))
                 .map(Map::len)
-                .sum();
-            (n > limit).then(|| {
-                t.finding(
-                    "",
-                    t.invalid(&format!("{n} object properties exceeds limit of {limit}.")),
-                )
-            })
-        })
-        .collect()
+                .sum()
+        },
+    )
 }
 
 fn strict_enum_count_limit(req: &Request<'_>) -> Vec<Finding> {
-    let limit = limits(req.as_of).enum_values;
-    strict_targets(req)
-        .iter()
-        .filter_map(|t| {
-            let n: usize = nodes(t.schema)
-                .iter()
-                .filter_map(|(_, node)| node.get("enum").and_then(Value::as_array))
-                .map(Vec::len)
-                .sum();
-            (n > limit).then(|| {
-                t.finding(
-                    "",
-                    t.invalid(&format!("{n} enum values exceeds limit of {limit}.")),
-                )
-            })
-        })
-        .collect()
+    over_limit(req, limits(req.as_of).enum_values, "enum values", &|s| {
+        nodes(s)
+            .iter()
+            .filter_map(|(_, node)| node.get("enum").and_then(Value::as_array))
+            .map(Vec::len)
+            .sum()
+    })
 }
 
 #[cfg(test)]
