@@ -756,6 +756,15 @@ fn write_summary_md(out: &mut String, view: &View<'_>) -> fmt::Result {
     }
     writeln!(out)?;
     writeln!(out)?;
+    if r.summary.fixes + r.summary.regressions > 0 {
+        writeln!(
+            out,
+            "Oracle: {} (old output rejected by the provider's oracle, new accepted), {} (old accepted, new rejected).",
+            plural(r.summary.fixes, "fix", "fixes"),
+            plural(r.summary.regressions, "regression", "regressions")
+        )?;
+        writeln!(out)?;
+    }
 
     write!(out, "| lane |")?;
     for c in Class::ALL {
