@@ -3,6 +3,8 @@
 //! Stages: load (`catalog`, `corpus`) → shape (`pipeline` of `passes`, per
 //! `lane`) → check (`invariants`) → diff (`diff`) → classify (`ledger`) →
 //! report (`outcome`, `report`); `differential` runs them over a corpus.
+//! Oracles (`oracle`, `rules`) judge outputs per provider; `recording`,
+//! `replay`, `lint` (`check`) and `mock` build on them.
 
 mod catalog;
 mod corpus;
