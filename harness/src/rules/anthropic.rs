@@ -696,14 +696,7 @@ mod tests {
     use serde_json::{Value, json};
 
     fn req<'a>(tools: &'a [Value], as_of: &'a str) -> Request<'a> {
-        Request {
-            tools_present: true,
-            lane: Lane::AnthropicMessages,
-            tools,
-            tool_choice: None,
-            response_format: None,
-            as_of,
-        }
+        crate::rules::request(Lane::AnthropicMessages, tools, as_of)
     }
 
     /// The one rejection of a request, with its rule.

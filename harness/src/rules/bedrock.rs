@@ -375,14 +375,11 @@ mod tests {
     }
 
     fn converse(tools: &[Value]) -> Vec<Rejection> {
-        check(&Request {
-            tools_present: true,
-            lane: Lane::BedrockConverse,
+        check(&crate::rules::request(
+            Lane::BedrockConverse,
             tools,
-            tool_choice: None,
-            response_format: None,
-            as_of: DEFAULT_AS_OF,
-        })
+            DEFAULT_AS_OF,
+        ))
     }
 
     fn only(rejections: &[Rejection], rule: &str) -> String {

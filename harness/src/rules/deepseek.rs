@@ -147,14 +147,7 @@ mod tests {
     use serde_json::json;
 
     fn req(lane: Lane, tools: &[Value]) -> Request<'_> {
-        Request {
-            tools_present: true,
-            lane,
-            tools,
-            tool_choice: None,
-            response_format: None,
-            as_of: DEFAULT_AS_OF,
-        }
+        crate::rules::request(lane, tools, DEFAULT_AS_OF)
     }
 
     fn tool(name: &str, parameters: Value, strict: bool) -> Value {

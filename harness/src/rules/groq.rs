@@ -138,14 +138,7 @@ mod tests {
     use serde_json::json;
 
     fn groq(tools: &[Value]) -> Vec<Rejection> {
-        check(&Request {
-            tools_present: true,
-            lane: Lane::Groq,
-            tools,
-            tool_choice: None,
-            response_format: None,
-            as_of: DEFAULT_AS_OF,
-        })
+        check(&crate::rules::request(Lane::Groq, tools, DEFAULT_AS_OF))
     }
 
     fn only(rejections: &[Rejection], rule: &str) -> String {

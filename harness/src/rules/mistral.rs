@@ -271,14 +271,7 @@ mod tests {
     use crate::oracle::{DEFAULT_AS_OF, Rejection, check};
 
     fn mistral(tools: &[Value]) -> Vec<Rejection> {
-        check(&Request {
-            tools_present: true,
-            lane: Lane::Mistral,
-            tools,
-            tool_choice: None,
-            response_format: None,
-            as_of: DEFAULT_AS_OF,
-        })
+        check(&crate::rules::request(Lane::Mistral, tools, DEFAULT_AS_OF))
     }
 
     fn only(rejections: &[Rejection], rule: &str) -> String {

@@ -95,3 +95,20 @@ pub(crate) fn finding(i: usize, path: &str, message: String) -> Finding {
         message,
     }
 }
+
+/// A request with just these tools (present), as the unit tests build them.
+#[cfg(test)]
+pub(crate) fn request<'a>(
+    lane: crate::lane::Lane,
+    tools: &'a [Value],
+    as_of: &'a str,
+) -> Request<'a> {
+    Request {
+        lane,
+        tools,
+        tools_present: true,
+        tool_choice: None,
+        response_format: None,
+        as_of,
+    }
+}

@@ -111,14 +111,7 @@ mod tests {
     use serde_json::json;
 
     fn req(tools: &[Value]) -> Request<'_> {
-        Request {
-            tools_present: true,
-            lane: Lane::Moonshot,
-            tools,
-            tool_choice: None,
-            response_format: None,
-            as_of: DEFAULT_AS_OF,
-        }
+        crate::rules::request(Lane::Moonshot, tools, DEFAULT_AS_OF)
     }
 
     fn tool(parameters: Value) -> Value {

@@ -152,14 +152,7 @@ mod tests {
     use serde_json::json;
 
     fn ollama(tools: &[Value], as_of: &str) -> Vec<Rejection> {
-        check(&Request {
-            tools_present: true,
-            lane: Lane::Ollama,
-            tools,
-            tool_choice: None,
-            response_format: None,
-            as_of,
-        })
+        check(&crate::rules::request(Lane::Ollama, tools, as_of))
     }
 
     fn only(rejections: &[Rejection], rule: &str) -> String {

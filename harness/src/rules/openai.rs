@@ -885,14 +885,7 @@ mod tests {
     use serde_json::json;
 
     fn req<'a>(lane: Lane, tools: &'a [Value], as_of: &'a str) -> Request<'a> {
-        Request {
-            tools_present: true,
-            lane,
-            tools,
-            tool_choice: None,
-            response_format: None,
-            as_of,
-        }
+        crate::rules::request(lane, tools, as_of)
     }
 
     fn chat(name: &str, parameters: Value) -> Value {
