@@ -627,7 +627,8 @@ const ANTHROPIC_KEY: SchemaKey = SchemaKey {
 const SHARED_KEY: SchemaKey = SchemaKey {
     keys: &["input_schema"],
     optional: false,
-    strict: false,
+    // A catalog may pin the tool's `strict` flag (the project's fixtures do).
+    strict: true,
 };
 const OPENAI_KEY: SchemaKey = SchemaKey {
     keys: &["parameters"],

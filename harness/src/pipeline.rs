@@ -156,7 +156,7 @@ impl Profile {
             DeepseekCloseObjects, DeepseekConstToEnum, DeepseekMarkStrict, DeepseekPostGate,
             DeepseekPreGate, DeepseekRemoveOptionals, DeepseekStrictUnusable, DeepseekStrictV0,
             DeepseekWideningStrips, NarrowRootComposition, Normalize, ObjectRootFloor, Pass,
-            ResponsesRootFlatten, StripLookaroundPatterns,
+            ResponsesRootFlatten, StrictCloseObjects, StrictRequireAll, StripLookaroundPatterns,
         };
         let normalize = || Box::new(Normalize::default()) as Box<dyn Pass>;
         match (self, lane) {
@@ -193,6 +193,8 @@ impl Profile {
                 normalize(),
                 Box::new(ResponsesRootFlatten),
                 Box::new(StripLookaroundPatterns::default()),
+                Box::new(StrictCloseObjects),
+                Box::new(StrictRequireAll),
             ],
             (Self::V1, Lane::DeepseekStrict) => vec![
                 normalize(),

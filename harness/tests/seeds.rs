@@ -84,11 +84,13 @@ fn anthropic_compatible_v1_ships_every_own_tool_verbatim() {
 #[test]
 fn openai_responses_v0_and_v1_differ_exactly_where_a_lookaround_pattern_is() {
     // Seed 003: only Responses loses anything, and only lookaround patterns.
+    // (Tools sent with `strict: true` also get the strict subset, per the
+    // recorded strict rejections: they are judged by their own test.)
     for file in ["fixtures.json", "seed-tools.json"] {
         let c = catalog(file);
         let mut differing = Vec::new();
         let mut with_lookaround = Vec::new();
-        for t in &c.tools {
+        for t in c.tools.iter().filter(|t| t.strict != Some(true)) {
             if render(Profile::V0, Lane::OpenaiResponses, t)
                 != render(Profile::V1, Lane::OpenaiResponses, t)
             {
@@ -145,4 +147,22 @@ fn deepseek_strict_v1_fails_update_goal_and_send_later_closed_by_configuration()
         .shape(Lane::DeepseekStrict, tool(&c, "remember"));
     assert_eq!(remember.outcome.id(), "shaped");
     assert_eq!(remember.tool.strict, Some(true));
+}
+
+#[test]
+fn openai_responses_v1_gives_strict_tools_the_strict_subset_and_nothing_else_changes() {
+    let c = catalog("fixtures.json");
+    let ready = tool(&c, "preset_strict_true");
+    assert_eq!(
+        render(Profile::V0, Lane::OpenaiResponses, ready),
+        render(Profile::V1, Lane::OpenaiResponses, ready),
+        "a strict-ready schema is left alone"
+    );
+    let t = tool(&c, "strict_tool_with_optional_property");
+    let v1: Value = serde_json::from_str(&render(Profile::V1, Lane::OpenaiResponses, t)).unwrap();
+    assert_eq!(
+        serde_json::to_string(&v1["parameters"]).unwrap(),
+        r#"{"type":"object","properties":{"sql":{"type":"string","description":"SQL statement."},"params":{"type":["array","null"],"items":{"type":"string"},"description":"Bound parameters."},"options":{"type":"object","properties":{"timeout_ms":{"type":"integer"}},"additionalProperties":false,"required":["timeout_ms"]}},"additionalProperties":false,"required":["sql","options","params"]}"#
+    );
+    assert_eq!(v1["strict"], serde_json::json!(true));
 }

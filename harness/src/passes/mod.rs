@@ -13,6 +13,7 @@ mod normalize;
 mod notes;
 mod responses;
 mod root;
+mod strict;
 
 pub(crate) use anthropic::{NarrowRootComposition, ObjectRootFloor};
 pub(crate) use deepseek::{
@@ -23,6 +24,7 @@ pub(crate) use deepseek::{
 pub(crate) use lookaround::StripLookaroundPatterns;
 pub(crate) use normalize::Normalize;
 pub(crate) use responses::ResponsesRootFlatten;
+pub(crate) use strict::{StrictCloseObjects, StrictRequireAll};
 
 use crate::degradation::{Action, Degradation};
 use crate::lane::Lane;
