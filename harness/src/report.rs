@@ -1128,6 +1128,8 @@ td.case{word-break:break-all;min-width:220px}
 .badge.intended{background:var(--intended)}.badge.unexpected{background:var(--unexpected)}
 .badge.errored{background:var(--errored)}.badge.violation{background:var(--unexpected)}
 .badge.unused{background:var(--unexpected)}.badge.stale{background:var(--reordered)}
+.badge.fix{background:var(--identical)}.badge.regression{background:var(--unexpected)}
+.badge.failed-closed-rejected{background:var(--reordered)}
 .tag{display:inline-block;white-space:nowrap;background:var(--soft);border:1px solid var(--line);border-radius:4px;padding:0 4px;margin:1px 2px 1px 0}
 .muted{color:var(--muted)}
 .filters{display:flex;gap:8px;align-items:center;margin-bottom:8px}
@@ -1455,6 +1457,11 @@ fn write_case_row(out: &mut String, i: usize, o: &CaseOutcome) -> fmt::Result {
     }
     write!(out, "</td><td>")?;
     badge(out, o.class.id())?;
+    if let Some(v) = &o.verdict {
+        // The oracle's view: fix (old rejected, new accepted) or regression.
+        write!(out, " ")?;
+        badge(out, v)?;
+    }
     write!(out, "</td><td>")?;
     for tag in &o.tags {
         write!(out, r#"<code class="tag">{}</code>"#, Esc(tag))?;
@@ -2191,6 +2198,26 @@ mod tests {
         assert_eq!(Code("a`b").to_string(), "``a`b``");
         assert_eq!(Code("`a").to_string(), "`` `a ``");
         assert_eq!(Md("a_b <c> | d").to_string(), "a\\_b \\<c\\> \\| d");
+    }
+
+    #[test]
+    fn index_html_marks_oracle_fixes_and_regressions_beside_the_class() {
+        let tmp = tempfile::tempdir().unwrap();
+        let mut report = sample();
+        let at = report
+            .outcomes
+            .iter()
+            .position(|o| o.class == Class::Intended)
+            .unwrap();
+        report.outcomes[at].verdict = Some("fix".to_owned());
+        let dir = write_report(&tmp.path().join("latest"), &report, &meta("t")).unwrap();
+        let html = read(&dir, INDEX_HTML);
+        assert!(
+            html.contains(
+                r#"<span class="badge intended">intended</span> <span class="badge fix">fix</span>"#
+            ),
+            "{html}"
+        );
     }
 
     #[test]
