@@ -23,7 +23,7 @@
 
 use serde_json::{Map, Value};
 
-use super::{each_schema, finding, nodes};
+use super::{each_schema, finding, nodes, py_str};
 use crate::lane::Lane;
 use crate::oracle::{Finding, Request, Rule, Status};
 use crate::schema::is_object_schema;
@@ -162,15 +162,6 @@ fn additional_properties_false_required(req: &Request<'_>) -> Vec<Finding> {
                 )
             })
     })
-}
-
-/// Python's `repr` of a `str` (single quotes unless the text has one).
-fn py_str(s: &str) -> String {
-    if s.contains('\'') && !s.contains('"') {
-        format!("\"{s}\"")
-    } else {
-        format!("'{}'", s.replace('\\', "\\\\").replace('\'', "\\'"))
-    }
 }
 
 fn tool_choice_named_function(req: &Request<'_>) -> Vec<Finding> {

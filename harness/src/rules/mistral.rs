@@ -20,11 +20,9 @@
 //! Left out: nothing recorded for this provider; the documentation cited by
 //! the research gives no URL.
 
-use std::fmt::Write as _;
-
 use serde_json::{Map, Value, json};
 
-use super::{each_schema, finding, nodes};
+use super::{each_schema, finding, nodes, py_repr};
 use crate::lane::Lane;
 use crate::oracle::{Finding, Request, Rule, Status};
 use crate::schema::{NAME_MAPS, child_path};
@@ -131,64 +129,6 @@ fn violation(w: Want, v: &Value) -> Option<String> {
         ),
     };
     (!ok).then(|| format!("{} {expected}", py_repr(v)))
-}
-
-/// Python's `repr` of the JSON value as `json.loads` would build it.
-fn py_repr(v: &Value) -> String {
-    match v {
-        Value::Null => "None".to_owned(),
-        Value::Bool(true) => "True".to_owned(),
-        Value::Bool(false) => "False".to_owned(),
-        Value::Number(n) => {
-            let s = n.to_string();
-            if n.is_f64() && !s.contains(['.', 'e', 'E']) {
-                format!("{s}.0")
-            } else {
-                s
-            }
-        }
-        Value::String(s) => py_str(s),
-        Value::Array(items) => format!(
-            "[{}]",
-            items.iter().map(py_repr).collect::<Vec<_>>().join(", ")
-        ),
-        Value::Object(map) => format!(
-            "{{{}}}",
-            map.iter()
-                .map(|(k, v)| format!("{}: {}", py_str(k), py_repr(v)))
-                .collect::<Vec<_>>()
-                .join(", ")
-        ),
-    }
-}
-
-/// Python's `repr` of a `str`: single quotes unless only double quotes avoid escaping.
-fn py_str(s: &str) -> String {
-    let quote = if s.contains('\'') && !s.contains('"') {
-        '"'
-    } else {
-        '\''
-    };
-    let mut out = String::new();
-    out.push(quote);
-    for c in s.chars() {
-        match c {
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            c if c == quote => {
-                out.push('\\');
-                out.push(c);
-            }
-            c if (c as u32) < 0x20 || c as u32 == 0x7f => {
-                let _ = write!(out, "\\x{:02x}", c as u32);
-            }
-            c => out.push(c),
-        }
-    }
-    out.push(quote);
-    out
 }
 
 /// Every metaschema type violation of one node: `(pointer, message)`.

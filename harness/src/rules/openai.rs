@@ -46,7 +46,7 @@ use std::fmt::Write as _;
 
 use serde_json::{Map, Value};
 
-use super::nodes;
+use super::{nodes, py_repr, py_str};
 use crate::lane::{Lane, Wire};
 use crate::oracle::{Finding, Request, Rule, Status};
 use crate::schema::{
@@ -375,54 +375,6 @@ fn steps(path: &str) -> Vec<Step> {
         }
     }
     out
-}
-
-/// Python's `repr` of a string.
-fn py_str(s: &str) -> String {
-    let quote = if s.contains('\'') && !s.contains('"') {
-        '"'
-    } else {
-        '\''
-    };
-    let mut out = String::with_capacity(s.len() + 2);
-    out.push(quote);
-    for c in s.chars() {
-        match c {
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            c if c == quote => {
-                out.push('\\');
-                out.push(c);
-            }
-            c if (c as u32) < 0x20 || c as u32 == 0x7f => {
-                let _ = write!(out, "\\x{:02x}", c as u32);
-            }
-            c => out.push(c),
-        }
-    }
-    out.push(quote);
-    out
-}
-
-/// Python's `repr` of a JSON value (as the validator loaded it).
-fn py_repr(v: &Value) -> String {
-    match v {
-        Value::Null => "None".to_owned(),
-        Value::Bool(true) => "True".to_owned(),
-        Value::Bool(false) => "False".to_owned(),
-        Value::Number(n) => n.to_string(),
-        Value::String(s) => py_str(s),
-        Value::Array(a) => format!("[{}]", a.iter().map(py_repr).collect::<Vec<_>>().join(", ")),
-        Value::Object(m) => format!(
-            "{{{}}}",
-            m.iter()
-                .map(|(k, v)| format!("{}: {}", py_str(k), py_repr(v)))
-                .collect::<Vec<_>>()
-                .join(", ")
-        ),
-    }
 }
 
 /// The `In context=(…)` tuple: `()`, `('properties',)`, `('properties', 'x')`.
