@@ -155,15 +155,14 @@ impl Profile {
         use passes::{
             DeepseekCloseObjects, DeepseekConstToEnum, DeepseekMarkStrict, DeepseekPostGate,
             DeepseekPreGate, DeepseekRemoveOptionals, DeepseekStrictUnusable, DeepseekStrictV0,
-            DeepseekWideningStrips, NarrowRootComposition, Normalize, ObjectRootFloor, Pass,
-            ResponsesRootFlatten, StrictCloseObjects, StrictRequireAll, StripLookaroundPatterns,
+            DeepseekWideningStrips, Normalize, Pass, ResponsesRootFlatten, StrictCloseObjects,
+            StrictRequireAll, StripLookaroundPatterns,
         };
         let normalize = || Box::new(Normalize::default()) as Box<dyn Pass>;
         match (self, lane) {
-            (Self::Verbatim, _)
-            | (Self::V1, Lane::AnthropicCompatible)
-            | (
-                Self::V0 | Self::V1,
+            (Self::Verbatim, _) | (Self::V1, Lane::AnthropicCompatible) => Vec::new(),
+            (
+                Self::V0,
                 Lane::OpenaiChat
                 | Lane::OpenaiStrict
                 | Lane::DeepseekChat
@@ -184,11 +183,16 @@ impl Profile {
                 vec![normalize(), Box::new(ResponsesRootFlatten)]
             }
             (Self::V0, Lane::DeepseekStrict) => vec![normalize(), Box::new(DeepseekStrictV0)],
-            (Self::V1, Lane::AnthropicMessages) => vec![
-                normalize(),
-                Box::new(NarrowRootComposition::default()),
-                Box::new(ObjectRootFloor),
-            ],
+            (Self::V1, Lane::AnthropicMessages) => passes::anthropic::v1_messages(),
+            (Self::V1, Lane::BedrockConverse) => passes::bedrock::v1(lane),
+            (Self::V1, Lane::GeminiOpenapi | Lane::GeminiJsonschema) => passes::gemini::v1(lane),
+            (
+                Self::V1,
+                Lane::OpenaiChat | Lane::OpenaiStrict | Lane::Xai | Lane::Groq | Lane::Cerebras,
+            ) => passes::openai::v1(lane),
+            (Self::V1, Lane::DeepseekChat | Lane::Moonshot | Lane::Mistral | Lane::Ollama) => {
+                passes::compat::v1(lane)
+            }
             (Self::V1, Lane::OpenaiResponses) => vec![
                 normalize(),
                 Box::new(ResponsesRootFlatten),

@@ -26,6 +26,15 @@ use crate::degradation::Action;
 use crate::schema::TooDeep;
 use crate::tool::Tool;
 
+/// v1 on `anthropic-messages`, in order.
+pub(crate) fn v1_messages() -> Vec<Box<dyn Pass>> {
+    vec![
+        Box::new(super::Normalize::default()),
+        Box::new(NarrowRootComposition::default()),
+        Box::new(ObjectRootFloor),
+    ]
+}
+
 /// See the module docs. The fields are the pass's mutation points.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct NarrowRootComposition {

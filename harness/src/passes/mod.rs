@@ -6,16 +6,20 @@
 //! Pass names are stable ids: they appear in degradations, `--explain`
 //! output and, later, mutant names.
 
-mod anthropic;
+pub(crate) mod anthropic;
+pub(crate) mod bedrock;
+pub(crate) mod compat;
 mod deepseek;
+pub(crate) mod gemini;
 mod lookaround;
+pub(crate) mod names;
 mod normalize;
 mod notes;
+pub(crate) mod openai;
 mod responses;
 mod root;
 mod strict;
 
-pub(crate) use anthropic::{NarrowRootComposition, ObjectRootFloor};
 pub(crate) use deepseek::{
     DeepseekCloseObjects, DeepseekConstToEnum, DeepseekMarkStrict, DeepseekPostGate,
     DeepseekPreGate, DeepseekRemoveOptionals, DeepseekStrictUnusable, DeepseekStrictV0,
