@@ -160,8 +160,9 @@ impl Profile {
         };
         let normalize = || Box::new(Normalize::default()) as Box<dyn Pass>;
         match (self, lane) {
-            (Self::Verbatim, _) | (Self::V1, Lane::AnthropicCompatible) => Vec::new(),
-            (
+            (Self::Verbatim, _)
+            | (Self::V1, Lane::AnthropicCompatible)
+            | (
                 Self::V0,
                 Lane::OpenaiChat
                 | Lane::OpenaiStrict
