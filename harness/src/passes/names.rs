@@ -274,7 +274,7 @@ mod tests {
         assert_eq!(ran.tool.name, "fs_read");
         assert_eq!(
             ran.marks(),
-            vec![("".into(), "tool-name".into(), Action::Rewritten)]
+            vec![(String::new(), "tool-name".into(), Action::Rewritten)]
         );
         assert_eq!(
             ran.records[0].rule.as_deref(),
@@ -306,7 +306,7 @@ mod tests {
                     "properties".into(),
                     Action::Rewritten
                 ),
-                ("".into(), "required".into(), Action::Rewritten),
+                (String::new(), "required".into(), Action::Rewritten),
             ]
         );
     }
