@@ -55,6 +55,32 @@ pub(crate) trait Pass: Send + Sync {
     }
     /// Rewrite `tool` in place.
     fn apply(&self, tool: &mut Tool, cx: &mut Cx<'_>) -> Result<Step, TooDeep>;
+    /// The pass's own declared mutation points: each a variant of this pass
+    /// with one rule changed (a keyword dropped from a set, a gate negated,
+    /// a precedence reversed, a merge order flipped, a post-step skipped).
+    /// `wireshape mutants` runs every one against the evidence suite.
+    #[allow(dead_code)] // read by `wireshape mutants` (issue 6)
+    fn mutants(&self) -> Vec<PassMutant> {
+        Vec::new()
+    }
+}
+
+/// One declared mutation point: what changed (for the mutant's name, e.g.
+/// `drop "allOf" from stripped keywords`) and the mutated pass.
+#[allow(dead_code)] // read by `wireshape mutants` (issue 6)
+pub(crate) struct PassMutant {
+    pub(crate) change: String,
+    pub(crate) pass: Box<dyn Pass>,
+}
+
+#[allow(dead_code)]
+impl PassMutant {
+    pub(crate) fn new(change: impl Into<String>, pass: impl Pass + 'static) -> Self {
+        Self {
+            change: change.into(),
+            pass: Box::new(pass),
+        }
+    }
 }
 
 /// What a pass can see and record.
