@@ -26,6 +26,7 @@ mod pipeline;
 mod recording;
 mod replay;
 mod report;
+mod request;
 mod rules;
 mod schema;
 mod tool;
@@ -59,9 +60,10 @@ pub use recording::{
 };
 pub use replay::{
     Fix, KnownGap, ReplayResult, fix as replay_fix, gap_for, judge_fix, load_known_gaps,
-    oracle_tools, replay_all, reproduces, verdict as replay_verdict,
+    oracle_tools, replay_all, reproduces, v1_request, verdict as replay_verdict,
 };
 pub use report::{ReportError, ReportWriter, read_report, write_report};
+pub use request::{RequestChange, RequestParts, RequestRule};
 pub use schema::{MAX_DEPTH, TooDeep};
 pub use tool::Tool;
 

@@ -106,6 +106,16 @@ pub trait Pipeline {
     fn id(&self) -> String;
     /// Shape one tool for one lane. Never panics.
     fn shape(&self, lane: Lane, tool: &Tool) -> Shaped;
+    /// Shape the request around the tools (`tools` sent or not,
+    /// `tool_choice`); every change made. Default: the request as built.
+    fn shape_request(
+        &self,
+        lane: Lane,
+        parts: &mut crate::request::RequestParts,
+    ) -> Vec<crate::request::RequestChange> {
+        let _ = (lane, parts);
+        Vec::new()
+    }
 }
 
 /// The built-in profiles.
@@ -243,6 +253,14 @@ impl Pipeline for BuiltinPipeline {
 
     fn shape(&self, lane: Lane, tool: &Tool) -> Shaped {
         run_passes(&self.profile.passes(lane), lane, &self.config, tool)
+    }
+
+    fn shape_request(
+        &self,
+        lane: Lane,
+        parts: &mut crate::request::RequestParts,
+    ) -> Vec<crate::request::RequestChange> {
+        self.profile.shape_request(lane, parts)
     }
 }
 

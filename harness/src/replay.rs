@@ -16,6 +16,7 @@ use crate::lane::{Lane, Wire};
 use crate::oracle::{self, Rejection, Request};
 use crate::pipeline::{Outcome, Pipeline};
 use crate::recording::Recording;
+use crate::request::RequestParts;
 
 /// The oracle's view of a wire tools array: Gemini declarations are
 /// flattened out of their `functionDeclarations` wrappers.
@@ -122,6 +123,24 @@ fn format_for(lane: Lane) -> Format {
     }
 }
 
+/// The recorded request as `new` sends it: the shaped tools rendered on the
+/// lane's wire, then the request-level rules (`tools`, `tool_choice`).
+pub fn v1_request(
+    rec: &Recording,
+    lane: Lane,
+    new: &dyn Pipeline,
+    shaped: &[crate::pipeline::Shaped],
+) -> RequestParts {
+    let tools: Vec<_> = shaped.iter().map(|s| s.tool.clone()).collect();
+    let wire = lane.render_all(&tools);
+    let mut parts = RequestParts {
+        tools: Some(wire.as_array().cloned().unwrap_or_default()),
+        tool_choice: rec.request.tool_choice.clone(),
+    };
+    new.shape_request(lane, &mut parts);
+    parts
+}
+
 /// (b) Shape the recorded tools with `new` and judge the result.
 pub fn fix(rec: &Recording, new: &dyn Pipeline, has_shaping: bool) -> Fix {
     let Ok(lane) = Lane::parse(&rec.lane) else {
@@ -144,14 +163,13 @@ pub fn fix(rec: &Recording, new: &dyn Pipeline, has_shaping: bool) -> Fix {
         }
     };
     let shaped: Vec<_> = catalog.tools.iter().map(|t| new.shape(lane, t)).collect();
-    let tools: Vec<_> = shaped.iter().map(|s| s.tool.clone()).collect();
-    let wire = lane.render_all(&tools);
-    let wire_tools = oracle_tools(lane, wire.as_array().map_or(&[][..], Vec::as_slice));
+    let parts = v1_request(rec, lane, new, &shaped);
+    let wire_tools = oracle_tools(lane, parts.tools.as_deref().unwrap_or_default());
     let found = oracle::check(&Request {
-        tools_present: true,
+        tools_present: parts.tools.is_some(),
         lane,
         tools: &wire_tools,
-        tool_choice: rec.request.tool_choice.as_ref(),
+        tool_choice: parts.tool_choice.as_ref(),
         response_format: rec.request.response_format.as_ref(),
         as_of: &rec.observed,
     });

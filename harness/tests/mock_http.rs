@@ -21,8 +21,8 @@ use std::time::Duration;
 use libtest_mimic::{Arguments, Failed, Trial};
 use serde_json::{Map, Value, json};
 use wireshape::{
-    Format, Lane, Pipeline, PipelineConfig, Profile, Recording, Request, Wire, accept_body, check,
-    error_body, load_catalog_bytes, oracle_tools, serve_mock,
+    Format, Lane, Pipeline, PipelineConfig, Profile, Recording, Request, RequestParts, Wire,
+    accept_body, check, error_body, load_catalog_bytes, oracle_tools, serve_mock, v1_request,
 };
 
 fn main() {
@@ -46,12 +46,12 @@ fn main() {
         // without v1 shaping the v1 request is the raw one, and the mock
         // must still answer with the oracle's verdict.
         let lane = Lane::parse(&rec.lane).expect("recordings name known lanes");
-        let Ok(tools) = v1_tools(rec, lane, v1.as_ref()) else {
+        let Ok(parts) = v1_tools(rec, lane, v1.as_ref()) else {
             continue;
         };
         let all = Arc::clone(&recordings);
         trials.push(Trial::test(format!("{name}::v1"), move || {
-            v1_trial(&all, &all[i], lane, &tools)
+            v1_trial(&all, &all[i], lane, &parts)
         }));
     }
     libtest_mimic::run(&args, trials).exit();
@@ -61,7 +61,12 @@ fn main() {
 fn raw_trial(all: &[Recording], rec: &Recording) -> Result<(), Failed> {
     let lane = Lane::parse(&rec.lane).map_err(|e| e.to_string())?;
     let tools = rec.request.tools_member().map(<[Value]>::to_vec);
-    let body = request_body(lane, rec, tools.as_deref());
+    let body = request_body(
+        lane,
+        rec,
+        tools.as_deref(),
+        rec.request.tool_choice.as_ref(),
+    );
     let (status, bytes) = round_trip(lane, all, rec, &body)?;
     let want = match &rec.response.body {
         Some(Value::String(s)) => s.clone(),
@@ -81,21 +86,14 @@ fn raw_trial(all: &[Recording], rec: &Recording) -> Result<(), Failed> {
     Ok(())
 }
 
-/// The recorded tools shaped by v1, as the lane's wire tools array.
-fn v1_tools(rec: &Recording, lane: Lane, v1: &dyn Pipeline) -> Result<Vec<Value>, String> {
+/// The recorded request as v1 sends it: tools shaped and rendered on the
+/// lane's wire, then the request-level rules.
+fn v1_tools(rec: &Recording, lane: Lane, v1: &dyn Pipeline) -> Result<RequestParts, String> {
     let bytes = serde_json::to_vec(&rec.request.tools).map_err(|e| e.to_string())?;
     let catalog = load_catalog_bytes(&rec.id, Path::new(&rec.id), &bytes, Some(format_for(lane)))
         .map_err(|e| e.to_string())?;
-    let shaped: Vec<_> = catalog
-        .tools
-        .iter()
-        .map(|t| v1.shape(lane, t).tool)
-        .collect();
-    Ok(lane
-        .render_all(&shaped)
-        .as_array()
-        .cloned()
-        .unwrap_or_default())
+    let shaped: Vec<_> = catalog.tools.iter().map(|t| v1.shape(lane, t)).collect();
+    Ok(v1_request(rec, lane, v1, &shaped))
 }
 
 /// The v1-shaped request comes back as the oracle judges it.
@@ -103,19 +101,26 @@ fn v1_trial(
     all: &[Recording],
     rec: &Recording,
     lane: Lane,
-    wire_tools: &[Value],
+    parts: &RequestParts,
 ) -> Result<(), Failed> {
-    if wire_tools == rec.request.tools.as_slice() {
+    if parts.tools.as_deref() == rec.request.tools_member()
+        && parts.tool_choice == rec.request.tool_choice
+    {
         // v1 left the request as recorded: the mock replays the recording.
         return raw_trial(all, rec);
     }
-    let body = request_body(lane, rec, Some(wire_tools));
-    let judged = oracle_tools(lane, wire_tools);
+    let body = request_body(
+        lane,
+        rec,
+        parts.tools.as_deref(),
+        parts.tool_choice.as_ref(),
+    );
+    let judged = oracle_tools(lane, parts.tools.as_deref().unwrap_or_default());
     let found = check(&Request {
-        tools_present: true,
+        tools_present: parts.tools.is_some(),
         lane,
         tools: &judged,
-        tool_choice: rec.request.tool_choice.as_ref(),
+        tool_choice: parts.tool_choice.as_ref(),
         response_format: rec.request.response_format.as_ref(),
         as_of: &rec.observed,
     });
@@ -185,7 +190,12 @@ fn endpoint_path(lane: Lane) -> &'static str {
 
 /// A minimal request of the lane's wire carrying `tools` (no `tools` member
 /// when `None`) and the recording's `tool_choice` / `response_format`.
-fn request_body(lane: Lane, rec: &Recording, tools: Option<&[Value]>) -> Value {
+fn request_body(
+    lane: Lane,
+    rec: &Recording,
+    tools: Option<&[Value]>,
+    tool_choice: Option<&Value>,
+) -> Value {
     let hi = json!([{"role": "user", "content": "hi"}]);
     let mut body = match lane.wire() {
         Wire::Messages => json!({"model": "mock", "max_tokens": 16, "messages": hi}),
@@ -206,7 +216,7 @@ fn request_body(lane: Lane, rec: &Recording, tools: Option<&[Value]>) -> Value {
             if let Some(t) = tools {
                 config.insert("tools".into(), Value::Array(t.to_vec()));
             }
-            if let Some(c) = &rec.request.tool_choice {
+            if let Some(c) = tool_choice {
                 config.insert("toolChoice".into(), c.clone());
             }
             if !config.is_empty() {
@@ -217,7 +227,7 @@ fn request_body(lane: Lane, rec: &Recording, tools: Option<&[Value]>) -> Value {
             if let Some(t) = tools {
                 obj.insert("tools".into(), Value::Array(t.to_vec()));
             }
-            if let Some(c) = &rec.request.tool_choice {
+            if let Some(c) = tool_choice {
                 obj.insert("toolConfig".into(), json!({"functionCallingConfig": c}));
             }
         }
@@ -225,7 +235,7 @@ fn request_body(lane: Lane, rec: &Recording, tools: Option<&[Value]>) -> Value {
             if let Some(t) = tools {
                 obj.insert("tools".into(), Value::Array(t.to_vec()));
             }
-            if let Some(c) = &rec.request.tool_choice {
+            if let Some(c) = tool_choice {
                 obj.insert("tool_choice".into(), c.clone());
             }
         }
