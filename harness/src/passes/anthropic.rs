@@ -295,7 +295,10 @@ const TYPE_NAMES: &[&str] = &[
 /// 2. a draft-3 boolean `required` inside a property schema (recording
 ///    `-71`) moves into the parent's `required` list (`true`) or goes
 ///    (`false`, the default); one outside a property says nothing and goes;
-/// 3. a schema still invalid under the draft 2020-12 metaschema has no
+/// 3. earlier-draft spellings with an exact 2020-12 form: tuple `items`
+///    → `prefixItems` (`additionalItems` → `items`), draft-4 boolean
+///    `exclusiveMinimum`/`exclusiveMaximum` → the numeric bound;
+/// 4. a schema still invalid under the draft 2020-12 metaschema has no
 ///    faithful repair: the tool fails closed, with the validator's reason.
 ///
 /// A root that is not a JSON object is left to `narrow-root-composition`
@@ -306,6 +309,8 @@ pub(crate) struct RepairDraft202012 {
     pub(crate) boolean_required: bool,
     /// Lift `required: true` into the parent (mutant: drop it silently-noted).
     pub(crate) lift_required: bool,
+    /// Tuple `items` and boolean exclusive bounds in their 2020-12 form.
+    pub(crate) older_drafts: bool,
     pub(crate) fail_closed: bool,
 }
 
@@ -315,6 +320,7 @@ impl Default for RepairDraft202012 {
             type_names: true,
             boolean_required: true,
             lift_required: true,
+            older_drafts: true,
             fail_closed: true,
         }
     }
@@ -343,6 +349,59 @@ fn bare_type_names(node: &Map<String, Value>) -> Vec<(String, Option<String>, St
     out
 }
 
+/// Two earlier-draft spellings with an exact draft 2020-12 form: tuple
+/// `items: [..]` (+ `additionalItems`) is `prefixItems` (+ `items`), and a
+/// draft-4 boolean `exclusiveMinimum`/`exclusiveMaximum` next to
+/// `minimum`/`maximum` is the numeric bound itself (`false`, or `true`
+/// with no bound, says nothing).
+fn older_draft_forms(path: &str, node: &mut Map<String, Value>, cx: &mut Cx<'_>) {
+    if node.get("items").is_some_and(Value::is_array) && !node.contains_key("prefixItems") {
+        let tuple = node.get("items").cloned().unwrap_or_default();
+        let rest = node.shift_remove("additionalItems");
+        schema::insert_after(node, "items", "prefixItems", tuple);
+        node.shift_remove("items");
+        cx.record(
+            path,
+            "items",
+            Action::Rewritten,
+            "tuple-form items (before draft 2020-12) moved to prefixItems",
+        );
+        if let Some(rest) = rest {
+            node.insert("items".into(), rest);
+            cx.record(
+                path,
+                "additionalItems",
+                Action::Rewritten,
+                "additionalItems (before draft 2020-12) moved to items",
+            );
+        }
+    }
+    for (flag, bound) in [("exclusiveMinimum", "minimum"), ("exclusiveMaximum", "maximum")] {
+        let Some(Value::Bool(b)) = node.get(flag) else {
+            continue;
+        };
+        let exclusive = *b && node.get(bound).is_some_and(Value::is_number);
+        if exclusive {
+            let n = node.shift_remove(bound).unwrap_or_default();
+            node.insert(flag.into(), n);
+            cx.record(
+                path,
+                bound,
+                Action::Rewritten,
+                format!("draft-4 boolean {flag}: {bound} moved into {flag}"),
+            );
+        } else {
+            node.shift_remove(flag);
+            cx.record(
+                path,
+                flag,
+                Action::Removed,
+                format!("draft-4 boolean {flag} that excludes nothing"),
+            );
+        }
+    }
+}
+
 impl RepairDraft202012 {
     fn repair_node(&self, path: &str, node: &mut Map<String, Value>, cx: &mut Cx<'_>) {
         if self.type_names {
@@ -368,6 +427,9 @@ impl RepairDraft202012 {
                     );
                 }
             }
+        }
+        if self.older_drafts {
+            older_draft_forms(path, node, cx);
         }
         if !self.boolean_required {
             return;
@@ -433,8 +495,9 @@ impl Pass for RepairDraft202012 {
     }
 
     fn mutants(&self) -> Vec<PassMutant> {
-        let flags: [(&str, fn(&mut Self)); 4] = [
+        let flags: [(&str, fn(&mut Self)); 5] = [
             ("skip the bare type-name repair", |m| m.type_names = false),
+            ("skip the earlier-draft forms", |m| m.older_drafts = false),
             ("skip the boolean required repair", |m| {
                 m.boolean_required = false;
             }),
