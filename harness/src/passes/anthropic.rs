@@ -73,6 +73,9 @@ pub(crate) const PROPERTY_KEY: NameSpec = NameSpec {
     rest: key_char,
 };
 
+/// One mutation point: its name and how it flips the pass.
+type Flip<P> = (&'static str, fn(&mut P));
+
 /// See the module docs. The fields are the pass's mutation points.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct NarrowRootComposition {
@@ -130,7 +133,7 @@ impl Pass for NarrowRootComposition {
                 ..self.clone()
             },
         ));
-        let flags: [(&str, fn(&mut Self)); 4] = [
+        let flags: [Flip<Self>; 4] = [
             ("skip the non-object root replacement", |m| {
                 m.replace_non_object_root = false;
             }),
@@ -329,7 +332,11 @@ impl Default for RepairDraft202012 {
 /// The schema-position keys of `node` whose value is a bare type name:
 /// `(keyword, name-or-index, type)`.
 fn bare_type_names(node: &Map<String, Value>) -> Vec<(String, Option<String>, String)> {
-    let is_type = |v: &Value| v.as_str().filter(|t| TYPE_NAMES.contains(t)).map(str::to_owned);
+    let is_type = |v: &Value| {
+        v.as_str()
+            .filter(|t| TYPE_NAMES.contains(t))
+            .map(str::to_owned)
+    };
     let mut out = Vec::new();
     for (k, v) in node {
         if schema::NAME_MAPS.contains(&k.as_str()) {
@@ -340,10 +347,10 @@ fn bare_type_names(node: &Map<String, Value>) -> Vec<(String, Option<String>, St
                     }
                 }
             }
-        } else if schema::SINGLE_SCHEMA.contains(&k.as_str()) || k == "items" {
-            if let Some(t) = is_type(v) {
-                out.push((k.clone(), None, t));
-            }
+        } else if (schema::SINGLE_SCHEMA.contains(&k.as_str()) || k == "items")
+            && let Some(t) = is_type(v)
+        {
+            out.push((k.clone(), None, t));
         }
     }
     out
@@ -376,7 +383,10 @@ fn older_draft_forms(path: &str, node: &mut Map<String, Value>, cx: &mut Cx<'_>)
             );
         }
     }
-    for (flag, bound) in [("exclusiveMinimum", "minimum"), ("exclusiveMaximum", "maximum")] {
+    for (flag, bound) in [
+        ("exclusiveMinimum", "minimum"),
+        ("exclusiveMaximum", "maximum"),
+    ] {
         let Some(Value::Bool(b)) = node.get(flag) else {
             continue;
         };
@@ -403,7 +413,7 @@ fn older_draft_forms(path: &str, node: &mut Map<String, Value>, cx: &mut Cx<'_>)
 }
 
 impl RepairDraft202012 {
-    fn repair_node(&self, path: &str, node: &mut Map<String, Value>, cx: &mut Cx<'_>) {
+    fn repair_node(self, path: &str, node: &mut Map<String, Value>, cx: &mut Cx<'_>) {
         if self.type_names {
             for (kw, name, t) in bare_type_names(node) {
                 let at = match &name {
@@ -495,7 +505,7 @@ impl Pass for RepairDraft202012 {
     }
 
     fn mutants(&self) -> Vec<PassMutant> {
-        let flags: [(&str, fn(&mut Self)); 5] = [
+        let flags: [Flip<Self>; 5] = [
             ("skip the bare type-name repair", |m| m.type_names = false),
             ("skip the earlier-draft forms", |m| m.older_drafts = false),
             ("skip the boolean required repair", |m| {
@@ -504,9 +514,12 @@ impl Pass for RepairDraft202012 {
             ("drop required: true instead of lifting it", |m| {
                 m.lift_required = false;
             }),
-            ("ship an unrepairable schema instead of failing closed", |m| {
-                m.fail_closed = false;
-            }),
+            (
+                "ship an unrepairable schema instead of failing closed",
+                |m| {
+                    m.fail_closed = false;
+                },
+            ),
         ];
         flags
             .into_iter()
@@ -595,7 +608,13 @@ impl Pass for StrictMinItems {
                 "lower minItems to 0 instead of 1",
                 Self { floor: 0, ..*self },
             ),
-            PassMutant::new("skip the note", Self { note: false, ..*self }),
+            PassMutant::new(
+                "skip the note",
+                Self {
+                    note: false,
+                    ..*self
+                },
+            ),
         ]
     }
 
@@ -611,7 +630,10 @@ impl Pass for StrictMinItems {
                     path,
                     "minItems",
                     Action::Rewritten,
-                    format!("strict mode supports minItems 0 or 1 only: lowered to {}", self.floor),
+                    format!(
+                        "strict mode supports minItems 0 or 1 only: lowered to {}",
+                        self.floor
+                    ),
                 );
                 lost.push(Unenforced {
                     pointer: path.to_owned(),
@@ -620,14 +642,29 @@ impl Pass for StrictMinItems {
                 });
             }
         })?;
-        note_lost(tool, cx, self.note, &lost, "strict minItems surfaced as a note");
+        note_lost(
+            tool,
+            cx,
+            self.note,
+            &lost,
+            "strict minItems surfaced as a note",
+        );
         Ok(Step::Continue)
     }
 }
 
 /// The string formats strict mode supports (structured-outputs limitations).
 const STRICT_FORMATS: &[&str] = &[
-    "date-time", "time", "date", "duration", "email", "hostname", "uri", "ipv4", "ipv6", "uuid",
+    "date-time",
+    "time",
+    "date",
+    "duration",
+    "email",
+    "hostname",
+    "uri",
+    "ipv4",
+    "ipv6",
+    "uuid",
 ];
 
 /// `strict-unsupported-formats`: a string `format` outside the strict list
@@ -668,7 +705,10 @@ impl Pass for StrictUnsupportedFormats {
         if let Some(first) = self.supported.first() {
             let mut m = self.clone();
             m.supported.retain(|f| f != first);
-            out.push(PassMutant::new(format!("drop {first:?} from supported formats"), m));
+            out.push(PassMutant::new(
+                format!("drop {first:?} from supported formats"),
+                m,
+            ));
         }
         out
     }
@@ -692,7 +732,13 @@ impl Pass for StrictUnsupportedFormats {
                 });
             }
         })?;
-        note_lost(tool, cx, self.note, &lost, "strict formats surfaced as a note");
+        note_lost(
+            tool,
+            cx,
+            self.note,
+            &lost,
+            "strict formats surfaced as a note",
+        );
         Ok(Step::Continue)
     }
 }
@@ -747,7 +793,10 @@ impl Pass for StrictBounds {
             let mut m = self.clone();
             m.numeric.retain(|x| x != k);
             m.string.retain(|x| x != k);
-            out.push(PassMutant::new(format!("drop {k:?} from stripped bounds"), m));
+            out.push(PassMutant::new(
+                format!("drop {k:?} from stripped bounds"),
+                m,
+            ));
         }
         out
     }
@@ -776,7 +825,13 @@ impl Pass for StrictBounds {
                 }
             }
         })?;
-        note_lost(tool, cx, self.note, &lost, "strict bounds surfaced as a note");
+        note_lost(
+            tool,
+            cx,
+            self.note,
+            &lost,
+            "strict bounds surfaced as a note",
+        );
         Ok(Step::Continue)
     }
 }
@@ -1212,7 +1267,11 @@ mod tests {
             r#"{"properties":{"a":{}},"required":["a"],"type":"object"}"#
         );
         assert_eq!(r.marks(), [(String::new(), "type".into(), Action::Added)]);
-        let empty = run(&ObjectRootFloor::default(), Lane::AnthropicMessages, json!({}));
+        let empty = run(
+            &ObjectRootFloor::default(),
+            Lane::AnthropicMessages,
+            json!({}),
+        );
         assert_eq!(
             bytes(empty.schema()),
             r#"{"type":"object","properties":{}}"#
@@ -1222,7 +1281,11 @@ mod tests {
     #[test]
     fn anthropic_v1_object_root_floor_keeps_a_declared_root_type() {
         for v in [json!({"type":"string"}), json!({"type":"object"})] {
-            let r = run(&ObjectRootFloor::default(), Lane::AnthropicMessages, v.clone());
+            let r = run(
+                &ObjectRootFloor::default(),
+                Lane::AnthropicMessages,
+                v.clone(),
+            );
             assert_eq!(r.schema(), &v);
             assert!(r.records.is_empty());
         }

@@ -23,7 +23,11 @@ fn mark(path: &str, keyword: &str, action: Action) -> (String, String, Action) {
 fn twice(pass: &dyn Pass, tool: Tool) -> Ran {
     let first = run_on_tool(pass, LANE, tool);
     let again = run_on_tool(pass, LANE, first.tool.clone());
-    assert!(again.records.is_empty(), "not idempotent: {:?}", again.marks());
+    assert!(
+        again.records.is_empty(),
+        "not idempotent: {:?}",
+        again.marks()
+    );
     assert_eq!(again.tool, first.tool);
     first
 }
@@ -65,7 +69,10 @@ fn anthropic_v1_repair_reads_a_bare_type_name_items_schema() {
         bytes(r.schema()),
         r#"{"type":"object","properties":{"xs":{"type":"array","items":{"type":"string"}}}}"#
     );
-    assert_eq!(r.marks(), [mark("/properties/xs/items", "type", Action::Rewritten)]);
+    assert_eq!(
+        r.marks(),
+        [mark("/properties/xs/items", "type", Action::Rewritten)]
+    );
 }
 
 #[test]
@@ -252,7 +259,9 @@ fn anthropic_v1_strict_min_items_lowers_to_1_with_a_note() {
     // recording anthropic-strict-minitems-0-or-1-93
     let r = twice(
         &StrictMinItems::default(),
-        strict(json!({"type":"object","properties":{"cards":{"type":"array","minItems":8},"one":{"type":"array","minItems":1}}})),
+        strict(
+            json!({"type":"object","properties":{"cards":{"type":"array","minItems":8},"one":{"type":"array","minItems":1}}}),
+        ),
     );
     assert_eq!(
         bytes(r.schema()),
@@ -294,8 +303,10 @@ fn anthropic_v1_strict_passes_leave_non_strict_tools_alone() {
 fn anthropic_v1_strict_unsupported_formats_are_removed_and_noted() {
     let r = twice(
         &StrictUnsupportedFormats::default(),
-        strict(json!({"type":"object","properties":{"p":{"type":"string","format":"regex"},
-            "d":{"type":"string","format":"date-time"},"u":{"type":"string","format":"uuid"}}})),
+        strict(
+            json!({"type":"object","properties":{"p":{"type":"string","format":"regex"},
+            "d":{"type":"string","format":"date-time"},"u":{"type":"string","format":"uuid"}}}),
+        ),
     );
     assert_eq!(
         bytes(r.schema()),
@@ -352,8 +363,10 @@ fn anthropic_v1_strict_bounds_are_removed_per_type_and_noted() {
 fn anthropic_v1_strict_close_objects_closes_only_objects_that_say_nothing() {
     let r = twice(
         &StrictCloseObjects::default(),
-        strict(json!({"type":"object","properties":{"o":{"type":"object","properties":{}},
-            "m":{"type":"object","additionalProperties":{"type":"string"}}}})),
+        strict(
+            json!({"type":"object","properties":{"o":{"type":"object","properties":{}},
+            "m":{"type":"object","additionalProperties":{"type":"string"}}}}),
+        ),
     );
     assert_eq!(
         bytes(r.schema()),
@@ -427,7 +440,11 @@ fn anthropic_v1_strict_fallback_drops_strict_for_unmendable_rules() {
         assert_eq!(r.tool.strict, None, "{v}");
         assert_eq!(r.schema(), &v);
         assert_eq!(r.marks(), [mark("", "strict", Action::Removed)]);
-        assert!(r.records[0].reason.contains(rule), "{}", r.records[0].reason);
+        assert!(
+            r.records[0].reason.contains(rule),
+            "{}",
+            r.records[0].reason
+        );
     }
 }
 
@@ -439,14 +456,18 @@ fn anthropic_v1_pipeline_ships_a_too_complex_strict_tool_non_strict_and_untouche
     v["properties"]["n"] = json!({"type":"integer","minimum":1});
     let shaped = crate::pipeline::run_passes(&passes, LANE, &cfg, &strict(v.clone()));
     assert_eq!(shaped.tool.strict, None);
-    assert_eq!(shaped.tool.input_schema, v, "bounds kept on a non-strict tool");
+    assert_eq!(
+        shaped.tool.input_schema, v,
+        "bounds kept on a non-strict tool"
+    );
 }
 
 // ---------------------------------------------------------------- mutants
 
 #[test]
 fn anthropic_v1_passes_declare_their_mutation_points() {
-    let names = |p: &dyn Pass| -> Vec<String> { p.mutants().into_iter().map(|m| m.change).collect() };
+    let names =
+        |p: &dyn Pass| -> Vec<String> { p.mutants().into_iter().map(|m| m.change).collect() };
     assert_eq!(
         names(&NarrowRootComposition::default()),
         [

@@ -195,7 +195,12 @@ impl Pass for RootTypeObject {
         match root.get("type") {
             None => {
                 root.insert("type".into(), json!("object"));
-                cx.record("", "type", Action::Added, "Converse requires a root type object");
+                cx.record(
+                    "",
+                    "type",
+                    Action::Added,
+                    "Converse requires a root type object",
+                );
                 if self.add_properties && !root.contains_key("properties") {
                     root.insert("properties".into(), json!({}));
                     cx.record(
@@ -214,7 +219,9 @@ impl Pass for RootTypeObject {
                     "",
                     "type",
                     Action::Rewritten,
-                    format!("root type {old} narrowed to \"object\": Converse takes an object root only"),
+                    format!(
+                        "root type {old} narrowed to \"object\": Converse takes an object root only"
+                    ),
                 );
             }
             Some(t) => {
@@ -283,7 +290,10 @@ impl Pass for RootDefs {
                 "root definitions is not an object: $defs cannot move there".to_owned(),
             ));
         }
-        if let Some(clash) = defs.keys().find(|k| existing.is_some_and(|e| e.contains_key(*k))) {
+        if let Some(clash) = defs
+            .keys()
+            .find(|k| existing.is_some_and(|e| e.contains_key(*k)))
+        {
             return Ok(Step::FailClosed(format!(
                 "$defs and definitions both define {clash:?}: no faithful move"
             )));

@@ -15,14 +15,18 @@ fn mark(path: &str, keyword: &str, action: Action) -> (String, String, Action) {
 fn twice(pass: &dyn Pass, schema: Value) -> Ran {
     let first = run(pass, LANE, schema);
     let again = run_on_tool(pass, LANE, first.tool.clone());
-    assert!(again.records.is_empty(), "not idempotent: {:?}", again.marks());
+    assert!(
+        again.records.is_empty(),
+        "not idempotent: {:?}",
+        again.marks()
+    );
     assert_eq!(again.tool, first.tool);
     first
 }
 
-fn shape(tool: Tool) -> crate::pipeline::Shaped {
+fn shape(tool: &Tool) -> crate::pipeline::Shaped {
     let cfg = crate::pipeline::PipelineConfig::default();
-    crate::pipeline::run_passes(&v1(LANE), LANE, &cfg, &tool)
+    crate::pipeline::run_passes(&v1(LANE), LANE, &cfg, tool)
 }
 
 #[test]
@@ -30,7 +34,9 @@ fn bedrock_converse_v1_parses_a_serialized_schema_back() {
     // recording bedrock-converse-json-not-document-3377
     let r = twice(
         &JsonDocument::default(),
-        json!("{\"type\":\"object\",\"properties\":{\"city\":{\"type\":\"string\"}},\"required\":[\"city\"]}"),
+        json!(
+            "{\"type\":\"object\",\"properties\":{\"city\":{\"type\":\"string\"}},\"required\":[\"city\"]}"
+        ),
     );
     assert_eq!(
         bytes(r.schema()),
@@ -41,7 +47,13 @@ fn bedrock_converse_v1_parses_a_serialized_schema_back() {
 
 #[test]
 fn bedrock_converse_v1_replaces_other_non_object_documents_by_an_empty_object() {
-    for v in [json!([1]), json!(3), json!(true), json!("not json"), json!("[1]")] {
+    for v in [
+        json!([1]),
+        json!(3),
+        json!(true),
+        json!("not json"),
+        json!("[1]"),
+    ] {
         let r = twice(&JsonDocument::default(), v.clone());
         assert_eq!(bytes(r.schema()), "{}", "{v}");
         assert_eq!(r.marks(), [mark("", "", Action::Rewritten)], "{v}");
@@ -68,7 +80,10 @@ fn bedrock_converse_v1_replaces_null_and_array_properties_by_an_empty_map() {
         &PropertiesObject,
         json!({"type":"object","properties":null,"x":1}),
     );
-    assert_eq!(bytes(r.schema()), r#"{"type":"object","properties":{},"x":1}"#);
+    assert_eq!(
+        bytes(r.schema()),
+        r#"{"type":"object","properties":{},"x":1}"#
+    );
     assert_eq!(r.marks(), [mark("", "properties", Action::Rewritten)]);
     let nested = twice(
         &PropertiesObject,
@@ -78,7 +93,10 @@ fn bedrock_converse_v1_replaces_null_and_array_properties_by_an_empty_map() {
         bytes(nested.schema()),
         r#"{"type":"object","properties":{"o":{"type":"object","properties":{}}}}"#
     );
-    assert_eq!(nested.marks(), [mark("/properties/o", "properties", Action::Rewritten)]);
+    assert_eq!(
+        nested.marks(),
+        [mark("/properties/o", "properties", Action::Rewritten)]
+    );
 }
 
 #[test]
@@ -94,10 +112,16 @@ fn bedrock_converse_v1_types_a_typeless_root_as_an_object() {
     );
     assert_eq!(r.marks(), [mark("", "type", Action::Added)]);
     let empty = twice(&RootTypeObject::default(), json!({}));
-    assert_eq!(bytes(empty.schema()), r#"{"type":"object","properties":{}}"#);
+    assert_eq!(
+        bytes(empty.schema()),
+        r#"{"type":"object","properties":{}}"#
+    );
     assert_eq!(
         empty.marks(),
-        [mark("", "type", Action::Added), mark("", "properties", Action::Added)]
+        [
+            mark("", "type", Action::Added),
+            mark("", "properties", Action::Added)
+        ]
     );
 }
 
@@ -113,7 +137,10 @@ fn bedrock_converse_v1_narrows_a_root_type_list_holding_object() {
 
 #[test]
 fn bedrock_converse_v1_fails_closed_on_a_scalar_root_type() {
-    for v in [json!({"type":"string","enum":["a"]}), json!({"type":["string","null"]})] {
+    for v in [
+        json!({"type":"string","enum":["a"]}),
+        json!({"type":["string","null"]}),
+    ] {
         let r = run(&RootTypeObject::default(), LANE, v.clone());
         assert!(
             matches!(&r.step, Step::FailClosed(m) if m.contains("has no object form on Converse")),
@@ -156,14 +183,18 @@ fn bedrock_converse_v1_fails_closed_when_defs_and_definitions_clash() {
         LANE,
         json!({"$defs":{"A":{}},"definitions":{"A":{"type":"string"}}}),
     );
-    assert!(matches!(&r.step, Step::FailClosed(m) if m.contains("\"A\"")), "{:?}", r.step);
+    assert!(
+        matches!(&r.step, Step::FailClosed(m) if m.contains("\"A\"")),
+        "{:?}",
+        r.step
+    );
     let r = run(&RootDefs::default(), LANE, json!({"$defs":[1]}));
     assert!(matches!(r.step, Step::FailClosed(_)));
 }
 
 #[test]
 fn bedrock_converse_v1_pipeline_fixes_every_recorded_construct_and_the_name() {
-    let shaped = shape(Tool::new(
+    let shaped = shape(&Tool::new(
         "fs.read file",
         json!({"$defs":{"P":{"type":"string"}},"properties":{"p":{"$ref":"#/$defs/P"},"o":{"type":"object","properties":null}}}),
     ));
@@ -172,8 +203,11 @@ fn bedrock_converse_v1_pipeline_fixes_every_recorded_construct_and_the_name() {
         bytes(&shaped.tool.input_schema),
         r##"{"properties":{"p":{"$ref":"#/definitions/P"},"o":{"type":"object","properties":{}}},"type":"object","definitions":{"P":{"type":"string"}}}"##
     );
-    let valid = Tool::new("ok", json!({"type":"object","properties":{"a":{"type":"string"}}}));
-    let same = shape(valid.clone());
+    let valid = Tool::new(
+        "ok",
+        json!({"type":"object","properties":{"a":{"type":"string"}}}),
+    );
+    let same = shape(&valid);
     assert_eq!(same.tool, valid);
     assert!(same.degradations.is_empty());
 }
@@ -183,13 +217,20 @@ fn bedrock_converse_v1_passes_declare_their_mutation_points() {
     let count: usize = v1(LANE).iter().map(|p| p.mutants().len()).sum();
     assert_eq!(count, 4);
     let m = RootDefs { follow_refs: false };
-    let r = run(&m, LANE, json!({"$defs":{"A":{}},"properties":{"a":{"$ref":"#/$defs/A"}}}));
+    let r = run(
+        &m,
+        LANE,
+        json!({"$defs":{"A":{}},"properties":{"a":{"$ref":"#/$defs/A"}}}),
+    );
     assert_eq!(r.schema()["properties"]["a"]["$ref"], json!("#/$defs/A"));
     let m = RootTypeObject {
         add_properties: false,
         narrow_type_lists: true,
     };
-    assert_eq!(bytes(run(&m, LANE, json!({})).schema()), r#"{"type":"object"}"#);
+    assert_eq!(
+        bytes(run(&m, LANE, json!({})).schema()),
+        r#"{"type":"object"}"#
+    );
     let m = RootTypeObject {
         add_properties: true,
         narrow_type_lists: false,
