@@ -2118,13 +2118,13 @@ mod tests {
                 path.display()
             )
         );
-        assert_eq!(
-            load_err("mcp.json", Some(Format::AnthropicTools)),
-            format!(
-                "{}:3:5: tools[0]: missing \"input_schema\" (format anthropic)",
-                path.display()
-            )
-        );
+        // The Anthropic reader takes the camelCase key too (with a note):
+        // forcing it on an MCP file reads every tool.
+        let as_anthropic = load_catalog(&path, Some(Format::AnthropicTools)).unwrap();
+        assert_eq!(as_anthropic.format, Format::AnthropicTools);
+        assert!(as_anthropic.notes.iter().all(
+            |n| n.message == "schema read from \"inputSchema\": it is sent as \"input_schema\""
+        ));
         assert_eq!(
             load_err("mcp.json", Some(Format::TestSuite)),
             format!(
