@@ -14,7 +14,7 @@
 //! | id | shape |
 //! |---|---|
 //! | `mcp` | `{"tools":[{name,description,inputSchema}]}` (a `tools/list` result), the same inside a JSON-RPC envelope `{"jsonrpc","id","result":{"tools":[…]}}`, or a bare array |
-//! | `anthropic` | bare array or `{"tools":[…]}` of `{name,description,input_schema,strict?}` |
+//! | `anthropic` | bare array or `{"tools":[…]}` of `{name,description,input_schema,strict?}`; a custom tool whose schema sits under `inputSchema` is read from there (noted), one with neither key gets the typeless schema `{}` (noted) |
 //! | `openai-chat` | bare array or `{"tools":[…]}` of `{type:"function",function:{name,description,parameters,strict}}` |
 //! | `openai-responses` | bare array or `{"tools":[…]}` of `{type:"function",name,description,parameters,strict}` |
 //! | `gemini` | `[{"functionDeclarations":[…]}]`, `{"tools":[{"functionDeclarations":[…]}]}`, `{"functionDeclarations":[…]}` or a bare array of declarations `{name,description,parameters\|parametersJsonSchema}` (`function_declarations`/`parameters_json_schema` also accepted) |
@@ -612,28 +612,41 @@ struct SchemaKey {
     /// is assumed (`OpenAI` and Gemini let a function declare no parameters).
     optional: bool,
     strict: bool,
+    /// Anthropic custom tools: a missing schema is read as the typeless
+    /// `{}` (the v1 object floor types it), and a schema found under a later
+    /// key than the first gets a note (it renders under the first).
+    lenient: bool,
 }
 
 const MCP_KEY: SchemaKey = SchemaKey {
     keys: &["inputSchema"],
     optional: false,
     strict: false,
+    lenient: false,
 };
+/// Anthropic custom tools. `inputSchema` (the Converse/MCP spelling, which
+/// the Messages endpoint refuses: recording
+/// `anthropic-bedrock-invoke-input-schema-key-549`) is read as the schema
+/// and renders as `input_schema`; a tool with neither (recording
+/// `anthropic-input-schema-missing-1`) is read as the typeless `{}`.
 const ANTHROPIC_KEY: SchemaKey = SchemaKey {
-    keys: &["input_schema"],
+    keys: &["input_schema", "inputSchema"],
     optional: false,
     strict: true,
+    lenient: true,
 };
 const SHARED_KEY: SchemaKey = SchemaKey {
     keys: &["input_schema"],
     optional: false,
     // A catalog may pin the tool's `strict` flag (the project's fixtures do).
     strict: true,
+    lenient: false,
 };
 const OPENAI_KEY: SchemaKey = SchemaKey {
     keys: &["parameters"],
     optional: true,
     strict: true,
+    lenient: false,
 };
 const GEMINI_KEY: SchemaKey = SchemaKey {
     keys: &[
@@ -643,7 +656,17 @@ const GEMINI_KEY: SchemaKey = SchemaKey {
     ],
     optional: true,
     strict: false,
+    lenient: false,
 };
+
+/// An Anthropic tool object without a `type`, or `type: "custom"`: server
+/// tools (`web_search_20250305`, …) carry no schema and are not read.
+fn is_custom_tool(obj: &Map<String, Value>) -> bool {
+    match obj.get("type") {
+        None | Some(Value::Null) => true,
+        Some(t) => t.as_str() == Some("custom"),
+    }
+}
 
 /// One tool declaration object: name, description, schema (taken out of the
 /// object, not cloned) and, where the wire has it, `strict`.
@@ -676,6 +699,13 @@ fn declaration<'a>(
             );
             serde_json::json!({"type": "object", "properties": {}})
         }
+        [] if key.lenient && is_custom_tool(obj) => {
+            let wanted = key.keys.first().copied().unwrap_or_default();
+            notes.push(format!(
+                "no \"{wanted}\" declared: the typeless schema {{}} assumed"
+            ));
+            Value::Object(Map::new())
+        }
         [] => {
             let wanted = key.keys.first().copied().unwrap_or_default();
             return Err(src.error(ptr, &format!("missing \"{wanted}\" (format {format})")));
@@ -684,6 +714,12 @@ fn declaration<'a>(
             for other in rest {
                 notes.push(format!(
                     "both \"{first}\" and \"{other}\" given: \"{first}\" used"
+                ));
+            }
+            let wanted = key.keys.first().copied().unwrap_or_default();
+            if key.lenient && *first != wanted {
+                notes.push(format!(
+                    "schema read from \"{first}\": it is sent as \"{wanted}\""
                 ));
             }
             obj.get_mut(*first).map(Value::take).unwrap_or_default()
@@ -1640,6 +1676,61 @@ mod tests {
     }
 
     #[test]
+    fn anthropic_tools_read_a_camel_case_input_schema_with_a_note() {
+        let c = from_bytes(
+            br#"[{"name":"search_docs","inputSchema":{"type":"object","properties":{}}}]"#,
+            Some(Format::AnthropicTools),
+        )
+        .unwrap();
+        assert_eq!(
+            bytes_of(&c.tools[0].input_schema),
+            r#"{"type":"object","properties":{}}"#
+        );
+        assert_eq!(
+            c.notes,
+            [note(
+                "search_docs",
+                "",
+                "schema read from \"inputSchema\": it is sent as \"input_schema\""
+            )]
+        );
+    }
+
+    #[test]
+    fn anthropic_tools_without_input_schema_get_the_typeless_schema_with_a_note() {
+        let c = from_bytes(
+            br#"[{"name":"get_weather","description":"d"},{"name":"c","type":"custom"}]"#,
+            Some(Format::AnthropicTools),
+        )
+        .unwrap();
+        assert_eq!(c.tools[0].input_schema, json!({}));
+        assert_eq!(c.tools[1].input_schema, json!({}));
+        assert_eq!(
+            c.notes[0],
+            note(
+                "get_weather",
+                "",
+                "no \"input_schema\" declared: the typeless schema {} assumed"
+            )
+        );
+    }
+
+    #[test]
+    fn anthropic_server_tools_and_malformed_tools_are_still_refused() {
+        let server = from_bytes(
+            br#"[{"type":"web_search_20250305","name":"web_search"}]"#,
+            Some(Format::AnthropicTools),
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(server.contains("missing \"input_schema\""), "{server}");
+        let nameless = from_bytes(br#"[{"input_schema":{}}]"#, Some(Format::AnthropicTools))
+            .unwrap_err()
+            .to_string();
+        assert!(nameless.contains("missing \"name\""), "{nameless}");
+    }
+
+    #[test]
     fn anthropic_bare_array_keeps_strict_and_description() {
         let c = load("anthropic.json");
         assert_eq!(c.format, Format::AnthropicTools);
@@ -2027,13 +2118,13 @@ mod tests {
                 path.display()
             )
         );
-        assert_eq!(
-            load_err("mcp.json", Some(Format::AnthropicTools)),
-            format!(
-                "{}:3:5: tools[0]: missing \"input_schema\" (format anthropic)",
-                path.display()
-            )
-        );
+        // The Anthropic reader takes the camelCase key too (with a note):
+        // forcing it on an MCP file reads every tool.
+        let as_anthropic = load_catalog(&path, Some(Format::AnthropicTools)).unwrap();
+        assert_eq!(as_anthropic.format, Format::AnthropicTools);
+        assert!(as_anthropic.notes.iter().all(
+            |n| n.message == "schema read from \"inputSchema\": it is sent as \"input_schema\""
+        ));
         assert_eq!(
             load_err("mcp.json", Some(Format::TestSuite)),
             format!(

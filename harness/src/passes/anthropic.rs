@@ -17,23 +17,64 @@
 //! Root `enum`/`not`, `dependentRequired`/`dependentSchemas`, declared
 //! non-object roots and nested compositions ship verbatim.
 
-use serde_json::json;
+use serde_json::{Map, Value, json};
 
-use super::notes;
+use super::names::{NameSpec, SanitizePropertyKeys, SanitizeToolName};
+use super::notes::{self, Unenforced};
 use super::root::{self, MergeOrder};
-use super::{Cx, Pass, Step};
+use super::{Cx, Pass, PassMutant, Step};
 use crate::degradation::Action;
-use crate::schema::TooDeep;
+use crate::lane::Lane;
+use crate::schema::{self, TooDeep};
 use crate::tool::Tool;
 
-/// v1 on `anthropic-messages`, in order.
+/// v1 on `anthropic-messages`, in order: repair draft 2020-12 errors
+/// first (the later passes then walk a valid schema), the root narrowing
+/// and floor, the names, then the strict subset for `strict: true` tools.
 pub(crate) fn v1_messages() -> Vec<Box<dyn Pass>> {
     vec![
+        Box::new(RepairDraft202012::default()),
         Box::new(super::Normalize::default()),
         Box::new(NarrowRootComposition::default()),
-        Box::new(ObjectRootFloor),
+        Box::new(ObjectRootFloor::default()),
+        Box::new(SanitizeToolName {
+            spec: TOOL_NAME,
+            rule: "anthropic-tool-name-pattern",
+        }),
+        Box::new(SanitizePropertyKeys {
+            spec: PROPERTY_KEY,
+            rule: "anthropic-property-key-pattern",
+        }),
+        Box::new(StrictFallback::default()),
+        Box::new(StrictMinItems::default()),
+        Box::new(StrictUnsupportedFormats::default()),
+        Box::new(StrictBounds::default()),
+        Box::new(StrictCloseObjects::default()),
     ]
 }
+
+/// Tool names: `^[a-zA-Z0-9_-]{1,64}$`. The limit rose to 128 on
+/// 2025-07-01 (recording `anthropic-tool-name-pattern-11`, 2025-03-07,
+/// quotes `{1,64}`; the define-tools page now says `{1,128}`). A pipeline
+/// has no date, and 64 is valid on both sides of the change: a name
+/// shaped for 64 is accepted at every recording's date.
+pub(crate) const TOOL_NAME: NameSpec = NameSpec::word_or_dash(64);
+
+/// `[a-zA-Z0-9_.-]`: the root property-key alphabet.
+fn key_char(c: char) -> bool {
+    c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-')
+}
+
+/// Root property keys: `^[a-zA-Z0-9_.-]{1,64}$` (recording
+/// `anthropic-property-key-pattern-1`).
+pub(crate) const PROPERTY_KEY: NameSpec = NameSpec {
+    max: 64,
+    first: key_char,
+    rest: key_char,
+};
+
+/// One mutation point: its name and how it flips the pass.
+type Flip<P> = (&'static str, fn(&mut P));
 
 /// See the module docs. The fields are the pass's mutation points.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -67,6 +108,49 @@ impl Pass for NarrowRootComposition {
 
     fn rule(&self) -> Option<&'static str> {
         Some("anthropic-root-composition")
+    }
+
+    fn mutants(&self) -> Vec<PassMutant> {
+        let mut out: Vec<PassMutant> = self
+            .keywords
+            .iter()
+            .map(|k| {
+                let mut m = self.clone();
+                m.keywords.retain(|x| x != k);
+                PassMutant::new(format!("drop {k:?} from stripped keywords"), m)
+            })
+            .collect();
+        let mut reversed = self.clone();
+        reversed.keywords.reverse();
+        out.push(PassMutant::new(
+            "reverse the keyword (note) precedence",
+            reversed,
+        ));
+        out.push(PassMutant::new(
+            "last branch wins a merge",
+            Self {
+                merge: MergeOrder::LastWins,
+                ..self.clone()
+            },
+        ));
+        let flags: [Flip<Self>; 4] = [
+            ("skip the non-object root replacement", |m| {
+                m.replace_non_object_root = false;
+            }),
+            ("skip the object floor restore", |m| {
+                m.restore_object_floor = false;
+            }),
+            ("skip the generic note", |m| m.generic_note = false),
+            ("skip the dangling required prune", |m| {
+                m.prune_dangling_required = false;
+            }),
+        ];
+        for (change, flip) in flags {
+            let mut m = self.clone();
+            flip(&mut m);
+            out.push(PassMutant::new(change, m));
+        }
+        out
     }
 
     fn apply(&self, tool: &mut Tool, cx: &mut Cx<'_>) -> Result<Step, TooDeep> {
@@ -135,9 +219,23 @@ impl Pass for NarrowRootComposition {
 /// `anthropic-input-schema-type-required`): a root object schema that
 /// declares no `type` gets `type: "object"` (and `properties: {}` when it
 /// has none, so the result is stable under `normalize`). A declared root
-/// type, object or not, is left alone.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub(crate) struct ObjectRootFloor;
+/// type, object or not, is left alone. A tool read without any schema (the
+/// catalog gives it the typeless `{}`: recordings
+/// `anthropic-input-schema-missing-1`) gets `{"type":"object","properties":{}}`
+/// here. The gate is the pass's one mutation point.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct ObjectRootFloor {
+    /// Type only roots without a `type` (mutant: every root).
+    pub(crate) only_typeless: bool,
+}
+
+impl Default for ObjectRootFloor {
+    fn default() -> Self {
+        Self {
+            only_typeless: true,
+        }
+    }
+}
 
 impl Pass for ObjectRootFloor {
     fn name(&self) -> &'static str {
@@ -148,11 +246,20 @@ impl Pass for ObjectRootFloor {
         Some("anthropic-input-schema-type-required")
     }
 
+    fn mutants(&self) -> Vec<PassMutant> {
+        vec![PassMutant::new(
+            "type every root object, declared type or not",
+            Self {
+                only_typeless: !self.only_typeless,
+            },
+        )]
+    }
+
     fn apply(&self, tool: &mut Tool, cx: &mut Cx<'_>) -> Result<Step, TooDeep> {
         let Some(root) = tool.input_schema.as_object_mut() else {
             return Ok(Step::Continue);
         };
-        if !root.contains_key("type") {
+        if !root.contains_key("type") || !self.only_typeless {
             root.insert("type".into(), json!("object"));
             cx.record(
                 "",
@@ -175,6 +282,749 @@ impl Pass for ObjectRootFloor {
         Ok(Step::Continue)
     }
 }
+
+/// The JSON Schema type names: a bare one where a schema belongs is read as
+/// `{"type": name}`.
+const TYPE_NAMES: &[&str] = &[
+    "string", "number", "integer", "boolean", "object", "array", "null",
+];
+
+/// `repair-draft-2020-12`: the recorded `JSON schema is invalid. It must
+/// match JSON Schema draft 2020-12` (rule
+/// `anthropic-json-schema-invalid-2020-12`). Two faithful repairs of the
+/// recorded constructs, then a gate:
+/// 1. a bare type name where a schema belongs (`"x": "number"`, recording
+///    `-241`) becomes `{"type": "number"}`;
+/// 2. a draft-3 boolean `required` inside a property schema (recording
+///    `-71`) moves into the parent's `required` list (`true`) or goes
+///    (`false`, the default); one outside a property says nothing and goes;
+/// 3. earlier-draft spellings with an exact 2020-12 form: tuple `items`
+///    → `prefixItems` (`additionalItems` → `items`), draft-4 boolean
+///    `exclusiveMinimum`/`exclusiveMaximum` → the numeric bound;
+/// 4. a schema still invalid under the draft 2020-12 metaschema has no
+///    faithful repair: the tool fails closed, with the validator's reason.
+///
+/// A root that is not a JSON object is left to `narrow-root-composition`
+/// (it becomes `{}`). The fields are the pass's mutation points.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct RepairDraft202012 {
+    pub(crate) type_names: bool,
+    pub(crate) boolean_required: bool,
+    /// Lift `required: true` into the parent (mutant: drop it silently-noted).
+    pub(crate) lift_required: bool,
+    /// Tuple `items` and boolean exclusive bounds in their 2020-12 form.
+    pub(crate) older_drafts: bool,
+    pub(crate) fail_closed: bool,
+}
+
+impl Default for RepairDraft202012 {
+    fn default() -> Self {
+        Self {
+            type_names: true,
+            boolean_required: true,
+            lift_required: true,
+            older_drafts: true,
+            fail_closed: true,
+        }
+    }
+}
+
+/// The schema-position keys of `node` whose value is a bare type name:
+/// `(keyword, name-or-index, type)`.
+fn bare_type_names(node: &Map<String, Value>) -> Vec<(String, Option<String>, String)> {
+    let is_type = |v: &Value| {
+        v.as_str()
+            .filter(|t| TYPE_NAMES.contains(t))
+            .map(str::to_owned)
+    };
+    let mut out = Vec::new();
+    for (k, v) in node {
+        if schema::NAME_MAPS.contains(&k.as_str()) {
+            if let Some(m) = v.as_object() {
+                for (name, sub) in m {
+                    if let Some(t) = is_type(sub) {
+                        out.push((k.clone(), Some(name.clone()), t));
+                    }
+                }
+            }
+        } else if (schema::SINGLE_SCHEMA.contains(&k.as_str()) || k == "items")
+            && let Some(t) = is_type(v)
+        {
+            out.push((k.clone(), None, t));
+        }
+    }
+    out
+}
+
+/// Two earlier-draft spellings with an exact draft 2020-12 form: tuple
+/// `items: [..]` (+ `additionalItems`) is `prefixItems` (+ `items`), and a
+/// draft-4 boolean `exclusiveMinimum`/`exclusiveMaximum` next to
+/// `minimum`/`maximum` is the numeric bound itself (`false`, or `true`
+/// with no bound, says nothing).
+fn older_draft_forms(path: &str, node: &mut Map<String, Value>, cx: &mut Cx<'_>) {
+    if node.get("items").is_some_and(Value::is_array) && !node.contains_key("prefixItems") {
+        let tuple = node.get("items").cloned().unwrap_or_default();
+        let rest = node.shift_remove("additionalItems");
+        schema::insert_after(node, "items", "prefixItems", tuple);
+        node.shift_remove("items");
+        cx.record(
+            path,
+            "items",
+            Action::Rewritten,
+            "tuple-form items (before draft 2020-12) moved to prefixItems",
+        );
+        if let Some(rest) = rest {
+            node.insert("items".into(), rest);
+            cx.record(
+                path,
+                "additionalItems",
+                Action::Rewritten,
+                "additionalItems (before draft 2020-12) moved to items",
+            );
+        }
+    }
+    for (flag, bound) in [
+        ("exclusiveMinimum", "minimum"),
+        ("exclusiveMaximum", "maximum"),
+    ] {
+        let Some(Value::Bool(b)) = node.get(flag) else {
+            continue;
+        };
+        let exclusive = *b && node.get(bound).is_some_and(Value::is_number);
+        if exclusive {
+            let n = node.shift_remove(bound).unwrap_or_default();
+            node.insert(flag.into(), n);
+            cx.record(
+                path,
+                bound,
+                Action::Rewritten,
+                format!("draft-4 boolean {flag}: {bound} moved into {flag}"),
+            );
+        } else {
+            node.shift_remove(flag);
+            cx.record(
+                path,
+                flag,
+                Action::Removed,
+                format!("draft-4 boolean {flag} that excludes nothing"),
+            );
+        }
+    }
+}
+
+impl RepairDraft202012 {
+    fn repair_node(self, path: &str, node: &mut Map<String, Value>, cx: &mut Cx<'_>) {
+        if self.type_names {
+            for (kw, name, t) in bare_type_names(node) {
+                let at = match &name {
+                    Some(n) => schema::child_path(&schema::child_path(path, &kw), n),
+                    None => schema::child_path(path, &kw),
+                };
+                let slot = match &name {
+                    Some(n) => node
+                        .get_mut(&kw)
+                        .and_then(Value::as_object_mut)
+                        .and_then(|m| m.get_mut(n)),
+                    None => node.get_mut(&kw),
+                };
+                if let Some(slot) = slot {
+                    *slot = json!({ "type": t });
+                    cx.record(
+                        &at,
+                        "type",
+                        Action::Rewritten,
+                        format!("bare type name {t:?} where a schema belongs: read as {{\"type\":{t:?}}} (draft 2020-12)"),
+                    );
+                }
+            }
+        }
+        if self.older_drafts {
+            older_draft_forms(path, node, cx);
+        }
+        if !self.boolean_required {
+            return;
+        }
+        let mut lifted = Vec::new();
+        if let Some(Value::Object(props)) = node.get_mut("properties") {
+            for (name, prop) in props.iter_mut() {
+                let Some(p) = prop.as_object_mut() else {
+                    continue;
+                };
+                let Some(Value::Bool(b)) = p.get("required") else {
+                    continue;
+                };
+                let b = *b;
+                p.shift_remove("required");
+                let at = schema::child_path(&format!("{path}/properties"), name);
+                cx.record(
+                    &at,
+                    "required",
+                    Action::Removed,
+                    format!("draft-3 boolean required: {b} (not valid in draft 2020-12)"),
+                );
+                if b && self.lift_required {
+                    lifted.push(name.clone());
+                }
+            }
+        }
+        if let Some(Value::Bool(b)) = node.get("required") {
+            let b = *b;
+            node.shift_remove("required");
+            cx.record(
+                path,
+                "required",
+                Action::Removed,
+                format!("boolean required: {b} outside a property says nothing (not valid in draft 2020-12)"),
+            );
+        }
+        if !lifted.is_empty() {
+            let mut all = schema::required_names(node);
+            for n in lifted {
+                if !all.contains(&n) {
+                    all.push(n);
+                }
+            }
+            cx.set_keyword(
+                path,
+                node,
+                ("properties", "required"),
+                json!(all),
+                "draft-3 boolean required lifted into the parent's required list",
+            );
+        }
+    }
+}
+
+impl Pass for RepairDraft202012 {
+    fn name(&self) -> &'static str {
+        "repair-draft-2020-12"
+    }
+
+    fn rule(&self) -> Option<&'static str> {
+        Some("anthropic-json-schema-invalid-2020-12")
+    }
+
+    fn mutants(&self) -> Vec<PassMutant> {
+        let flags: [Flip<Self>; 5] = [
+            ("skip the bare type-name repair", |m| m.type_names = false),
+            ("skip the earlier-draft forms", |m| m.older_drafts = false),
+            ("skip the boolean required repair", |m| {
+                m.boolean_required = false;
+            }),
+            ("drop required: true instead of lifting it", |m| {
+                m.lift_required = false;
+            }),
+            (
+                "ship an unrepairable schema instead of failing closed",
+                |m| {
+                    m.fail_closed = false;
+                },
+            ),
+        ];
+        flags
+            .into_iter()
+            .map(|(change, flip)| {
+                let mut m = *self;
+                flip(&mut m);
+                PassMutant::new(change, m)
+            })
+            .collect()
+    }
+
+    fn apply(&self, tool: &mut Tool, cx: &mut Cx<'_>) -> Result<Step, TooDeep> {
+        if !tool.input_schema.is_object() {
+            return Ok(Step::Continue);
+        }
+        schema::rewrite_pre_order(&mut tool.input_schema, &mut |path, node| {
+            self.repair_node(path, node, cx);
+            true
+        })?;
+        if self.fail_closed
+            && let Some(e) = crate::oracle::metaschema_error(&tool.input_schema)
+        {
+            return Ok(Step::FailClosed(format!(
+                "not a valid draft 2020-12 schema and no faithful repair exists: {e}"
+            )));
+        }
+        Ok(Step::Continue)
+    }
+}
+
+/// Run `f` on every schema object of a strict tool (others are left alone).
+fn each_strict_node(
+    tool: &mut Tool,
+    f: &mut dyn FnMut(&str, &mut Map<String, Value>),
+) -> Result<bool, TooDeep> {
+    if tool.strict != Some(true) {
+        return Ok(false);
+    }
+    schema::rewrite_pre_order(&mut tool.input_schema, &mut |path, node| {
+        f(path, node);
+        true
+    })?;
+    Ok(true)
+}
+
+/// Surface `lost` as one unenforced-constraint note (when `note` is on).
+fn note_lost(tool: &mut Tool, cx: &mut Cx<'_>, note: bool, lost: &[Unenforced], why: &str) {
+    if note && let Some(n) = notes::unenforced_note(lost) {
+        cx.note(tool, &n, why);
+    }
+}
+
+/// `strict-min-items`: strict mode supports `minItems` 0 or 1 only
+/// (recording `anthropic-strict-minitems-0-or-1-93`: `For 'array' type,
+/// 'minItems' values other than 0 or 1 are not supported`). A larger
+/// `minItems` becomes 1 (the array stays non-empty) and the original
+/// minimum reaches the model as a note.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct StrictMinItems {
+    /// The value a larger `minItems` is lowered to.
+    pub(crate) floor: u64,
+    pub(crate) note: bool,
+}
+
+impl Default for StrictMinItems {
+    fn default() -> Self {
+        Self {
+            floor: 1,
+            note: true,
+        }
+    }
+}
+
+impl Pass for StrictMinItems {
+    fn name(&self) -> &'static str {
+        "strict-min-items"
+    }
+
+    fn rule(&self) -> Option<&'static str> {
+        Some("anthropic-strict-minitems-0-or-1")
+    }
+
+    fn mutants(&self) -> Vec<PassMutant> {
+        vec![
+            PassMutant::new(
+                "lower minItems to 0 instead of 1",
+                Self { floor: 0, ..*self },
+            ),
+            PassMutant::new(
+                "skip the note",
+                Self {
+                    note: false,
+                    ..*self
+                },
+            ),
+        ]
+    }
+
+    fn apply(&self, tool: &mut Tool, cx: &mut Cx<'_>) -> Result<Step, TooDeep> {
+        let mut lost = Vec::new();
+        each_strict_node(tool, &mut |path, node| {
+            let Some(n) = node.get("minItems").and_then(Value::as_f64) else {
+                return;
+            };
+            if n > 1.0 {
+                let old = node.insert("minItems".into(), json!(self.floor));
+                cx.record(
+                    path,
+                    "minItems",
+                    Action::Rewritten,
+                    format!(
+                        "strict mode supports minItems 0 or 1 only: lowered to {}",
+                        self.floor
+                    ),
+                );
+                lost.push(Unenforced {
+                    pointer: path.to_owned(),
+                    keyword: "minItems".into(),
+                    value: old.unwrap_or_default(),
+                });
+            }
+        })?;
+        note_lost(
+            tool,
+            cx,
+            self.note,
+            &lost,
+            "strict minItems surfaced as a note",
+        );
+        Ok(Step::Continue)
+    }
+}
+
+/// The string formats strict mode supports (structured-outputs limitations).
+const STRICT_FORMATS: &[&str] = &[
+    "date-time",
+    "time",
+    "date",
+    "duration",
+    "email",
+    "hostname",
+    "uri",
+    "ipv4",
+    "ipv6",
+    "uuid",
+];
+
+/// `strict-unsupported-formats`: a string `format` outside the strict list
+/// (rule `anthropic-strict-format-unsupported`, documented) is removed and
+/// named in a note; `format` is an annotation, the model still reads it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct StrictUnsupportedFormats {
+    pub(crate) supported: Vec<&'static str>,
+    pub(crate) note: bool,
+}
+
+impl Default for StrictUnsupportedFormats {
+    fn default() -> Self {
+        Self {
+            supported: STRICT_FORMATS.to_vec(),
+            note: true,
+        }
+    }
+}
+
+impl Pass for StrictUnsupportedFormats {
+    fn name(&self) -> &'static str {
+        "strict-unsupported-formats"
+    }
+
+    fn rule(&self) -> Option<&'static str> {
+        Some("anthropic-strict-format-unsupported")
+    }
+
+    fn mutants(&self) -> Vec<PassMutant> {
+        let mut out = vec![PassMutant::new(
+            "skip the note",
+            Self {
+                note: false,
+                ..self.clone()
+            },
+        )];
+        if let Some(first) = self.supported.first() {
+            let mut m = self.clone();
+            m.supported.retain(|f| f != first);
+            out.push(PassMutant::new(
+                format!("drop {first:?} from supported formats"),
+                m,
+            ));
+        }
+        out
+    }
+
+    fn apply(&self, tool: &mut Tool, cx: &mut Cx<'_>) -> Result<Step, TooDeep> {
+        let mut lost = Vec::new();
+        each_strict_node(tool, &mut |path, node| {
+            let Some(f) = node.get("format").and_then(Value::as_str) else {
+                return;
+            };
+            if self.supported.contains(&f) {
+                return;
+            }
+            let why = format!("strict mode does not support format {f:?}");
+            if let Some(v) = node.shift_remove("format") {
+                cx.record(path, "format", Action::Removed, why);
+                lost.push(Unenforced {
+                    pointer: path.to_owned(),
+                    keyword: "format".into(),
+                    value: v,
+                });
+            }
+        })?;
+        note_lost(
+            tool,
+            cx,
+            self.note,
+            &lost,
+            "strict formats surfaced as a note",
+        );
+        Ok(Step::Continue)
+    }
+}
+
+/// `strict-bounds`: strict mode supports no numeric bounds on
+/// `integer`/`number` and no length bounds on `string` (rule
+/// `anthropic-strict-numeric-bounds`, recorded through Converse:
+/// `For 'integer' type, properties maximum, minimum are not supported`;
+/// the structured-outputs limitations say the same for the Messages API).
+/// Each is removed and the bounds reach the model as a note.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct StrictBounds {
+    pub(crate) numeric: Vec<&'static str>,
+    pub(crate) string: Vec<&'static str>,
+    pub(crate) note: bool,
+}
+
+impl Default for StrictBounds {
+    fn default() -> Self {
+        Self {
+            numeric: vec![
+                "minimum",
+                "maximum",
+                "exclusiveMinimum",
+                "exclusiveMaximum",
+                "multipleOf",
+            ],
+            string: vec!["minLength", "maxLength"],
+            note: true,
+        }
+    }
+}
+
+impl Pass for StrictBounds {
+    fn name(&self) -> &'static str {
+        "strict-bounds"
+    }
+
+    fn rule(&self) -> Option<&'static str> {
+        Some("anthropic-strict-numeric-bounds")
+    }
+
+    fn mutants(&self) -> Vec<PassMutant> {
+        let mut out = vec![PassMutant::new(
+            "skip the note",
+            Self {
+                note: false,
+                ..self.clone()
+            },
+        )];
+        for k in self.numeric.iter().chain(&self.string) {
+            let mut m = self.clone();
+            m.numeric.retain(|x| x != k);
+            m.string.retain(|x| x != k);
+            out.push(PassMutant::new(
+                format!("drop {k:?} from stripped bounds"),
+                m,
+            ));
+        }
+        out
+    }
+
+    fn apply(&self, tool: &mut Tool, cx: &mut Cx<'_>) -> Result<Step, TooDeep> {
+        let mut lost = Vec::new();
+        each_strict_node(tool, &mut |path, node| {
+            let banned = match node.get("type").and_then(Value::as_str) {
+                Some("integer" | "number") => &self.numeric,
+                Some("string") => &self.string,
+                _ => return,
+            };
+            for k in banned {
+                if let Some(v) = node.shift_remove(*k) {
+                    cx.record(
+                        path,
+                        k,
+                        Action::Removed,
+                        format!("strict mode does not support {k}"),
+                    );
+                    lost.push(Unenforced {
+                        pointer: path.to_owned(),
+                        keyword: (*k).to_owned(),
+                        value: v,
+                    });
+                }
+            }
+        })?;
+        note_lost(
+            tool,
+            cx,
+            self.note,
+            &lost,
+            "strict bounds surfaced as a note",
+        );
+        Ok(Step::Continue)
+    }
+}
+
+/// `strict-close-objects`: strict mode wants `additionalProperties: false`
+/// on every object (rule `anthropic-strict-additionalproperties-false`,
+/// recorded through Converse). An object that says nothing gets it; an
+/// explicit `true` or schema (a map the author wants) is left to
+/// `strict-fallback`, which drops `strict` for it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct StrictCloseObjects {
+    /// Close only objects that say nothing (mutant: overwrite open ones too).
+    pub(crate) only_unsaid: bool,
+}
+
+impl Default for StrictCloseObjects {
+    fn default() -> Self {
+        Self { only_unsaid: true }
+    }
+}
+
+impl Pass for StrictCloseObjects {
+    fn name(&self) -> &'static str {
+        "strict-close-objects"
+    }
+
+    fn rule(&self) -> Option<&'static str> {
+        Some("anthropic-strict-additionalproperties-false")
+    }
+
+    fn mutants(&self) -> Vec<PassMutant> {
+        vec![PassMutant::new(
+            "close explicitly open objects too",
+            Self {
+                only_unsaid: !self.only_unsaid,
+            },
+        )]
+    }
+
+    fn apply(&self, tool: &mut Tool, cx: &mut Cx<'_>) -> Result<Step, TooDeep> {
+        each_strict_node(tool, &mut |path, node| {
+            if schema::is_object_schema(node)
+                && (!node.contains_key("additionalProperties") || !self.only_unsaid)
+            {
+                cx.set_keyword(
+                    path,
+                    node,
+                    ("properties", "additionalProperties"),
+                    json!(false),
+                    "strict mode: every object closed",
+                );
+            }
+        })?;
+        Ok(Step::Continue)
+    }
+}
+
+/// `strict-fallback`: a strict tool that breaks a strict-mode rule the
+/// rewrites after it cannot mend has no faithful strict form: too many
+/// optional or union-typed properties for the grammar compiler (recording
+/// `anthropic-strict-schema-too-complex-5230`), a recursive or external
+/// `$ref`, a lookaround or backreference `pattern`, an explicitly open
+/// object (`additionalProperties` `true` or a schema). It ships with
+/// `strict` dropped (recorded, with the rule and the provider's message)
+/// instead of being rejected; it runs first, so a tool that goes
+/// non-strict keeps its bounds and formats. The check is the lane oracle's
+/// own strict rules on this tool alone, minus the ones the rewrites mend:
+/// request-wide budgets (more than 20 strict tools) are beyond one tool.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct StrictFallback {
+    /// Drop `strict` when a strict rule fires (mutant: never).
+    pub(crate) drop_when_rejected: bool,
+    /// Strict rules the later rewrites mend (not a reason to drop).
+    pub(crate) mended: Vec<&'static str>,
+    /// An explicitly open object is a reason to drop.
+    pub(crate) open_objects: bool,
+}
+
+impl Default for StrictFallback {
+    fn default() -> Self {
+        Self {
+            drop_when_rejected: true,
+            mended: vec![
+                "anthropic-strict-minitems-0-or-1",
+                "anthropic-strict-format-unsupported",
+            ],
+            open_objects: true,
+        }
+    }
+}
+
+/// The first explicitly open object of a schema: `additionalProperties`
+/// present and not `false`.
+fn open_object(schema: &Value) -> Result<Option<String>, TooDeep> {
+    let mut found = None;
+    schema::visit(schema, &mut |path, node| {
+        if found.is_none()
+            && node
+                .get("additionalProperties")
+                .is_some_and(|v| v != &Value::Bool(false))
+        {
+            found = Some(schema::display_path(path));
+        }
+    })?;
+    Ok(found)
+}
+
+/// The strict-mode rejections of `tool` alone on `lane` (rule, message).
+fn strict_rejections(lane: Lane, tool: &Tool) -> Vec<(&'static str, String)> {
+    let wire = [lane.render(tool)];
+    crate::oracle::check(&crate::oracle::Request {
+        lane,
+        tools: &wire,
+        tools_present: true,
+        tool_choice: None,
+        response_format: None,
+        as_of: crate::oracle::DEFAULT_AS_OF,
+    })
+    .into_iter()
+    .filter(|r| r.rule.starts_with("anthropic-strict-"))
+    .map(|r| (r.rule, r.message))
+    .collect()
+}
+
+impl Pass for StrictFallback {
+    fn name(&self) -> &'static str {
+        "strict-fallback"
+    }
+
+    fn rule(&self) -> Option<&'static str> {
+        Some("anthropic-strict-schema-too-complex")
+    }
+
+    fn mutants(&self) -> Vec<PassMutant> {
+        let mut out = vec![
+            PassMutant::new(
+                "never drop strict",
+                Self {
+                    drop_when_rejected: false,
+                    ..self.clone()
+                },
+            ),
+            PassMutant::new(
+                "keep strict for explicitly open objects",
+                Self {
+                    open_objects: false,
+                    ..self.clone()
+                },
+            ),
+        ];
+        for rule in &self.mended {
+            let mut m = self.clone();
+            m.mended.retain(|r| r != rule);
+            out.push(PassMutant::new(format!("drop strict for {rule}"), m));
+        }
+        out
+    }
+
+    fn apply(&self, tool: &mut Tool, cx: &mut Cx<'_>) -> Result<Step, TooDeep> {
+        if tool.strict != Some(true) || !self.drop_when_rejected {
+            return Ok(Step::Continue);
+        }
+        let mut why: Vec<String> = strict_rejections(cx.lane, tool)
+            .into_iter()
+            .filter(|(rule, _)| !self.mended.contains(rule))
+            .map(|(rule, message)| format!("{rule}: {message}"))
+            .collect();
+        if self.open_objects
+            && let Some(at) = open_object(&tool.input_schema)?
+        {
+            why.push(format!(
+                "anthropic-strict-additionalproperties-false: the object at {at} is explicitly open"
+            ));
+        }
+        if !why.is_empty() {
+            tool.strict = None;
+            cx.record(
+                "",
+                "strict",
+                Action::Removed,
+                format!(
+                    "no faithful strict form, the tool ships non-strict: {}",
+                    why.join("; ")
+                ),
+            );
+        }
+        Ok(Step::Continue)
+    }
+}
+
+#[cfg(test)]
+#[path = "anthropic_tests.rs"]
+mod strict_tests;
 
 #[cfg(test)]
 mod tests {
@@ -408,7 +1258,7 @@ mod tests {
     #[test]
     fn anthropic_v1_object_root_floor_types_a_typeless_root() {
         let r = run(
-            &ObjectRootFloor,
+            &ObjectRootFloor::default(),
             Lane::AnthropicMessages,
             json!({"properties":{"a":{}},"required":["a"]}),
         );
@@ -417,7 +1267,11 @@ mod tests {
             r#"{"properties":{"a":{}},"required":["a"],"type":"object"}"#
         );
         assert_eq!(r.marks(), [(String::new(), "type".into(), Action::Added)]);
-        let empty = run(&ObjectRootFloor, Lane::AnthropicMessages, json!({}));
+        let empty = run(
+            &ObjectRootFloor::default(),
+            Lane::AnthropicMessages,
+            json!({}),
+        );
         assert_eq!(
             bytes(empty.schema()),
             r#"{"type":"object","properties":{}}"#
@@ -427,7 +1281,11 @@ mod tests {
     #[test]
     fn anthropic_v1_object_root_floor_keeps_a_declared_root_type() {
         for v in [json!({"type":"string"}), json!({"type":"object"})] {
-            let r = run(&ObjectRootFloor, Lane::AnthropicMessages, v.clone());
+            let r = run(
+                &ObjectRootFloor::default(),
+                Lane::AnthropicMessages,
+                v.clone(),
+            );
             assert_eq!(r.schema(), &v);
             assert!(r.records.is_empty());
         }
