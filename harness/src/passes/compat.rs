@@ -189,3 +189,200 @@ fn never_object_valued(key: &str) -> bool {
             || ANNOTATIONS.contains(&key)
             || FAMILIES.iter().any(|(_, kws)| kws.contains(&key)))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::passes::test_support::run_on_tool;
+    use crate::pipeline::{Outcome, Pipeline, PipelineConfig, Profile};
+    use crate::tool::Tool;
+    use serde_json::{Value, json};
+
+    fn v1_bytes(lane: Lane, schema: Value) -> (String, Outcome) {
+        let shaped = Profile::V1
+            .with_config(PipelineConfig::default())
+            .shape(lane, &Tool::new("t", schema));
+        (
+            crate::schema::to_bytes(&shaped.tool.input_schema),
+            shaped.outcome,
+        )
+    }
+
+    #[test]
+    fn compat_v1_lists_its_passes_per_lane_with_their_rules() {
+        let listed = |lane| -> Vec<(&'static str, Option<&'static str>)> {
+            v1(lane).iter().map(|p| (p.name(), p.rule())).collect()
+        };
+        assert_eq!(
+            listed(Lane::DeepseekChat),
+            [
+                (
+                    "wrap-bare-property-map",
+                    Some("deepseek-parameters-must-be-object")
+                ),
+                (
+                    "parameters-object-floor",
+                    Some("deepseek-parameters-must-be-object")
+                ),
+                (
+                    "type-any-of-members",
+                    Some("deepseek-anyof-member-missing-type")
+                ),
+            ]
+        );
+        assert_eq!(
+            listed(Lane::Moonshot),
+            [
+                (
+                    "wrap-bare-property-map",
+                    Some("moonshot-parameters-type-object")
+                ),
+                (
+                    "parameters-object-floor",
+                    Some("moonshot-parameters-type-object")
+                ),
+                (
+                    "ref-siblings-to-all-of",
+                    Some("moonshot-ref-sibling-conflict")
+                ),
+            ]
+        );
+        assert_eq!(
+            listed(Lane::Mistral),
+            [
+                (
+                    "wrap-bare-property-map",
+                    Some("mistral-parameters-not-object-schema")
+                ),
+                (
+                    "parameters-object-floor",
+                    Some("mistral-parameters-not-object-schema")
+                ),
+                (
+                    "draft4-exclusive-bounds",
+                    Some("mistral-parameters-not-object-schema")
+                ),
+            ]
+        );
+        assert_eq!(
+            listed(Lane::Ollama),
+            [
+                (
+                    "ollama-properties-map",
+                    Some("ollama-properties-must-be-map")
+                ),
+                (
+                    "ollama-boolean-properties",
+                    Some("ollama-boolean-subschema")
+                ),
+                (
+                    "ollama-type-name-properties",
+                    Some("ollama-property-value-must-be-object")
+                ),
+            ]
+        );
+        assert!(v1(Lane::OpenaiChat).is_empty());
+        for lane in [
+            Lane::DeepseekChat,
+            Lane::Moonshot,
+            Lane::Mistral,
+            Lane::Ollama,
+        ] {
+            assert!(v1(lane).iter().all(|p| !p.mutants().is_empty()), "{lane}");
+        }
+    }
+
+    #[test]
+    fn deepseek_chat_v1_wraps_then_types_a_bare_map_and_types_its_any_of_members() {
+        let (out, outcome) = v1_bytes(
+            Lane::DeepseekChat,
+            json!({"q":{"anyOf":[{"anyOf":[{"type":"number"},{"type":"string"}]},{"type":"null"}]}}),
+        );
+        assert_eq!(
+            out,
+            r#"{"type":"object","properties":{"q":{"anyOf":[{"type":"number"},{"type":"string"},{"type":"null"}]}}}"#
+        );
+        assert_eq!(outcome, Outcome::Shaped);
+    }
+
+    #[test]
+    fn moonshot_v1_types_the_root_before_judging_ref_siblings() {
+        // The new root type conflicts with the target's: the $ref moves.
+        let (out, _) = v1_bytes(
+            Lane::Moonshot,
+            json!({"$ref":"#/$defs/S","$defs":{"S":{"type":"string"}}}),
+        );
+        assert_eq!(
+            out,
+            r##"{"type":"object","properties":{},"allOf":[{"$ref":"#/$defs/S"}],"$defs":{"S":{"type":"string"}}}"##
+        );
+    }
+
+    #[test]
+    fn mistral_v1_leaves_an_untyped_root_and_fixes_only_what_mistral_rejects() {
+        let (out, _) = v1_bytes(Lane::Mistral, json!({"properties":{"a":{}}}));
+        assert_eq!(out, r#"{"properties":{"a":{}}}"#);
+        let (out, _) = v1_bytes(Lane::Mistral, json!(["x"]));
+        assert_eq!(out, "{}");
+    }
+
+    #[test]
+    fn ollama_v1_runs_its_three_passes_in_order() {
+        let (out, outcome) = v1_bytes(
+            Lane::Ollama,
+            json!({"type":"object","properties":{"a":"string","b":true}}),
+        );
+        assert_eq!(
+            out,
+            r#"{"type":"object","properties":{"a":{"type":"string"},"b":{}}}"#
+        );
+        assert_eq!(outcome, Outcome::Shaped);
+    }
+
+    /// No declared mutation point is an equivalent mutant: each changes the
+    /// output, records or step on one of the inputs the pass tests assert on.
+    #[test]
+    fn compat_v1_every_declared_mutant_acts_on_an_input_the_pass_tests_use() {
+        let inputs = [
+            json!({"video_path":{"type":"string"},"description":{"type":"string"}}),
+            json!({"video_path":{"type":"string"},"title":"T"}),
+            json!({"type":{"type":"string"},"x-meta":{"a":1},"$comment":"c","name":{}}),
+            json!({}),
+            json!({"type":["object","null"],"properties":{"a":{}}}),
+            json!([1]),
+            json!({"type":"object","properties":{"timeout":{"anyOf":[{"anyOf":[{"type":"number"},{"type":"string"}]},{"type":"null"}]}}}),
+            json!({"type":["string","null"],"anyOf":[{"pattern":"^a"},{"type":"null"}]}),
+            json!({"anyOf":[{"format":"ipv4"},{"properties":{"a":{}}},{"items":{}}]}),
+            json!({"description":"x","anyOf":[{"type":"string"},{"description":"any"}]}),
+            json!({"anyOf":[{"type":"number"},{"not":{}}]}),
+            json!({"type":"object","properties":{"a":{"$ref":"#/$defs/A","description":"A"}},"$defs":{"A":{"type":"object","properties":{}}}}),
+            json!({"minimum":2,"exclusiveMinimum":true}),
+            json!({"type":"object","properties":["a"]}),
+            json!({"type":"object","properties":{"x":false,"y":true},"required":["x"]}),
+            json!({"type":"object","properties":{"x":false,"y":true}}),
+            json!({"type":"object","properties":{"n":["integer","null"]}}),
+        ];
+        for lane in [
+            Lane::DeepseekChat,
+            Lane::Moonshot,
+            Lane::Mistral,
+            Lane::Ollama,
+        ] {
+            for pass in v1(lane) {
+                for m in pass.mutants() {
+                    let differs = inputs.iter().any(|i| {
+                        let a = run_on_tool(pass.as_ref(), lane, Tool::new("t", i.clone()));
+                        let b = run_on_tool(m.pass.as_ref(), lane, Tool::new("t", i.clone()));
+                        a.tool != b.tool || a.step != b.step || a.marks() != b.marks()
+                    });
+                    assert!(
+                        differs,
+                        "{lane} {} mutant {:?} survives",
+                        pass.name(),
+                        m.change
+                    );
+                }
+            }
+        }
+    }
+}

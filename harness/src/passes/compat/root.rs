@@ -248,14 +248,19 @@ impl Pass for ParametersObjectFloor {
     }
 
     fn mutants(&self) -> Vec<PassMutant> {
+        let negated = PassMutant::new(
+            "negate object_type",
+            Self {
+                object_type: !self.object_type,
+                ..self.clone()
+            },
+        );
+        if !self.object_type {
+            // The other points only act on the object floor.
+            return vec![negated];
+        }
         vec![
-            PassMutant::new(
-                "negate object_type",
-                Self {
-                    object_type: !self.object_type,
-                    ..self.clone()
-                },
-            ),
+            negated,
             PassMutant::new(
                 "fail closed on a type array naming object",
                 Self {
@@ -544,5 +549,6 @@ mod tests {
                 "skip the empty properties"
             ]
         );
+        assert_eq!(ParametersObjectFloor::new(MI, false).mutants().len(), 1);
     }
 }
