@@ -1,10 +1,388 @@
 //! v1 on `deepseek-chat`, `moonshot`, `mistral` and `ollama`: every tool passes that lane's oracle, every loss recorded.
+//!
+//! Per lane, in order (each pass names the oracle rule it exists for):
+//! - `deepseek-chat`: `wrap-bare-property-map`, `parameters-object-floor`
+//!   (`deepseek-parameters-must-be-object`), `type-any-of-members`
+//!   (`deepseek-anyof-member-missing-type`);
+//! - `moonshot`: `wrap-bare-property-map`, `parameters-object-floor`
+//!   (`moonshot-parameters-type-object`), `ref-siblings-to-all-of`
+//!   (`moonshot-ref-sibling-conflict`);
+//! - `mistral`: `wrap-bare-property-map`, `parameters-object-floor` (only
+//!   roots that are no schema at all), `draft4-exclusive-bounds`
+//!   (`mistral-parameters-not-object-schema`);
+//! - `ollama`: `ollama-properties-map`, `ollama-boolean-properties`,
+//!   `ollama-type-name-properties` (one per `ollama-*` rule).
+//!
+//! No `normalize` runs first: these endpoints read JSON Schema, so its
+//! `nullable: true` collapse would change what they accept.
+//! `mistral-function-extra-field-forbidden` concerns keys of the function
+//! object beside `parameters`, which a `Tool` never carries: not a pass here.
+
+mod anyof;
+mod mistral;
+mod ollama;
+mod refs;
+mod root;
 
 use super::Pass;
 use crate::lane::Lane;
+use crate::schema::{NAME_MAPS, SINGLE_SCHEMA};
 
-/// The ordered v1 passes for `lane`.
+pub(crate) use anyof::TypeAnyOfMembers;
+pub(crate) use mistral::Draft4ExclusiveBounds;
+pub(crate) use ollama::{OllamaBooleanProperties, OllamaPropertiesMap, OllamaTypeNameProperties};
+pub(crate) use refs::RefSiblingsToAllOf;
+pub(crate) use root::{ParametersObjectFloor, WrapBarePropertyMap};
+
+/// The ordered v1 passes for `lane` (none for a lane outside this family).
 pub(crate) fn v1(lane: Lane) -> Vec<Box<dyn Pass>> {
-    let _ = lane;
-    Vec::new()
+    match lane {
+        Lane::DeepseekChat => vec![
+            Box::new(WrapBarePropertyMap::new(
+                "deepseek-parameters-must-be-object",
+                true,
+            )),
+            Box::new(ParametersObjectFloor::new(
+                "deepseek-parameters-must-be-object",
+                true,
+            )),
+            Box::new(TypeAnyOfMembers::default()),
+        ],
+        Lane::Moonshot => vec![
+            Box::new(WrapBarePropertyMap::new(
+                "moonshot-parameters-type-object",
+                true,
+            )),
+            Box::new(ParametersObjectFloor::new(
+                "moonshot-parameters-type-object",
+                true,
+            )),
+            Box::new(RefSiblingsToAllOf::default()),
+        ],
+        Lane::Mistral => vec![
+            Box::new(WrapBarePropertyMap::new(
+                "mistral-parameters-not-object-schema",
+                false,
+            )),
+            Box::new(ParametersObjectFloor::new(
+                "mistral-parameters-not-object-schema",
+                false,
+            )),
+            Box::new(Draft4ExclusiveBounds::default()),
+        ],
+        Lane::Ollama => vec![
+            Box::new(OllamaPropertiesMap::default()),
+            Box::new(OllamaBooleanProperties::default()),
+            Box::new(OllamaTypeNameProperties::default()),
+        ],
+        _ => Vec::new(),
+    }
+}
+
+/// Keywords by the one instance type they constrain.
+const FAMILIES: &[(&str, &[&str])] = &[
+    (
+        "object",
+        &[
+            "properties",
+            "required",
+            "additionalProperties",
+            "patternProperties",
+            "minProperties",
+            "maxProperties",
+            "propertyNames",
+            "dependentRequired",
+            "dependentSchemas",
+            "unevaluatedProperties",
+        ],
+    ),
+    (
+        "array",
+        &[
+            "items",
+            "prefixItems",
+            "minItems",
+            "maxItems",
+            "uniqueItems",
+            "contains",
+            "minContains",
+            "maxContains",
+            "unevaluatedItems",
+            "additionalItems",
+        ],
+    ),
+    (
+        "string",
+        &[
+            "minLength",
+            "maxLength",
+            "pattern",
+            "format",
+            "contentEncoding",
+            "contentMediaType",
+        ],
+    ),
+    (
+        "number",
+        &[
+            "minimum",
+            "maximum",
+            "exclusiveMinimum",
+            "exclusiveMaximum",
+            "multipleOf",
+        ],
+    ),
+];
+
+/// Assertions outside the type families: a member with none of these and no
+/// family keyword accepts every value.
+const OTHER_ASSERTIONS: &[&str] = &[
+    "type",
+    "enum",
+    "const",
+    "$ref",
+    "$dynamicRef",
+    "allOf",
+    "anyOf",
+    "oneOf",
+    "not",
+    "if",
+    "then",
+    "else",
+    "dependencies",
+];
+
+/// Keywords that only annotate.
+const ANNOTATIONS: &[&str] = &[
+    "title",
+    "description",
+    "$comment",
+    "examples",
+    "$id",
+    "$schema",
+    "$anchor",
+    "readOnly",
+    "writeOnly",
+    "deprecated",
+];
+
+/// A JSON Schema keyword whose valid value may be a JSON object (a subschema,
+/// a name map or a literal).
+fn object_valued(key: &str) -> bool {
+    NAME_MAPS.contains(&key)
+        || SINGLE_SCHEMA.contains(&key)
+        || [
+            "items",
+            "dependentRequired",
+            "dependencies",
+            "const",
+            "default",
+            "$vocabulary",
+        ]
+        .contains(&key)
+}
+
+/// A JSON Schema keyword whose valid value is never a JSON object.
+fn never_object_valued(key: &str) -> bool {
+    !object_valued(key)
+        && (OTHER_ASSERTIONS.contains(&key)
+            || ANNOTATIONS.contains(&key)
+            || FAMILIES.iter().any(|(_, kws)| kws.contains(&key)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::passes::test_support::run_on_tool;
+    use crate::pipeline::{Outcome, Pipeline, PipelineConfig, Profile};
+    use crate::tool::Tool;
+    use serde_json::{Value, json};
+
+    fn v1_bytes(lane: Lane, schema: Value) -> (String, Outcome) {
+        let shaped = Profile::V1
+            .with_config(PipelineConfig::default())
+            .shape(lane, &Tool::new("t", schema));
+        (
+            crate::schema::to_bytes(&shaped.tool.input_schema),
+            shaped.outcome,
+        )
+    }
+
+    #[test]
+    fn compat_v1_lists_its_passes_per_lane_with_their_rules() {
+        let listed = |lane| -> Vec<(&'static str, Option<&'static str>)> {
+            v1(lane).iter().map(|p| (p.name(), p.rule())).collect()
+        };
+        assert_eq!(
+            listed(Lane::DeepseekChat),
+            [
+                (
+                    "wrap-bare-property-map",
+                    Some("deepseek-parameters-must-be-object")
+                ),
+                (
+                    "parameters-object-floor",
+                    Some("deepseek-parameters-must-be-object")
+                ),
+                (
+                    "type-any-of-members",
+                    Some("deepseek-anyof-member-missing-type")
+                ),
+            ]
+        );
+        assert_eq!(
+            listed(Lane::Moonshot),
+            [
+                (
+                    "wrap-bare-property-map",
+                    Some("moonshot-parameters-type-object")
+                ),
+                (
+                    "parameters-object-floor",
+                    Some("moonshot-parameters-type-object")
+                ),
+                (
+                    "ref-siblings-to-all-of",
+                    Some("moonshot-ref-sibling-conflict")
+                ),
+            ]
+        );
+        assert_eq!(
+            listed(Lane::Mistral),
+            [
+                (
+                    "wrap-bare-property-map",
+                    Some("mistral-parameters-not-object-schema")
+                ),
+                (
+                    "parameters-object-floor",
+                    Some("mistral-parameters-not-object-schema")
+                ),
+                (
+                    "draft4-exclusive-bounds",
+                    Some("mistral-parameters-not-object-schema")
+                ),
+            ]
+        );
+        assert_eq!(
+            listed(Lane::Ollama),
+            [
+                (
+                    "ollama-properties-map",
+                    Some("ollama-properties-must-be-map")
+                ),
+                (
+                    "ollama-boolean-properties",
+                    Some("ollama-boolean-subschema")
+                ),
+                (
+                    "ollama-type-name-properties",
+                    Some("ollama-property-value-must-be-object")
+                ),
+            ]
+        );
+        assert!(v1(Lane::OpenaiChat).is_empty());
+        for lane in [
+            Lane::DeepseekChat,
+            Lane::Moonshot,
+            Lane::Mistral,
+            Lane::Ollama,
+        ] {
+            assert!(v1(lane).iter().all(|p| !p.mutants().is_empty()), "{lane}");
+        }
+    }
+
+    #[test]
+    fn deepseek_chat_v1_wraps_then_types_a_bare_map_and_types_its_any_of_members() {
+        let (out, outcome) = v1_bytes(
+            Lane::DeepseekChat,
+            json!({"q":{"anyOf":[{"anyOf":[{"type":"number"},{"type":"string"}]},{"type":"null"}]}}),
+        );
+        assert_eq!(
+            out,
+            r#"{"type":"object","properties":{"q":{"anyOf":[{"type":"number"},{"type":"string"},{"type":"null"}]}}}"#
+        );
+        assert_eq!(outcome, Outcome::Shaped);
+    }
+
+    #[test]
+    fn moonshot_v1_types_the_root_before_judging_ref_siblings() {
+        // The new root type conflicts with the target's: the $ref moves.
+        let (out, _) = v1_bytes(
+            Lane::Moonshot,
+            json!({"$ref":"#/$defs/S","$defs":{"S":{"type":"string"}}}),
+        );
+        assert_eq!(
+            out,
+            r##"{"type":"object","properties":{},"allOf":[{"$ref":"#/$defs/S"}],"$defs":{"S":{"type":"string"}}}"##
+        );
+    }
+
+    #[test]
+    fn mistral_v1_leaves_an_untyped_root_and_fixes_only_what_mistral_rejects() {
+        let (out, _) = v1_bytes(Lane::Mistral, json!({"properties":{"a":{}}}));
+        assert_eq!(out, r#"{"properties":{"a":{}}}"#);
+        let (out, _) = v1_bytes(Lane::Mistral, json!(["x"]));
+        assert_eq!(out, "{}");
+    }
+
+    #[test]
+    fn ollama_v1_runs_its_three_passes_in_order() {
+        let (out, outcome) = v1_bytes(
+            Lane::Ollama,
+            json!({"type":"object","properties":{"a":"string","b":true}}),
+        );
+        assert_eq!(
+            out,
+            r#"{"type":"object","properties":{"a":{"type":"string"},"b":{}}}"#
+        );
+        assert_eq!(outcome, Outcome::Shaped);
+    }
+
+    /// No declared mutation point is an equivalent mutant: each changes the
+    /// output, records or step on one of the inputs the pass tests assert on.
+    #[test]
+    fn compat_v1_every_declared_mutant_acts_on_an_input_the_pass_tests_use() {
+        let inputs = [
+            json!({"video_path":{"type":"string"},"description":{"type":"string"}}),
+            json!({"video_path":{"type":"string"},"title":"T"}),
+            json!({"type":{"type":"string"},"x-meta":{"a":1},"$comment":"c","name":{}}),
+            json!({}),
+            json!({"type":["object","null"],"properties":{"a":{}}}),
+            json!([1]),
+            json!({"type":"object","properties":{"timeout":{"anyOf":[{"anyOf":[{"type":"number"},{"type":"string"}]},{"type":"null"}]}}}),
+            json!({"type":["string","null"],"anyOf":[{"pattern":"^a"},{"type":"null"}]}),
+            json!({"anyOf":[{"format":"ipv4"},{"properties":{"a":{}}},{"items":{}}]}),
+            json!({"description":"x","anyOf":[{"type":"string"},{"description":"any"}]}),
+            json!({"anyOf":[{"type":"number"},{"not":{}}]}),
+            json!({"type":"object","properties":{"a":{"$ref":"#/$defs/A","description":"A"}},"$defs":{"A":{"type":"object","properties":{}}}}),
+            json!({"minimum":2,"exclusiveMinimum":true}),
+            json!({"type":"object","properties":["a"]}),
+            json!({"type":"object","properties":{"x":false,"y":true},"required":["x"]}),
+            json!({"type":"object","properties":{"x":false,"y":true}}),
+            json!({"type":"object","properties":{"n":["integer","null"]}}),
+        ];
+        for lane in [
+            Lane::DeepseekChat,
+            Lane::Moonshot,
+            Lane::Mistral,
+            Lane::Ollama,
+        ] {
+            for pass in v1(lane) {
+                for m in pass.mutants() {
+                    let differs = inputs.iter().any(|i| {
+                        let a = run_on_tool(pass.as_ref(), lane, Tool::new("t", i.clone()));
+                        let b = run_on_tool(m.pass.as_ref(), lane, Tool::new("t", i.clone()));
+                        a.tool != b.tool || a.step != b.step || a.marks() != b.marks()
+                    });
+                    assert!(
+                        differs,
+                        "{lane} {} mutant {:?} survives",
+                        pass.name(),
+                        m.change
+                    );
+                }
+            }
+        }
+    }
 }
