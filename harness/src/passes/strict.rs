@@ -1,35 +1,128 @@
-//! OpenAI strict mode on the Responses lane (v1): a tool sent with
-//! `strict: true` must use the strict subset, which the Responses API
-//! enforces per object (recordings `openai-strict-additionalproperties-false-2`
-//! and `openai-strict-required-all-keys-5`). Two passes, for strict tools
-//! only (non-strict tools are left alone):
+//! OpenAI strict mode (v1): a tool sent with `strict: true` must use the
+//! strict subset, which the API enforces per object (recordings
+//! `openai-strict-additionalproperties-false-2` and
+//! `openai-strict-required-all-keys-5`). Two passes, for strict tools only
+//! (non-strict tools are left alone):
 //! - `strict-close-objects`: every object schema gets `additionalProperties: false`;
 //! - `strict-require-all`: every property is required; an optional one
 //!   becomes nullable instead (OpenAI's documented way to keep it optional:
 //!   a `"null"` type member, or a null branch for typeless schemas).
+//!
+//! A tool is strict when its own flag says so, or, without a flag, when the
+//! lane sends `strict: true` by default (`openai-strict`, see
+//! [`Lane::strict_by_default`]). The Responses profile uses the unit
+//! structs [`StrictCloseObjects`] / [`StrictRequireAll`] (the defaults);
+//! the Chat lanes construct [`CloseObjects`] / [`RequireAll`] directly. The
+//! fields of those two are their mutation points.
 
 use serde_json::{Value, json};
 
-use super::{Cx, Pass, Step};
+use super::{Cx, Pass, PassMutant, Step};
 use crate::degradation::Action;
+use crate::lane::Lane;
 use crate::schema::{self, TooDeep};
 use crate::tool::Tool;
 
-/// `additionalProperties: false` on every object of a strict tool.
+/// Which tools a strict pass shapes. The fields are mutation points.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct StrictGate {
+    /// A tool without a flag follows the lane's default.
+    pub(crate) lane_default: bool,
+    /// Shape the strict tools (`false`: the non-strict ones, a mutant).
+    pub(crate) strict: bool,
+}
+
+impl Default for StrictGate {
+    fn default() -> Self {
+        Self {
+            lane_default: true,
+            strict: true,
+        }
+    }
+}
+
+impl StrictGate {
+    /// The tool is shaped.
+    pub(crate) fn admits(self, tool: &Tool, lane: Lane) -> bool {
+        let default = self.lane_default && lane.strict_by_default();
+        tool.strict.unwrap_or(default) == self.strict
+    }
+
+    /// The gate's own mutants, each with its change.
+    pub(crate) fn mutants(self) -> Vec<(&'static str, Self)> {
+        vec![
+            (
+                "ignore the lane's strict default",
+                Self {
+                    lane_default: !self.lane_default,
+                    ..self
+                },
+            ),
+            (
+                "negate the strict gate",
+                Self {
+                    strict: !self.strict,
+                    ..self
+                },
+            ),
+        ]
+    }
+}
+
+/// `additionalProperties: false` on every object of a strict tool (the
+/// Responses profile's pass: [`CloseObjects`] with its defaults).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub(crate) struct StrictCloseObjects;
 
 impl Pass for StrictCloseObjects {
     fn name(&self) -> &'static str {
+        CloseObjects::default().name()
+    }
+
+    fn rule(&self) -> Option<&'static str> {
+        CloseObjects::default().rule()
+    }
+
+    fn apply(&self, tool: &mut Tool, cx: &mut Cx<'_>) -> Result<Step, TooDeep> {
+        CloseObjects::default().apply(tool, cx)
+    }
+
+    fn mutants(&self) -> Vec<PassMutant> {
+        CloseObjects::default().mutants()
+    }
+}
+
+/// `strict-close-objects`: see the module docs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct CloseObjects {
+    pub(crate) gate: StrictGate,
+    /// The oracle rule (OpenAI's, or Cerebras' 422 for its strict tools).
+    pub(crate) rule: &'static str,
+    /// Close nested objects too (`false`: the root only, a mutant).
+    pub(crate) nested: bool,
+}
+
+impl Default for CloseObjects {
+    fn default() -> Self {
+        Self {
+            gate: StrictGate::default(),
+            rule: "openai-strict-additionalproperties-false",
+            nested: true,
+        }
+    }
+}
+
+impl Pass for CloseObjects {
+    fn name(&self) -> &'static str {
         "strict-close-objects"
     }
 
     fn rule(&self) -> Option<&'static str> {
-        Some("openai-strict-additionalproperties-false")
+        Some(self.rule)
     }
 
     fn apply(&self, tool: &mut Tool, cx: &mut Cx<'_>) -> Result<Step, TooDeep> {
-        if tool.strict != Some(true) {
+        if !self.gate.admits(tool, cx.lane) {
             return Ok(Step::Continue);
         }
         schema::rewrite_pre_order(&mut tool.input_schema, &mut |path, node| {
@@ -42,15 +135,72 @@ impl Pass for StrictCloseObjects {
                     "strict mode: every object closed",
                 );
             }
-            true
+            self.nested
         })?;
         Ok(Step::Continue)
     }
+
+    fn mutants(&self) -> Vec<PassMutant> {
+        let mut out: Vec<PassMutant> = self
+            .gate
+            .mutants()
+            .into_iter()
+            .map(|(change, gate)| PassMutant::new(change, Self { gate, ..*self }))
+            .collect();
+        out.push(PassMutant::new(
+            "close the root object only",
+            Self {
+                nested: !self.nested,
+                ..*self
+            },
+        ));
+        out
+    }
 }
 
-/// Every property required; optional ones made nullable.
+/// Every property required; optional ones made nullable (the Responses
+/// profile's pass: [`RequireAll`] with its defaults).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub(crate) struct StrictRequireAll;
+
+impl Pass for StrictRequireAll {
+    fn name(&self) -> &'static str {
+        RequireAll::default().name()
+    }
+
+    fn rule(&self) -> Option<&'static str> {
+        RequireAll::default().rule()
+    }
+
+    fn apply(&self, tool: &mut Tool, cx: &mut Cx<'_>) -> Result<Step, TooDeep> {
+        RequireAll::default().apply(tool, cx)
+    }
+
+    fn mutants(&self) -> Vec<PassMutant> {
+        RequireAll::default().mutants()
+    }
+}
+
+/// `strict-require-all`: see the module docs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct RequireAll {
+    pub(crate) gate: StrictGate,
+    /// Make a newly required property nullable (`false`: a mutant that
+    /// requires it as declared).
+    pub(crate) nullable: bool,
+    /// Shape nested objects too (`false`: the root only, a mutant).
+    pub(crate) nested: bool,
+}
+
+impl Default for RequireAll {
+    fn default() -> Self {
+        Self {
+            gate: StrictGate::default(),
+            nullable: true,
+            nested: true,
+        }
+    }
+}
 
 /// Make one property schema accept `null` too.
 fn nullable(prop: &mut Value) -> &'static str {
@@ -85,7 +235,7 @@ fn nullable(prop: &mut Value) -> &'static str {
     }
 }
 
-impl Pass for StrictRequireAll {
+impl Pass for RequireAll {
     fn name(&self) -> &'static str {
         "strict-require-all"
     }
@@ -95,27 +245,29 @@ impl Pass for StrictRequireAll {
     }
 
     fn apply(&self, tool: &mut Tool, cx: &mut Cx<'_>) -> Result<Step, TooDeep> {
-        if tool.strict != Some(true) {
+        if !self.gate.admits(tool, cx.lane) {
             return Ok(Step::Continue);
         }
         schema::rewrite_pre_order(&mut tool.input_schema, &mut |path, node| {
             let required = schema::required_names(node);
             let Some(Value::Object(props)) = node.get_mut("properties") else {
-                return true;
+                return self.nested;
             };
             let mut all = required.clone();
             for (name, prop) in props.iter_mut() {
                 if required.contains(name) {
                     continue;
                 }
-                let keyword = nullable(prop);
                 let at = schema::child_path(&format!("{path}/properties"), name);
-                cx.record(
-                    &at,
-                    keyword,
-                    Action::Rewritten,
-                    "strict mode: optional property made nullable",
-                );
+                if self.nullable {
+                    let keyword = nullable(prop);
+                    cx.record(
+                        &at,
+                        keyword,
+                        Action::Rewritten,
+                        "strict mode: optional property made nullable",
+                    );
+                }
                 all.push(name.clone());
             }
             if all != required || (!all.is_empty() && !node.contains_key("required")) {
@@ -127,9 +279,33 @@ impl Pass for StrictRequireAll {
                     "strict mode: every property required",
                 );
             }
-            true
+            self.nested
         })?;
         Ok(Step::Continue)
+    }
+
+    fn mutants(&self) -> Vec<PassMutant> {
+        let mut out: Vec<PassMutant> = self
+            .gate
+            .mutants()
+            .into_iter()
+            .map(|(change, gate)| PassMutant::new(change, Self { gate, ..*self }))
+            .collect();
+        out.push(PassMutant::new(
+            "skip making optional properties nullable",
+            Self {
+                nullable: !self.nullable,
+                ..*self
+            },
+        ));
+        out.push(PassMutant::new(
+            "require the root's properties only",
+            Self {
+                nested: !self.nested,
+                ..*self
+            },
+        ));
+        out
     }
 }
 
