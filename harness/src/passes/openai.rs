@@ -435,12 +435,15 @@ impl Pass for ReplaceNonSchemas {
     fn apply(&self, tool: &mut Tool, cx: &mut Cx<'_>) -> Result<Step, TooDeep> {
         schema::rewrite_pre_order(&mut tool.input_schema, &mut |path, node| {
             for key in self.culprits(node) {
+                let keyword = match &key {
+                    ChildKey::Single(k) | ChildKey::Named(k, _) | ChildKey::Indexed(k, _) => *k,
+                };
                 if let Some(v) = key.get_mut(node) {
                     let was = kind(v);
                     *v = json!({});
                     cx.record(
                         &format!("{path}{}", key.suffix()),
-                        "",
+                        keyword,
                         Action::Rewritten,
                         format!("schema position held {was}, not a schema: replaced by {{}}"),
                     );
