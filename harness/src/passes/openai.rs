@@ -22,6 +22,7 @@ use serde_json::{Map, Value, json};
 use super::anthropic::NarrowRootComposition;
 use super::names::{NameSpec, SanitizeToolName};
 use super::notes::{self, Unenforced};
+use super::root::replace_non_object_root;
 use super::strict::{CloseObjects, RequireAll, StrictGate};
 use super::{Cx, Pass, PassMutant, Step};
 use crate::degradation::Action;
@@ -55,7 +56,9 @@ pub(crate) fn v1(lane: Lane) -> Vec<Box<dyn Pass>> {
         }
         Lane::Xai => vec![Box::new(StripKeywords::xai())],
         Lane::Groq => vec![
+            Box::new(NonSchemaRoot::default()),
             Box::new(RepairKeywordTypes::new("groq-metaschema-validation")),
+            Box::new(UpgradeDraftKeywords::default()),
             Box::new(ReplaceNonSchemas::new("groq-metaschema-validation")),
             Box::new(RootPropertiesFloor::groq()),
         ],
@@ -67,6 +70,184 @@ pub(crate) fn v1(lane: Lane) -> Vec<Box<dyn Pass>> {
             }),
         ],
         _ => Vec::new(),
+    }
+}
+
+/// `non-schema-root`: Groq validates `parameters` against the draft
+/// 2020-12 metaschema, which takes an object or a boolean (`7 is not of
+/// types "boolean", "object"`, rule `groq-metaschema-validation`). A root
+/// that is neither (an array, a number, a string, null) says nothing a
+/// schema could keep and becomes `{}`, recorded; a boolean root is valid
+/// and stays.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub(crate) struct NonSchemaRoot {
+    /// Replace a boolean root too (a mutant).
+    pub(crate) booleans: bool,
+}
+
+impl Pass for NonSchemaRoot {
+    fn name(&self) -> &'static str {
+        "non-schema-root"
+    }
+
+    fn rule(&self) -> Option<&'static str> {
+        Some("groq-metaschema-validation")
+    }
+
+    fn apply(&self, tool: &mut Tool, cx: &mut Cx<'_>) -> Result<Step, TooDeep> {
+        if self.booleans || !tool.input_schema.is_boolean() {
+            replace_non_object_root(&mut tool.input_schema, cx);
+        }
+        Ok(Step::Continue)
+    }
+
+    fn mutants(&self) -> Vec<PassMutant> {
+        vec![PassMutant::new(
+            "replace a boolean root too",
+            Self {
+                booleans: !self.booleans,
+            },
+        )]
+    }
+}
+
+/// `upgrade-draft-keywords`: Groq compiles `parameters` as draft 2020-12
+/// (rule `groq-metaschema-validation`), where two older spellings are
+/// invalid. Each is rewritten to its exact 2020-12 equivalent, in pre-order:
+/// - tuple `items: [..]` becomes `prefixItems: [..]` (and `additionalItems`
+///   becomes `items`), unless `prefixItems` is already there;
+/// - draft-4 boolean `exclusiveMinimum`/`exclusiveMaximum`: `true` takes
+///   the value of `minimum`/`maximum` (which goes), `false` (the default)
+///   or a `true` without a bound goes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct UpgradeDraftKeywords {
+    pub(crate) tuples: bool,
+    pub(crate) exclusive_bounds: bool,
+}
+
+impl Default for UpgradeDraftKeywords {
+    fn default() -> Self {
+        Self {
+            tuples: true,
+            exclusive_bounds: true,
+        }
+    }
+}
+
+/// Rename `from` to `to` in place (same position), recording it.
+fn rename_keyword(
+    path: &str,
+    node: &mut Map<String, Value>,
+    from: &str,
+    to: &str,
+    cx: &mut Cx<'_>,
+) {
+    let old = std::mem::take(node);
+    for (k, v) in old {
+        if k == from {
+            node.insert(to.to_owned(), v);
+        } else {
+            node.insert(k, v);
+        }
+    }
+    cx.record(
+        path,
+        from,
+        Action::Rewritten,
+        format!("draft 2020-12 spells {from} as {to}"),
+    );
+}
+
+impl UpgradeDraftKeywords {
+    fn tuple(path: &str, node: &mut Map<String, Value>, cx: &mut Cx<'_>) {
+        if !node.get("items").is_some_and(Value::is_array) || node.contains_key("prefixItems") {
+            return;
+        }
+        rename_keyword(path, node, "items", "prefixItems", cx);
+        if node.contains_key("additionalItems") {
+            rename_keyword(path, node, "additionalItems", "items", cx);
+        }
+    }
+
+    fn bound(path: &str, node: &mut Map<String, Value>, flag: &str, bound: &str, cx: &mut Cx<'_>) {
+        let Some(Value::Bool(on)) = node.get(flag) else {
+            return;
+        };
+        let value = if *on {
+            node.get(bound).filter(|b| b.is_number()).cloned()
+        } else {
+            None
+        };
+        match value {
+            Some(v) => {
+                node.insert(flag.to_owned(), v);
+                node.shift_remove(bound);
+                cx.record(
+                    path,
+                    flag,
+                    Action::Rewritten,
+                    format!("draft-4 boolean {flag} takes the value of {bound}"),
+                );
+                cx.record(
+                    path,
+                    bound,
+                    Action::Rewritten,
+                    format!("moved under {flag}"),
+                );
+            }
+            None => {
+                node.shift_remove(flag);
+                cx.record(
+                    path,
+                    flag,
+                    Action::Removed,
+                    format!("draft-4 boolean {flag} without effect"),
+                );
+            }
+        }
+    }
+}
+
+impl Pass for UpgradeDraftKeywords {
+    fn name(&self) -> &'static str {
+        "upgrade-draft-keywords"
+    }
+
+    fn rule(&self) -> Option<&'static str> {
+        Some("groq-metaschema-validation")
+    }
+
+    fn apply(&self, tool: &mut Tool, cx: &mut Cx<'_>) -> Result<Step, TooDeep> {
+        schema::rewrite_pre_order(&mut tool.input_schema, &mut |path, node| {
+            if self.tuples {
+                Self::tuple(path, node, cx);
+            }
+            if self.exclusive_bounds {
+                Self::bound(path, node, "exclusiveMinimum", "minimum", cx);
+                Self::bound(path, node, "exclusiveMaximum", "maximum", cx);
+            }
+            true
+        })?;
+        Ok(Step::Continue)
+    }
+
+    fn mutants(&self) -> Vec<PassMutant> {
+        vec![
+            PassMutant::new(
+                "leave tuple items alone",
+                Self {
+                    tuples: !self.tuples,
+                    ..*self
+                },
+            ),
+            PassMutant::new(
+                "leave boolean exclusive bounds alone",
+                Self {
+                    exclusive_bounds: !self.exclusive_bounds,
+                    ..*self
+                },
+            ),
+        ]
     }
 }
 
@@ -623,7 +804,13 @@ struct Size {
     open_map: Option<String>,
 }
 
-fn measure(v: &Value, path: &str, above: usize, depth: usize, size: &mut Size) -> Result<(), TooDeep> {
+fn measure(
+    v: &Value,
+    path: &str,
+    above: usize,
+    depth: usize,
+    size: &mut Size,
+) -> Result<(), TooDeep> {
     let Some(node) = v.as_object() else {
         return Ok(());
     };
@@ -638,9 +825,16 @@ fn measure(v: &Value, path: &str, above: usize, depth: usize, size: &mut Size) -
     size.levels = size.levels.max(here);
     let props = node.get("properties").and_then(Value::as_object);
     size.properties += props.map_or(0, Map::len);
-    size.enum_values += node.get("enum").and_then(Value::as_array).map_or(0, Vec::len);
+    size.enum_values += node
+        .get("enum")
+        .and_then(Value::as_array)
+        .map_or(0, Vec::len);
     let open = !matches!(node.get("additionalProperties"), Some(Value::Bool(false)));
-    if object && open && !path.is_empty() && props.is_none_or(Map::is_empty) && size.open_map.is_none()
+    if object
+        && open
+        && !path.is_empty()
+        && props.is_none_or(Map::is_empty)
+        && size.open_map.is_none()
     {
         size.open_map = Some(schema::display_path(path));
     }
@@ -953,3 +1147,6 @@ impl Pass for StripKeywords {
     }
 }
 
+#[cfg(test)]
+#[path = "openai_tests.rs"]
+mod tests;

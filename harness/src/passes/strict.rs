@@ -360,4 +360,101 @@ mod tests {
             assert!(r.records.is_empty());
         }
     }
+
+    #[test]
+    fn openai_strict_v1_treats_a_tool_without_a_flag_as_strict() {
+        let v = json!({"type":"object","properties":{"a":{"type":"string"},"o":{"type":"object","properties":{"b":{}},"required":["b"]}},"required":["a","o"]});
+        let r = run_on_tool(
+            &CloseObjects::default(),
+            Lane::OpenaiStrict,
+            Tool::new("t", v.clone()),
+        );
+        assert_eq!(
+            bytes(r.schema()),
+            r#"{"type":"object","properties":{"a":{"type":"string"},"o":{"type":"object","properties":{"b":{}},"additionalProperties":false,"required":["b"]}},"additionalProperties":false,"required":["a","o"]}"#
+        );
+        // the lane default only applies to tools without a flag
+        let mut off = Tool::new("t", v.clone());
+        off.strict = Some(false);
+        let r = run_on_tool(&CloseObjects::default(), Lane::OpenaiStrict, off);
+        assert!(r.records.is_empty());
+        // and Responses has no strict default
+        let r = run_on_tool(
+            &StrictCloseObjects,
+            Lane::OpenaiResponses,
+            Tool::new("t", v),
+        );
+        assert!(r.records.is_empty());
+    }
+
+    #[test]
+    fn strict_gate_admits_by_flag_then_lane_default() {
+        let gate = StrictGate::default();
+        let mut t = Tool::new("t", json!({}));
+        assert!(gate.admits(&t, Lane::OpenaiStrict));
+        assert!(!gate.admits(&t, Lane::OpenaiChat));
+        t.strict = Some(true);
+        assert!(gate.admits(&t, Lane::OpenaiChat));
+        t.strict = Some(false);
+        assert!(!gate.admits(&t, Lane::OpenaiStrict));
+    }
+
+    #[test]
+    fn strict_passes_declare_their_mutation_points() {
+        let names = |p: &dyn Pass| {
+            p.mutants()
+                .into_iter()
+                .map(|m| m.change)
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(
+            names(&StrictCloseObjects),
+            [
+                "ignore the lane's strict default",
+                "negate the strict gate",
+                "close the root object only"
+            ]
+        );
+        assert_eq!(
+            names(&StrictRequireAll),
+            [
+                "ignore the lane's strict default",
+                "negate the strict gate",
+                "skip making optional properties nullable",
+                "require the root's properties only"
+            ]
+        );
+        for m in StrictCloseObjects
+            .mutants()
+            .into_iter()
+            .chain(StrictRequireAll.mutants())
+        {
+            assert!(["strict-close-objects", "strict-require-all"].contains(&m.pass.name()));
+        }
+    }
+
+    #[test]
+    fn strict_passes_shape_nested_objects_and_nullable_optionals() {
+        let v = json!({"type":"object","properties":{"o":{"type":"object","properties":{"b":{"type":"string"}}}},"required":["o"]});
+        let r = run_on_tool(&StrictRequireAll, Lane::OpenaiResponses, strict(v.clone()));
+        assert_eq!(
+            bytes(r.schema()),
+            r#"{"type":"object","properties":{"o":{"type":"object","properties":{"b":{"type":["string","null"]}},"required":["b"]}},"required":["o"]}"#
+        );
+        let root_only = RequireAll {
+            nested: false,
+            ..RequireAll::default()
+        };
+        let r = run_on_tool(&root_only, Lane::OpenaiResponses, strict(v.clone()));
+        assert_eq!(bytes(r.schema()), bytes(&v));
+        let no_null = RequireAll {
+            nullable: false,
+            ..RequireAll::default()
+        };
+        let r = run_on_tool(&no_null, Lane::OpenaiResponses, strict(v));
+        assert_eq!(
+            bytes(r.schema()),
+            r#"{"type":"object","properties":{"o":{"type":"object","properties":{"b":{"type":"string"}},"required":["b"]}},"required":["o"]}"#
+        );
+    }
 }
