@@ -40,7 +40,7 @@ pub(crate) fn v1(lane: Lane) -> Vec<Box<dyn Pass>> {
                     rule: "openai-tool-name-pattern",
                 }),
                 Box::new(NarrowRootComposition::default()),
-                Box::new(StripRootAssertions::default()),
+                Box::new(StripKeywords::root_assertions()),
                 Box::new(RepairKeywordTypes::new("openai-required-null")),
                 Box::new(ReplaceNonSchemas::new("openai-subschema-not-object")),
                 Box::new(ArrayItemsFloor::default()),
@@ -118,11 +118,16 @@ impl Pass for NonSchemaRoot {
 ///   becomes `items`), unless `prefixItems` is already there;
 /// - draft-4 boolean `exclusiveMinimum`/`exclusiveMaximum`: `true` takes
 ///   the value of `minimum`/`maximum` (which goes), `false` (the default)
-///   or a `true` without a bound goes.
+///   or a `true` without a bound goes;
+/// - a draft-6/7 plain-name `$id: "#foo"` becomes `$anchor: "foo"`.
+///
+/// Draft 2019-09 `$recursiveAnchor`/`$recursiveRef` have no exact
+/// 2020-12 spelling without resolving references; they are left as they are.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct UpgradeDraftKeywords {
     pub(crate) tuples: bool,
     pub(crate) exclusive_bounds: bool,
+    pub(crate) anchors: bool,
 }
 
 impl Default for UpgradeDraftKeywords {
@@ -130,6 +135,7 @@ impl Default for UpgradeDraftKeywords {
         Self {
             tuples: true,
             exclusive_bounds: true,
+            anchors: true,
         }
     }
 }
@@ -169,6 +175,26 @@ impl UpgradeDraftKeywords {
         }
     }
 
+    fn anchor(path: &str, node: &mut Map<String, Value>, cx: &mut Cx<'_>) {
+        let Some(Value::String(id)) = node.get("$id") else {
+            return;
+        };
+        let Some(name) = id.strip_prefix('#') else {
+            return;
+        };
+        let mut chars = name.chars();
+        let valid = chars
+            .next()
+            .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+            && chars.all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c));
+        if !valid || node.contains_key("$anchor") {
+            return;
+        }
+        let name = Value::String(name.to_owned());
+        rename_keyword(path, node, "$id", "$anchor", cx);
+        node.insert("$anchor".to_owned(), name);
+    }
+
     fn bound(path: &str, node: &mut Map<String, Value>, flag: &str, bound: &str, cx: &mut Cx<'_>) {
         let Some(Value::Bool(on)) = node.get(flag) else {
             return;
@@ -178,32 +204,29 @@ impl UpgradeDraftKeywords {
         } else {
             None
         };
-        match value {
-            Some(v) => {
-                node.insert(flag.to_owned(), v);
-                node.shift_remove(bound);
-                cx.record(
-                    path,
-                    flag,
-                    Action::Rewritten,
-                    format!("draft-4 boolean {flag} takes the value of {bound}"),
-                );
-                cx.record(
-                    path,
-                    bound,
-                    Action::Rewritten,
-                    format!("moved under {flag}"),
-                );
-            }
-            None => {
-                node.shift_remove(flag);
-                cx.record(
-                    path,
-                    flag,
-                    Action::Removed,
-                    format!("draft-4 boolean {flag} without effect"),
-                );
-            }
+        if let Some(v) = value {
+            node.insert(flag.to_owned(), v);
+            node.shift_remove(bound);
+            cx.record(
+                path,
+                flag,
+                Action::Rewritten,
+                format!("draft-4 boolean {flag} takes the value of {bound}"),
+            );
+            cx.record(
+                path,
+                bound,
+                Action::Rewritten,
+                format!("moved under {flag}"),
+            );
+        } else {
+            node.shift_remove(flag);
+            cx.record(
+                path,
+                flag,
+                Action::Removed,
+                format!("draft-4 boolean {flag} without effect"),
+            );
         }
     }
 }
@@ -226,6 +249,9 @@ impl Pass for UpgradeDraftKeywords {
                 Self::bound(path, node, "exclusiveMinimum", "minimum", cx);
                 Self::bound(path, node, "exclusiveMaximum", "maximum", cx);
             }
+            if self.anchors {
+                Self::anchor(path, node, cx);
+            }
             true
         })?;
         Ok(Step::Continue)
@@ -247,6 +273,13 @@ impl Pass for UpgradeDraftKeywords {
                     ..*self
                 },
             ),
+            PassMutant::new(
+                "leave plain-name ids alone",
+                Self {
+                    anchors: !self.anchors,
+                    ..*self
+                },
+            ),
         ]
     }
 }
@@ -254,91 +287,6 @@ impl Pass for UpgradeDraftKeywords {
 /// `list` without `drop` (for the "drop one keyword" mutants).
 fn without(list: &[&'static str], drop: &str) -> Vec<&'static str> {
     list.iter().copied().filter(|k| *k != drop).collect()
-}
-
-/// `strip-root-assertions`: OpenAI rejects a root `enum`, `const` or `not`
-/// (`schema must have type 'object' and not have 'oneOf'/'anyOf'/'allOf'/
-/// 'enum'/'const'/'not' at the top level`, recordings
-/// `openai-root-composition-545`/`-552`; the unions are
-/// `narrow-root-composition`'s). No object keyword says the same thing, so
-/// each is removed, recorded, and restated in a description note.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct StripRootAssertions {
-    /// The stripped root keywords, in note order.
-    pub(crate) keywords: Vec<&'static str>,
-    /// Restate the stripped constraints in a note.
-    pub(crate) note: bool,
-}
-
-impl Default for StripRootAssertions {
-    fn default() -> Self {
-        Self {
-            keywords: vec!["enum", "const", "not"],
-            note: true,
-        }
-    }
-}
-
-impl Pass for StripRootAssertions {
-    fn name(&self) -> &'static str {
-        "strip-root-assertions"
-    }
-
-    fn rule(&self) -> Option<&'static str> {
-        Some("openai-root-composition")
-    }
-
-    fn apply(&self, tool: &mut Tool, cx: &mut Cx<'_>) -> Result<Step, TooDeep> {
-        let Some(root) = tool.input_schema.as_object_mut() else {
-            return Ok(Step::Continue);
-        };
-        let mut lost = Vec::new();
-        for kw in &self.keywords {
-            if let Some(value) = root.shift_remove(*kw) {
-                cx.record(
-                    "",
-                    kw,
-                    Action::Removed,
-                    format!("root {kw} stripped: OpenAI rejects it at the top level"),
-                );
-                lost.push(Unenforced {
-                    pointer: String::new(),
-                    keyword: (*kw).to_owned(),
-                    value,
-                });
-            }
-        }
-        if self.note
-            && let Some(n) = notes::unenforced_note(&lost)
-        {
-            cx.note(tool, &n, "stripped root assertions surfaced as a note");
-        }
-        Ok(Step::Continue)
-    }
-
-    fn mutants(&self) -> Vec<PassMutant> {
-        let mut out: Vec<PassMutant> = self
-            .keywords
-            .iter()
-            .map(|k| {
-                PassMutant::new(
-                    format!("drop {k:?} from stripped keywords"),
-                    Self {
-                        keywords: without(&self.keywords, k),
-                        ..self.clone()
-                    },
-                )
-            })
-            .collect();
-        out.push(PassMutant::new(
-            "skip the note",
-            Self {
-                note: !self.note,
-                ..self.clone()
-            },
-        ));
-        out
-    }
 }
 
 /// The JSON kind of a value, for reasons.
@@ -419,7 +367,7 @@ impl RepairKeywordTypes {
             }
         }
         if self.lift_draft3 {
-            self.lift(path, node, cx);
+            Self::lift(path, node, cx);
         }
         if self.drop_required
             && let Some(v) = node.get("required")
@@ -437,7 +385,7 @@ impl RepairKeywordTypes {
     }
 
     /// Move draft-3 `required` flags of `node`'s properties into its list.
-    fn lift(&self, path: &str, node: &mut Map<String, Value>, cx: &mut Cx<'_>) {
+    fn lift(path: &str, node: &mut Map<String, Value>, cx: &mut Cx<'_>) {
         let mut lifted = Vec::new();
         if let Some(Value::Object(props)) = node.get_mut("properties") {
             for (name, prop) in props.iter_mut() {
@@ -924,12 +872,7 @@ impl Pass for StrictFallback {
     }
 
     fn mutants(&self) -> Vec<PassMutant> {
-        let mut out: Vec<PassMutant> = self
-            .gate
-            .mutants()
-            .into_iter()
-            .map(|(change, gate)| PassMutant::new(change, Self { gate, ..*self }))
-            .collect();
+        let mut out = self.gate.mutants(|gate| Self { gate, ..*self });
         out.extend([
             PassMutant::new(
                 "nesting limit one higher",
@@ -1028,12 +971,7 @@ impl Pass for StrictStripDefaults {
     }
 
     fn mutants(&self) -> Vec<PassMutant> {
-        let mut out: Vec<PassMutant> = self
-            .gate
-            .mutants()
-            .into_iter()
-            .map(|(change, gate)| PassMutant::new(change, Self { gate, ..*self }))
-            .collect();
+        let mut out = self.gate.mutants(|gate| Self { gate, ..*self });
         out.push(PassMutant::new(
             "skip the note",
             Self {
@@ -1053,16 +991,37 @@ impl Pass for StrictStripDefaults {
 /// `xai-length-count-constraints-32080`); Cerebras rejects `minItems` /
 /// `maxItems` (`Unsupported JSON schema fields: {'minItems', 'items'}`,
 /// recording `cerebras-unsupported-schema-fields-708`).
+///
+/// As `strip-root-assertions`, the root only: OpenAI rejects a root `enum`,
+/// `const` or `not` (`schema must have type 'object' and not have
+/// 'oneOf'/'anyOf'/'allOf'/'enum'/'const'/'not' at the top level`,
+/// recordings `openai-root-composition-545`/`-552`; the unions are
+/// `narrow-root-composition`'s), and no object keyword says the same thing.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct StripKeywords {
+    pub(crate) name: &'static str,
     pub(crate) rule: &'static str,
+    /// Stripped keywords, in record (and note) order per node.
     pub(crate) keywords: Vec<&'static str>,
+    /// The root only (`false`: every schema position).
+    pub(crate) root_only: bool,
     pub(crate) note: bool,
 }
 
 impl StripKeywords {
+    pub(crate) fn root_assertions() -> Self {
+        Self {
+            name: "strip-root-assertions",
+            rule: "openai-root-composition",
+            keywords: vec!["enum", "const", "not"],
+            root_only: true,
+            note: true,
+        }
+    }
+
     pub(crate) fn xai() -> Self {
         Self {
+            name: "strip-unsupported-keywords",
             rule: "xai-length-count-constraints",
             keywords: vec![
                 "minLength",
@@ -1072,14 +1031,17 @@ impl StripKeywords {
                 "minContains",
                 "maxContains",
             ],
+            root_only: false,
             note: true,
         }
     }
 
     pub(crate) fn cerebras() -> Self {
         Self {
+            name: "strip-unsupported-keywords",
             rule: "cerebras-unsupported-schema-fields",
             keywords: vec!["minItems", "maxItems"],
+            root_only: false,
             note: true,
         }
     }
@@ -1087,7 +1049,7 @@ impl StripKeywords {
 
 impl Pass for StripKeywords {
     fn name(&self) -> &'static str {
-        "strip-unsupported-keywords"
+        self.name
     }
 
     fn rule(&self) -> Option<&'static str> {
@@ -1103,7 +1065,7 @@ impl Pass for StripKeywords {
                         path,
                         kw,
                         Action::Removed,
-                        format!("{kw} is not supported by this provider"),
+                        format!("{kw} stripped: the provider rejects it here"),
                     );
                     lost.push(Unenforced {
                         pointer: path.to_owned(),
@@ -1112,7 +1074,7 @@ impl Pass for StripKeywords {
                     });
                 }
             }
-            true
+            !self.root_only
         })?;
         if self.note
             && let Some(n) = notes::unenforced_note(&lost)
@@ -1140,6 +1102,13 @@ impl Pass for StripKeywords {
             "skip the note",
             Self {
                 note: !self.note,
+                ..self.clone()
+            },
+        ));
+        out.push(PassMutant::new(
+            "flip root-only",
+            Self {
+                root_only: !self.root_only,
                 ..self.clone()
             },
         ));

@@ -29,9 +29,9 @@ fn strict(schema: Value) -> Tool {
     t
 }
 
-fn untouched(pass: &dyn Pass, lane: Lane, schema: Value) {
+fn untouched(pass: &dyn Pass, lane: Lane, schema: &Value) {
     let r = run(pass, lane, schema.clone());
-    assert_eq!(bytes(r.schema()), bytes(&schema));
+    assert_eq!(bytes(r.schema()), bytes(schema));
     assert!(r.records.is_empty(), "{:?}", r.marks());
 }
 
@@ -133,7 +133,7 @@ fn openai_v1_pass_lists_per_lane() {
 #[test]
 fn openai_chat_v1_strips_root_enum_const_and_not_with_a_note() {
     let r = twice(
-        &StripRootAssertions::default(),
+        &StripKeywords::root_assertions(),
         Lane::OpenaiChat,
         Tool::new(
             "t",
@@ -167,18 +167,18 @@ Constraints this schema does not enforce (still follow them): (root): enum [{"a"
 #[test]
 fn openai_chat_v1_keeps_nested_assertions_and_a_plain_root() {
     untouched(
-        &StripRootAssertions::default(),
+        &StripKeywords::root_assertions(),
         Lane::OpenaiChat,
-        json!({"type":"object","properties":{"a":{"enum":["x"],"not":{"const":"y"}}}}),
+        &json!({"type":"object","properties":{"a":{"enum":["x"],"not":{"const":"y"}}}}),
     );
 }
 
 #[test]
 fn openai_chat_v1_root_assertion_note_is_optional_per_the_field() {
     let r = run(
-        &StripRootAssertions {
+        &StripKeywords {
             note: false,
-            ..StripRootAssertions::default()
+            ..StripKeywords::root_assertions()
         },
         Lane::OpenaiChat,
         json!({"type":"string","enum":["a"]}),
@@ -296,7 +296,7 @@ fn repair_keyword_types_leaves_valid_keywords_and_a_property_named_required() {
     untouched(
         &RepairKeywordTypes::new("openai-required-null"),
         Lane::OpenaiChat,
-        json!({"type":"object","properties":{"required":{"type":"boolean"},"o":{"type":"object","properties":{},"required":[]}},"required":["required"],"$defs":{}}),
+        &json!({"type":"object","properties":{"required":{"type":"boolean"},"o":{"type":"object","properties":{},"required":[]}},"required":["required"],"$defs":{}}),
     );
 }
 
@@ -337,7 +337,7 @@ fn replace_non_schemas_keeps_tuple_items_and_schema_values() {
     untouched(
         &ReplaceNonSchemas::new("openai-subschema-not-object"),
         Lane::OpenaiChat,
-        json!({"type":"array","items":[{"type":"string"},true],"not":false,"properties":{"a":true}}),
+        &json!({"type":"array","items":[{"type":"string"},true],"not":false,"properties":{"a":true}}),
     );
 }
 
@@ -375,7 +375,7 @@ fn array_items_floor_leaves_arrays_with_items_and_type_lists_alone() {
     untouched(
         &ArrayItemsFloor::default(),
         Lane::OpenaiChat,
-        json!({"type":"object","properties":{"a":{"type":"array","items":false},"b":{"type":["array","null"]},"items":{"type":"string"}}}),
+        &json!({"type":"object","properties":{"a":{"type":"array","items":false},"b":{"type":["array","null"]},"items":{"type":"string"}}}),
     );
 }
 
@@ -400,13 +400,13 @@ fn openai_chat_v1_states_empty_properties_on_a_root_object() {
     untouched(
         &RootPropertiesFloor::openai(),
         Lane::OpenaiChat,
-        json!({"required":[]}),
+        &json!({"required":[]}),
     );
     // nested objects pass OpenAI without properties
     untouched(
         &RootPropertiesFloor::openai(),
         Lane::OpenaiChat,
-        json!({"type":"object","properties":{"o":{"type":"object"}}}),
+        &json!({"type":"object","properties":{"o":{"type":"object"}}}),
     );
 }
 
@@ -425,7 +425,7 @@ fn groq_v1_states_empty_properties_beside_a_root_required() {
     untouched(
         &RootPropertiesFloor::groq(),
         Lane::Groq,
-        json!({"type":"object"}),
+        &json!({"type":"object"}),
     );
 }
 
@@ -440,11 +440,11 @@ fn groq_v1_replaces_a_non_schema_root_and_keeps_a_boolean_one() {
     );
     assert_eq!(bytes(r.schema()), "{}");
     assert_eq!(r.marks(), [mark("", "", Action::Rewritten)]);
-    untouched(&NonSchemaRoot::default(), Lane::Groq, json!(true));
+    untouched(&NonSchemaRoot::default(), Lane::Groq, &json!(true));
     untouched(
         &NonSchemaRoot::default(),
         Lane::Groq,
-        json!({"type":"object"}),
+        &json!({"type":"object"}),
     );
 }
 
@@ -477,7 +477,7 @@ fn groq_v1_upgrades_tuple_items_to_prefix_items() {
     untouched(
         &UpgradeDraftKeywords::default(),
         Lane::Groq,
-        json!({"prefixItems":[true],"items":[false]}),
+        &json!({"prefixItems":[true],"items":[false]}),
     );
 }
 
@@ -507,7 +507,7 @@ fn groq_v1_upgrades_draft4_boolean_exclusive_bounds() {
     untouched(
         &UpgradeDraftKeywords::default(),
         Lane::Groq,
-        json!({"minimum":0,"exclusiveMinimum":0,"maximum":2,"exclusiveMaximum":3}),
+        &json!({"minimum":0,"exclusiveMinimum":0,"maximum":2,"exclusiveMaximum":3}),
     );
 }
 
@@ -671,7 +671,7 @@ fn strict_strip_defaults_leaves_non_strict_tools_alone() {
     let r = run_on_tool(&StrictStripDefaults::default(), Lane::OpenaiStrict, t);
     assert_eq!(r.schema(), &v);
     assert!(r.records.is_empty());
-    untouched(&StrictStripDefaults::default(), Lane::OpenaiChat, v);
+    untouched(&StrictStripDefaults::default(), Lane::OpenaiChat, &v);
 }
 
 // ---- strip-unsupported-keywords --------------------------------------
@@ -737,7 +737,7 @@ fn cerebras_v1_strips_only_min_and_max_items() {
     untouched(
         &StripKeywords::cerebras(),
         Lane::Cerebras,
-        json!({"type":"object","properties":{"minItems":{"type":"string","minLength":2}}}),
+        &json!({"type":"object","properties":{"minItems":{"type":"string","minLength":2}}}),
     );
 }
 
@@ -773,8 +773,8 @@ fn openai_strict_v1_closes_and_requires_a_tool_without_a_flag() {
         ]
     );
     // the same tool on openai-chat, without a flag, is not strict
-    untouched(&CloseObjects::default(), Lane::OpenaiChat, v.clone());
-    untouched(&RequireAll::default(), Lane::OpenaiChat, v.clone());
+    untouched(&CloseObjects::default(), Lane::OpenaiChat, &v);
+    untouched(&RequireAll::default(), Lane::OpenaiChat, &v);
     // with strict: true it is
     let r = run_on_tool(&CloseObjects::default(), Lane::OpenaiChat, strict(v));
     assert_eq!(r.marks().len(), 2);
@@ -793,7 +793,7 @@ fn cerebras_v1_closes_the_objects_of_strict_tools_only() {
         r.records[0].rule.as_deref(),
         Some("cerebras-additionalproperties-false-required")
     );
-    untouched(pass.as_ref(), Lane::Cerebras, v);
+    untouched(pass.as_ref(), Lane::Cerebras, &v);
 }
 
 // ---- the whole lane --------------------------------------------------
@@ -814,5 +814,25 @@ fn openai_strict_v1_ships_the_azure_recording_without_the_default() {
     assert_eq!(
         bytes(&Lane::OpenaiStrict.render(&out.tool)),
         r#"{"type":"function","function":{"name":"search_knowledge_base","description":"Constraints this schema does not enforce (still follow them): max_results: default 5.","parameters":{"type":"object","properties":{"query":{"type":"string"},"max_results":{"type":"integer"}},"required":["query","max_results"],"additionalProperties":false},"strict":true}}"#
+    );
+}
+
+#[test]
+fn groq_v1_turns_a_plain_name_id_into_an_anchor() {
+    let r = twice(
+        &UpgradeDraftKeywords::default(),
+        Lane::Groq,
+        Tool::new(
+            "t",
+            json!({"definitions":{"A":{"$id":"#foo","type":"integer"},"B":{"$id":"#9x"},"C":{"$id":"http://x/y.json"}},"$ref":"#foo"}),
+        ),
+    );
+    assert_eq!(
+        bytes(r.schema()),
+        r##"{"definitions":{"A":{"$anchor":"foo","type":"integer"},"B":{"$id":"#9x"},"C":{"$id":"http://x/y.json"}},"$ref":"#foo"}"##
+    );
+    assert_eq!(
+        r.marks(),
+        [mark("/definitions/A", "$id", Action::Rewritten)]
     );
 }

@@ -34,63 +34,53 @@ pub(crate) struct StrictGate {
 
 impl Default for StrictGate {
     fn default() -> Self {
-        Self {
-            lane_default: true,
-            strict: true,
-        }
+        Self::DEFAULT
     }
 }
 
 impl StrictGate {
+    /// Strict tools, by flag or by the lane's default.
+    pub(crate) const DEFAULT: Self = Self {
+        lane_default: true,
+        strict: true,
+    };
+
     /// The tool is shaped.
     pub(crate) fn admits(self, tool: &Tool, lane: Lane) -> bool {
         let default = self.lane_default && lane.strict_by_default();
         tool.strict.unwrap_or(default) == self.strict
     }
 
-    /// The gate's own mutants, each with its change.
-    pub(crate) fn mutants(self) -> Vec<(&'static str, Self)> {
+    /// The gate's own mutants of a pass: `with(gate)` is the pass with
+    /// that gate.
+    pub(crate) fn mutants<P: Pass + 'static>(self, with: impl Fn(Self) -> P) -> Vec<PassMutant> {
         vec![
-            (
+            PassMutant::new(
                 "ignore the lane's strict default",
-                Self {
+                with(Self {
                     lane_default: !self.lane_default,
                     ..self
-                },
+                }),
             ),
-            (
+            PassMutant::new(
                 "negate the strict gate",
-                Self {
+                with(Self {
                     strict: !self.strict,
                     ..self
-                },
+                }),
             ),
         ]
     }
 }
 
-/// `additionalProperties: false` on every object of a strict tool (the
-/// Responses profile's pass: [`CloseObjects`] with its defaults).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub(crate) struct StrictCloseObjects;
-
-impl Pass for StrictCloseObjects {
-    fn name(&self) -> &'static str {
-        CloseObjects::default().name()
-    }
-
-    fn rule(&self) -> Option<&'static str> {
-        CloseObjects::default().rule()
-    }
-
-    fn apply(&self, tool: &mut Tool, cx: &mut Cx<'_>) -> Result<Step, TooDeep> {
-        CloseObjects::default().apply(tool, cx)
-    }
-
-    fn mutants(&self) -> Vec<PassMutant> {
-        CloseObjects::default().mutants()
-    }
-}
+/// The Responses profile's `strict-close-objects` ([`CloseObjects`] with
+/// its defaults; named like a type so the profile table reads as one).
+#[allow(non_upper_case_globals)]
+pub(crate) const StrictCloseObjects: CloseObjects = CloseObjects {
+    gate: StrictGate::DEFAULT,
+    rule: "openai-strict-additionalproperties-false",
+    nested: true,
+};
 
 /// `strict-close-objects`: see the module docs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -104,11 +94,7 @@ pub(crate) struct CloseObjects {
 
 impl Default for CloseObjects {
     fn default() -> Self {
-        Self {
-            gate: StrictGate::default(),
-            rule: "openai-strict-additionalproperties-false",
-            nested: true,
-        }
+        StrictCloseObjects
     }
 }
 
@@ -141,12 +127,7 @@ impl Pass for CloseObjects {
     }
 
     fn mutants(&self) -> Vec<PassMutant> {
-        let mut out: Vec<PassMutant> = self
-            .gate
-            .mutants()
-            .into_iter()
-            .map(|(change, gate)| PassMutant::new(change, Self { gate, ..*self }))
-            .collect();
+        let mut out = self.gate.mutants(|gate| Self { gate, ..*self });
         out.push(PassMutant::new(
             "close the root object only",
             Self {
@@ -158,28 +139,14 @@ impl Pass for CloseObjects {
     }
 }
 
-/// Every property required; optional ones made nullable (the Responses
-/// profile's pass: [`RequireAll`] with its defaults).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub(crate) struct StrictRequireAll;
-
-impl Pass for StrictRequireAll {
-    fn name(&self) -> &'static str {
-        RequireAll::default().name()
-    }
-
-    fn rule(&self) -> Option<&'static str> {
-        RequireAll::default().rule()
-    }
-
-    fn apply(&self, tool: &mut Tool, cx: &mut Cx<'_>) -> Result<Step, TooDeep> {
-        RequireAll::default().apply(tool, cx)
-    }
-
-    fn mutants(&self) -> Vec<PassMutant> {
-        RequireAll::default().mutants()
-    }
-}
+/// The Responses profile's `strict-require-all` ([`RequireAll`] with its
+/// defaults).
+#[allow(non_upper_case_globals)]
+pub(crate) const StrictRequireAll: RequireAll = RequireAll {
+    gate: StrictGate::DEFAULT,
+    nullable: true,
+    nested: true,
+};
 
 /// `strict-require-all`: see the module docs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -194,11 +161,7 @@ pub(crate) struct RequireAll {
 
 impl Default for RequireAll {
     fn default() -> Self {
-        Self {
-            gate: StrictGate::default(),
-            nullable: true,
-            nested: true,
-        }
+        StrictRequireAll
     }
 }
 
@@ -285,12 +248,7 @@ impl Pass for RequireAll {
     }
 
     fn mutants(&self) -> Vec<PassMutant> {
-        let mut out: Vec<PassMutant> = self
-            .gate
-            .mutants()
-            .into_iter()
-            .map(|(change, gate)| PassMutant::new(change, Self { gate, ..*self }))
-            .collect();
+        let mut out = self.gate.mutants(|gate| Self { gate, ..*self });
         out.push(PassMutant::new(
             "skip making optional properties nullable",
             Self {
