@@ -39,7 +39,11 @@ pub(crate) fn v1(lane: Lane) -> Vec<Box<dyn Pass>> {
                     spec: NameSpec::word_or_dash(64),
                     rule: "openai-tool-name-pattern",
                 }),
-                Box::new(NarrowRootComposition::default()),
+                Box::new(NonSchemaRoot::new("openai-subschema-not-object")),
+                Box::new(NarrowRootComposition {
+                    replace_non_object_root: false,
+                    ..NarrowRootComposition::default()
+                }),
                 Box::new(StripKeywords::root_assertions()),
                 Box::new(RepairKeywordTypes::new("openai-required-null")),
                 Box::new(ReplaceNonSchemas::new("openai-subschema-not-object")),
@@ -56,7 +60,7 @@ pub(crate) fn v1(lane: Lane) -> Vec<Box<dyn Pass>> {
         }
         Lane::Xai => vec![Box::new(StripKeywords::xai())],
         Lane::Groq => vec![
-            Box::new(NonSchemaRoot::default()),
+            Box::new(NonSchemaRoot::new("groq-metaschema-validation")),
             Box::new(RepairKeywordTypes::new("groq-metaschema-validation")),
             Box::new(UpgradeDraftKeywords::default()),
             Box::new(ReplaceNonSchemas::new("groq-metaschema-validation")),
@@ -73,16 +77,27 @@ pub(crate) fn v1(lane: Lane) -> Vec<Box<dyn Pass>> {
     }
 }
 
-/// `non-schema-root`: Groq validates `parameters` against the draft
-/// 2020-12 metaschema, which takes an object or a boolean (`7 is not of
-/// types "boolean", "object"`, rule `groq-metaschema-validation`). A root
-/// that is neither (an array, a number, a string, null) says nothing a
-/// schema could keep and becomes `{}`, recorded; a boolean root is valid
-/// and stays.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+/// `non-schema-root`: OpenAI and Groq validate `parameters` against a
+/// metaschema, which takes an object or a boolean (OpenAI: `[] is not of
+/// type 'object', 'boolean'.`, rule `openai-subschema-not-object`; Groq:
+/// `7 is not of types "boolean", "object"`, rule
+/// `groq-metaschema-validation`). A root that is neither (an array, a
+/// number, a string, null) says nothing a schema could keep and becomes
+/// `{}`, recorded; a boolean root is valid and stays.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct NonSchemaRoot {
+    pub(crate) rule: &'static str,
     /// Replace a boolean root too (a mutant).
     pub(crate) booleans: bool,
+}
+
+impl NonSchemaRoot {
+    pub(crate) fn new(rule: &'static str) -> Self {
+        Self {
+            rule,
+            booleans: false,
+        }
+    }
 }
 
 impl Pass for NonSchemaRoot {
@@ -91,7 +106,7 @@ impl Pass for NonSchemaRoot {
     }
 
     fn rule(&self) -> Option<&'static str> {
-        Some("groq-metaschema-validation")
+        Some(self.rule)
     }
 
     fn apply(&self, tool: &mut Tool, cx: &mut Cx<'_>) -> Result<Step, TooDeep> {
@@ -106,6 +121,7 @@ impl Pass for NonSchemaRoot {
             "replace a boolean root too",
             Self {
                 booleans: !self.booleans,
+                ..*self
             },
         )]
     }

@@ -44,6 +44,7 @@ fn openai_v1_pass_lists_per_lane() {
         names(Lane::OpenaiChat),
         [
             "sanitize-tool-name",
+            "non-schema-root",
             "narrow-root-composition",
             "strip-root-assertions",
             "repair-keyword-types",
@@ -59,6 +60,7 @@ fn openai_v1_pass_lists_per_lane() {
         names(Lane::OpenaiStrict),
         [
             "sanitize-tool-name",
+            "non-schema-root",
             "narrow-root-composition",
             "strip-root-assertions",
             "repair-keyword-types",
@@ -107,7 +109,7 @@ fn openai_v1_pass_lists_per_lane() {
         ]
     );
     assert_eq!(
-        rules(Lane::OpenaiChat)[3..5],
+        rules(Lane::OpenaiChat)[4..6],
         [
             Some("openai-required-null"),
             Some("openai-subschema-not-object")
@@ -434,15 +436,19 @@ fn groq_v1_states_empty_properties_beside_a_root_required() {
 #[test]
 fn groq_v1_replaces_a_non_schema_root_and_keeps_a_boolean_one() {
     let r = twice(
-        &NonSchemaRoot::default(),
+        &NonSchemaRoot::new("groq-metaschema-validation"),
         Lane::Groq,
         Tool::new("t", json!([1])),
     );
     assert_eq!(bytes(r.schema()), "{}");
     assert_eq!(r.marks(), [mark("", "", Action::Rewritten)]);
-    untouched(&NonSchemaRoot::default(), Lane::Groq, &json!(true));
     untouched(
-        &NonSchemaRoot::default(),
+        &NonSchemaRoot::new("groq-metaschema-validation"),
+        Lane::Groq,
+        &json!(true),
+    );
+    untouched(
+        &NonSchemaRoot::new("groq-metaschema-validation"),
         Lane::Groq,
         &json!({"type":"object"}),
     );
@@ -835,4 +841,29 @@ fn groq_v1_turns_a_plain_name_id_into_an_anchor() {
         r.marks(),
         [mark("/definitions/A", "$id", Action::Rewritten)]
     );
+}
+
+#[test]
+fn openai_chat_v1_replaces_a_list_root_and_keeps_a_boolean_root() {
+    use crate::pipeline::{PipelineConfig, run_passes};
+    let passes = v1(Lane::OpenaiChat);
+    let shape = |schema: Value| {
+        run_passes(
+            &passes,
+            Lane::OpenaiChat,
+            &PipelineConfig::default(),
+            &Tool::new("t", schema),
+        )
+    };
+    let out = shape(json!([{"type":"object"}]));
+    assert_eq!(bytes(&out.tool.input_schema), "{}");
+    assert_eq!(out.degradations.len(), 1);
+    assert_eq!(out.degradations[0].pass, "non-schema-root");
+    assert_eq!(
+        out.degradations[0].rule.as_deref(),
+        Some("openai-subschema-not-object")
+    );
+    let out = shape(json!(true));
+    assert_eq!(bytes(&out.tool.input_schema), "true");
+    assert!(out.degradations.is_empty());
 }
