@@ -1,35 +1,114 @@
-//! OpenAI strict mode on the Responses lane (v1): a tool sent with
-//! `strict: true` must use the strict subset, which the Responses API
-//! enforces per object (recordings `openai-strict-additionalproperties-false-2`
-//! and `openai-strict-required-all-keys-5`). Two passes, for strict tools
-//! only (non-strict tools are left alone):
+//! OpenAI strict mode (v1): a tool sent with `strict: true` must use the
+//! strict subset, which the API enforces per object (recordings
+//! `openai-strict-additionalproperties-false-2` and
+//! `openai-strict-required-all-keys-5`). Two passes, for strict tools only
+//! (non-strict tools are left alone):
 //! - `strict-close-objects`: every object schema gets `additionalProperties: false`;
 //! - `strict-require-all`: every property is required; an optional one
 //!   becomes nullable instead (OpenAI's documented way to keep it optional:
 //!   a `"null"` type member, or a null branch for typeless schemas).
+//!
+//! A tool is strict when its own flag says so, or, without a flag, when the
+//! lane sends `strict: true` by default (`openai-strict`, see
+//! [`Lane::strict_by_default`]). The Responses profile uses the unit
+//! structs [`StrictCloseObjects`] / [`StrictRequireAll`] (the defaults);
+//! the Chat lanes construct [`CloseObjects`] / [`RequireAll`] directly. The
+//! fields of those two are their mutation points.
 
 use serde_json::{Value, json};
 
-use super::{Cx, Pass, Step};
+use super::{Cx, Pass, PassMutant, Step};
 use crate::degradation::Action;
+use crate::lane::Lane;
 use crate::schema::{self, TooDeep};
 use crate::tool::Tool;
 
-/// `additionalProperties: false` on every object of a strict tool.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub(crate) struct StrictCloseObjects;
+/// Which tools a strict pass shapes. The fields are mutation points.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct StrictGate {
+    /// A tool without a flag follows the lane's default.
+    pub(crate) lane_default: bool,
+    /// Shape the strict tools (`false`: the non-strict ones, a mutant).
+    pub(crate) strict: bool,
+}
 
-impl Pass for StrictCloseObjects {
+impl Default for StrictGate {
+    fn default() -> Self {
+        Self::DEFAULT
+    }
+}
+
+impl StrictGate {
+    /// Strict tools, by flag or by the lane's default.
+    pub(crate) const DEFAULT: Self = Self {
+        lane_default: true,
+        strict: true,
+    };
+
+    /// The tool is shaped.
+    pub(crate) fn admits(self, tool: &Tool, lane: Lane) -> bool {
+        let default = self.lane_default && lane.strict_by_default();
+        tool.strict.unwrap_or(default) == self.strict
+    }
+
+    /// The gate's own mutants of a pass: `with(gate)` is the pass with
+    /// that gate.
+    pub(crate) fn mutants<P: Pass + 'static>(self, with: impl Fn(Self) -> P) -> Vec<PassMutant> {
+        vec![
+            PassMutant::new(
+                "ignore the lane's strict default",
+                with(Self {
+                    lane_default: !self.lane_default,
+                    ..self
+                }),
+            ),
+            PassMutant::new(
+                "negate the strict gate",
+                with(Self {
+                    strict: !self.strict,
+                    ..self
+                }),
+            ),
+        ]
+    }
+}
+
+/// The Responses profile's `strict-close-objects` ([`CloseObjects`] with
+/// its defaults; named like a type so the profile table reads as one).
+#[allow(non_upper_case_globals)]
+pub(crate) const StrictCloseObjects: CloseObjects = CloseObjects {
+    gate: StrictGate::DEFAULT,
+    rule: "openai-strict-additionalproperties-false",
+    nested: true,
+};
+
+/// `strict-close-objects`: see the module docs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct CloseObjects {
+    pub(crate) gate: StrictGate,
+    /// The oracle rule (OpenAI's, or Cerebras' 422 for its strict tools).
+    pub(crate) rule: &'static str,
+    /// Close nested objects too (`false`: the root only, a mutant).
+    pub(crate) nested: bool,
+}
+
+impl Default for CloseObjects {
+    fn default() -> Self {
+        StrictCloseObjects
+    }
+}
+
+impl Pass for CloseObjects {
     fn name(&self) -> &'static str {
         "strict-close-objects"
     }
 
     fn rule(&self) -> Option<&'static str> {
-        Some("openai-strict-additionalproperties-false")
+        Some(self.rule)
     }
 
     fn apply(&self, tool: &mut Tool, cx: &mut Cx<'_>) -> Result<Step, TooDeep> {
-        if tool.strict != Some(true) {
+        if !self.gate.admits(tool, cx.lane) {
             return Ok(Step::Continue);
         }
         schema::rewrite_pre_order(&mut tool.input_schema, &mut |path, node| {
@@ -42,15 +121,49 @@ impl Pass for StrictCloseObjects {
                     "strict mode: every object closed",
                 );
             }
-            true
+            self.nested
         })?;
         Ok(Step::Continue)
     }
+
+    fn mutants(&self) -> Vec<PassMutant> {
+        let mut out = self.gate.mutants(|gate| Self { gate, ..*self });
+        out.push(PassMutant::new(
+            "close the root object only",
+            Self {
+                nested: !self.nested,
+                ..*self
+            },
+        ));
+        out
+    }
 }
 
-/// Every property required; optional ones made nullable.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub(crate) struct StrictRequireAll;
+/// The Responses profile's `strict-require-all` ([`RequireAll`] with its
+/// defaults).
+#[allow(non_upper_case_globals)]
+pub(crate) const StrictRequireAll: RequireAll = RequireAll {
+    gate: StrictGate::DEFAULT,
+    nullable: true,
+    nested: true,
+};
+
+/// `strict-require-all`: see the module docs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct RequireAll {
+    pub(crate) gate: StrictGate,
+    /// Make a newly required property nullable (`false`: a mutant that
+    /// requires it as declared).
+    pub(crate) nullable: bool,
+    /// Shape nested objects too (`false`: the root only, a mutant).
+    pub(crate) nested: bool,
+}
+
+impl Default for RequireAll {
+    fn default() -> Self {
+        StrictRequireAll
+    }
+}
 
 /// Make one property schema accept `null` too.
 fn nullable(prop: &mut Value) -> &'static str {
@@ -85,7 +198,7 @@ fn nullable(prop: &mut Value) -> &'static str {
     }
 }
 
-impl Pass for StrictRequireAll {
+impl Pass for RequireAll {
     fn name(&self) -> &'static str {
         "strict-require-all"
     }
@@ -95,27 +208,29 @@ impl Pass for StrictRequireAll {
     }
 
     fn apply(&self, tool: &mut Tool, cx: &mut Cx<'_>) -> Result<Step, TooDeep> {
-        if tool.strict != Some(true) {
+        if !self.gate.admits(tool, cx.lane) {
             return Ok(Step::Continue);
         }
         schema::rewrite_pre_order(&mut tool.input_schema, &mut |path, node| {
             let required = schema::required_names(node);
             let Some(Value::Object(props)) = node.get_mut("properties") else {
-                return true;
+                return self.nested;
             };
             let mut all = required.clone();
             for (name, prop) in props.iter_mut() {
                 if required.contains(name) {
                     continue;
                 }
-                let keyword = nullable(prop);
                 let at = schema::child_path(&format!("{path}/properties"), name);
-                cx.record(
-                    &at,
-                    keyword,
-                    Action::Rewritten,
-                    "strict mode: optional property made nullable",
-                );
+                if self.nullable {
+                    let keyword = nullable(prop);
+                    cx.record(
+                        &at,
+                        keyword,
+                        Action::Rewritten,
+                        "strict mode: optional property made nullable",
+                    );
+                }
                 all.push(name.clone());
             }
             if all != required || (!all.is_empty() && !node.contains_key("required")) {
@@ -127,9 +242,28 @@ impl Pass for StrictRequireAll {
                     "strict mode: every property required",
                 );
             }
-            true
+            self.nested
         })?;
         Ok(Step::Continue)
+    }
+
+    fn mutants(&self) -> Vec<PassMutant> {
+        let mut out = self.gate.mutants(|gate| Self { gate, ..*self });
+        out.push(PassMutant::new(
+            "skip making optional properties nullable",
+            Self {
+                nullable: !self.nullable,
+                ..*self
+            },
+        ));
+        out.push(PassMutant::new(
+            "require the root's properties only",
+            Self {
+                nested: !self.nested,
+                ..*self
+            },
+        ));
+        out
     }
 }
 
@@ -183,5 +317,102 @@ mod tests {
             assert_eq!(r.schema(), &v);
             assert!(r.records.is_empty());
         }
+    }
+
+    #[test]
+    fn openai_strict_v1_treats_a_tool_without_a_flag_as_strict() {
+        let v = json!({"type":"object","properties":{"a":{"type":"string"},"o":{"type":"object","properties":{"b":{}},"required":["b"]}},"required":["a","o"]});
+        let r = run_on_tool(
+            &CloseObjects::default(),
+            Lane::OpenaiStrict,
+            Tool::new("t", v.clone()),
+        );
+        assert_eq!(
+            bytes(r.schema()),
+            r#"{"type":"object","properties":{"a":{"type":"string"},"o":{"type":"object","properties":{"b":{}},"additionalProperties":false,"required":["b"]}},"additionalProperties":false,"required":["a","o"]}"#
+        );
+        // the lane default only applies to tools without a flag
+        let mut off = Tool::new("t", v.clone());
+        off.strict = Some(false);
+        let r = run_on_tool(&CloseObjects::default(), Lane::OpenaiStrict, off);
+        assert!(r.records.is_empty());
+        // and Responses has no strict default
+        let r = run_on_tool(
+            &StrictCloseObjects,
+            Lane::OpenaiResponses,
+            Tool::new("t", v),
+        );
+        assert!(r.records.is_empty());
+    }
+
+    #[test]
+    fn strict_gate_admits_by_flag_then_lane_default() {
+        let gate = StrictGate::default();
+        let mut t = Tool::new("t", json!({}));
+        assert!(gate.admits(&t, Lane::OpenaiStrict));
+        assert!(!gate.admits(&t, Lane::OpenaiChat));
+        t.strict = Some(true);
+        assert!(gate.admits(&t, Lane::OpenaiChat));
+        t.strict = Some(false);
+        assert!(!gate.admits(&t, Lane::OpenaiStrict));
+    }
+
+    #[test]
+    fn strict_passes_declare_their_mutation_points() {
+        let names = |p: &dyn Pass| {
+            p.mutants()
+                .into_iter()
+                .map(|m| m.change)
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(
+            names(&StrictCloseObjects),
+            [
+                "ignore the lane's strict default",
+                "negate the strict gate",
+                "close the root object only"
+            ]
+        );
+        assert_eq!(
+            names(&StrictRequireAll),
+            [
+                "ignore the lane's strict default",
+                "negate the strict gate",
+                "skip making optional properties nullable",
+                "require the root's properties only"
+            ]
+        );
+        for m in StrictCloseObjects
+            .mutants()
+            .into_iter()
+            .chain(StrictRequireAll.mutants())
+        {
+            assert!(["strict-close-objects", "strict-require-all"].contains(&m.pass.name()));
+        }
+    }
+
+    #[test]
+    fn strict_passes_shape_nested_objects_and_nullable_optionals() {
+        let v = json!({"type":"object","properties":{"o":{"type":"object","properties":{"b":{"type":"string"}}}},"required":["o"]});
+        let r = run_on_tool(&StrictRequireAll, Lane::OpenaiResponses, strict(v.clone()));
+        assert_eq!(
+            bytes(r.schema()),
+            r#"{"type":"object","properties":{"o":{"type":"object","properties":{"b":{"type":["string","null"]}},"required":["b"]}},"required":["o"]}"#
+        );
+        let root_only = RequireAll {
+            nested: false,
+            ..RequireAll::default()
+        };
+        let r = run_on_tool(&root_only, Lane::OpenaiResponses, strict(v.clone()));
+        assert_eq!(bytes(r.schema()), bytes(&v));
+        let no_null = RequireAll {
+            nullable: false,
+            ..RequireAll::default()
+        };
+        let r = run_on_tool(&no_null, Lane::OpenaiResponses, strict(v));
+        assert_eq!(
+            bytes(r.schema()),
+            r#"{"type":"object","properties":{"o":{"type":"object","properties":{"b":{"type":"string"}},"required":["b"]}},"required":["o"]}"#
+        );
     }
 }

@@ -506,10 +506,21 @@ fn schema_like(v: &Value) -> bool {
 }
 
 /// Array-form `items` is left alone: whether `[]` is a tuple or a bad
-/// schema depends on the draft the validator assumes.
+/// schema depends on the draft the validator assumes. The root counts too:
+/// the recording does not show where its `[]` sat, and `parameters: []`
+/// fails the same validator.
 fn subschema_not_object(req: &Request<'_>) -> Vec<Finding> {
     let mut out = Vec::new();
     for t in tool_targets(req) {
+        if !schema_like(t.schema) {
+            out.push(t.finding(
+                "",
+                t.invalid(&format!(
+                    "{} is not of type 'object', 'boolean'.",
+                    py_repr(t.schema)
+                )),
+            ));
+        }
         for (path, node) in nodes(t.schema) {
             let mut bad = |at: String, v: &Value| {
                 out.push(t.finding(
@@ -1064,6 +1075,21 @@ mod tests {
             r.message,
             "Invalid schema for function 'str_replace_editor': [] is not of type 'object', 'boolean'."
         );
+    }
+
+    #[test]
+    fn openai_chat_rejects_parameters_sent_as_a_list_and_accepts_a_boolean_root() {
+        let tools = [chat("relay", json!([{"type": "object"}]))];
+        let r = check(&req(Lane::OpenaiChat, &tools, DEFAULT_AS_OF));
+        let r = only(&r);
+        assert_eq!(r.rule, "openai-subschema-not-object");
+        assert_eq!(r.path, "");
+        assert_eq!(
+            r.message,
+            "Invalid schema for function 'relay': [{'type': 'object'}] is not of type 'object', 'boolean'."
+        );
+        let tools = [chat("t", json!(true))];
+        assert!(check(&req(Lane::OpenaiChat, &tools, DEFAULT_AS_OF)).is_empty());
     }
 
     #[test]
