@@ -415,6 +415,10 @@ pub(crate) fn replay_text(results: &[wireshape::ReplayResult]) {
             wireshape::Fix::StillRejected { rejections } => {
                 format!("v1 STILL REJECTED: {}", rejections.join("; "))
             }
+            wireshape::Fix::RuleRetired { rejections } => format!(
+                "accepted today: the rule that rejected v1's request on the recording date is retired ({})",
+                rejections.join("; ")
+            ),
             wireshape::Fix::Unreadable { message } => format!("unreadable: {message}"),
         };
         let key = match (&r.oracle_error, &r.fix) {
@@ -422,6 +426,7 @@ pub(crate) fn replay_text(results: &[wireshape::ReplayResult]) {
             (None, _) if r.known_gap.is_some() && !r.failed => "declared-gap",
             (None, wireshape::Fix::Fixed) => "fixed",
             (None, wireshape::Fix::FailedClosed { .. }) => "failed-closed",
+            (None, wireshape::Fix::RuleRetired { .. }) => "rule-retired",
             (None, wireshape::Fix::KnownGap { .. }) => "known-gap",
             (None, _) => "still-rejected",
         };

@@ -260,7 +260,11 @@ impl Pipeline for BuiltinPipeline {
         lane: Lane,
         parts: &mut crate::request::RequestParts,
     ) -> Vec<crate::request::RequestChange> {
-        self.profile.shape_request(lane, parts)
+        let mut changes = self.profile.shape_request(lane, parts);
+        if self.profile.shapes_response_format(lane) {
+            changes.extend(crate::request::shape_response_format(self, lane, parts));
+        }
+        changes
     }
 }
 

@@ -105,6 +105,11 @@ pub enum Fix {
     Fixed,
     /// Every tool the oracle still rejects failed closed by design.
     FailedClosed { tools: Vec<String> },
+    /// v1's request is still rejected as of the recording date, but the
+    /// rules that reject it have since been retired by the provider: it is
+    /// accepted as of today ([`oracle::DEFAULT_AS_OF`]), the contract v1
+    /// ships against.
+    RuleRetired { rejections: Vec<String> },
     /// The pipeline has no shaping for this lane yet: the rejection stands.
     KnownGap { rejections: Vec<String> },
     /// The reshaped request is still rejected: a failure.
@@ -136,6 +141,7 @@ pub fn v1_request(
     let mut parts = RequestParts {
         tools: Some(wire.as_array().cloned().unwrap_or_default()),
         tool_choice: rec.request.tool_choice.clone(),
+        response_format: rec.request.response_format.clone(),
     };
     new.shape_request(lane, &mut parts);
     parts
@@ -165,14 +171,15 @@ pub fn fix(rec: &Recording, new: &dyn Pipeline, has_shaping: bool) -> Fix {
     let shaped: Vec<_> = catalog.tools.iter().map(|t| new.shape(lane, t)).collect();
     let parts = v1_request(rec, lane, new, &shaped);
     let wire_tools = oracle_tools(lane, parts.tools.as_deref().unwrap_or_default());
-    let found = oracle::check(&Request {
+    let request = Request {
         tools_present: parts.tools.is_some(),
         lane,
         tools: &wire_tools,
         tool_choice: parts.tool_choice.as_ref(),
-        response_format: rec.request.response_format.as_ref(),
+        response_format: parts.response_format.as_ref(),
         as_of: &rec.observed,
-    });
+    };
+    let found = oracle::check(&request);
     if found.is_empty() {
         return Fix::Fixed;
     }
@@ -180,6 +187,13 @@ pub fn fix(rec: &Recording, new: &dyn Pipeline, has_shaping: bool) -> Fix {
         .iter()
         .map(|r| format!("{}: {}", r.rule, r.message))
         .collect();
+    let today = oracle::check(&Request {
+        as_of: oracle::DEFAULT_AS_OF,
+        ..request
+    });
+    if today.is_empty() {
+        return Fix::RuleRetired { rejections: names };
+    }
     let closed: Vec<String> = found
         .iter()
         .filter_map(|r| r.tool)
@@ -296,7 +310,10 @@ pub fn gap_for<'a>(gaps: &'a [KnownGap], id: &str) -> Option<&'a KnownGap> {
 /// Judge a v1 fix against the declared gaps: `Ok` when it fixes an
 /// undeclared recording or fails as declared; `Err` otherwise.
 pub fn judge_fix(id: &str, fix: &Fix, gaps: &[KnownGap]) -> Result<(), String> {
-    let fixed = matches!(fix, Fix::Fixed | Fix::FailedClosed { .. });
+    let fixed = matches!(
+        fix,
+        Fix::Fixed | Fix::FailedClosed { .. } | Fix::RuleRetired { .. }
+    );
     match (gap_for(gaps, id), fixed) {
         (None, true) | (Some(_), false) => Ok(()),
         (None, false) => Err(format!("recording {id}: v1 does not fix it: {fix:?}")),

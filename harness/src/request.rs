@@ -8,6 +8,11 @@
 //! - `cerebras-tool-choice-named-function`: `tool_choice` naming a function
 //!   (`Expected 'auto' or 'none'`).
 //!
+//! Two more are about a strict `response_format` schema rather than a tool
+//! (`cerebras-additionalproperties-false-required`,
+//! `openai-strict-minimum-not-permitted`): v1 shapes that schema with the
+//! lane's own passes, as a strict tool named after the format.
+//!
 //! v1 applies [`RequestRule`]s in order after the tools are shaped; v0 and
 //! verbatim send the request as built. Every change is a [`RequestChange`]
 //! naming the rule, so nothing is silent.
@@ -15,8 +20,9 @@
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::lane::Lane;
-use crate::pipeline::Profile;
+use crate::lane::{Lane, Wire};
+use crate::pipeline::{Outcome, Pipeline, Profile};
+use crate::tool::Tool;
 
 /// The request members shaping may touch.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -24,17 +30,20 @@ pub struct RequestParts {
     /// The wire tools array; `None` when the request sends no `tools` member.
     pub tools: Option<Vec<Value>>,
     pub tool_choice: Option<Value>,
+    /// Chat wires' structured output: `{type: "json_schema", json_schema:
+    /// {name, strict, schema}}`.
+    pub response_format: Option<Value>,
 }
 
 /// One change to the request, with the rule it exists for.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct RequestChange {
-    /// The request member changed (`tools`, `tool_choice`).
+    /// The request member changed (`tools`, `tool_choice`, `response_format`).
     pub member: &'static str,
     /// The rule name (stable id, like a pass name).
     pub name: &'static str,
     /// The oracle rule it exists for.
-    pub rule: &'static str,
+    pub rule: String,
     pub reason: String,
 }
 
@@ -73,7 +82,7 @@ impl RequestRule {
         let change = |member, reason: String| RequestChange {
             member,
             name: self.name(),
-            rule: self.rule(),
+            rule: self.rule().to_owned(),
             reason,
         };
         match self {
@@ -139,6 +148,11 @@ impl Profile {
         }
     }
 
+    /// Whether v1 shapes a strict `response_format` on this lane (Chat wires).
+    pub fn shapes_response_format(self, lane: Lane) -> bool {
+        self == Self::V1 && lane.wire() == Wire::Chat
+    }
+
     /// Apply [`Profile::request_rules`] to `parts`; every change made.
     pub fn shape_request(self, lane: Lane, parts: &mut RequestParts) -> Vec<RequestChange> {
         self.request_rules(lane)
@@ -148,13 +162,67 @@ impl Profile {
     }
 }
 
+/// v1 on a Chat wire: a strict `response_format` schema is shaped by
+/// `pipeline` as a strict tool named after the format (the strict rules of a
+/// lane are the same for both), one change per degradation. A format the
+/// pipeline fails closed ships as it came.
+pub(crate) fn shape_response_format(
+    pipeline: &dyn Pipeline,
+    lane: Lane,
+    parts: &mut RequestParts,
+) -> Vec<RequestChange> {
+    let Some(js) = parts
+        .response_format
+        .as_mut()
+        .filter(|rf| rf.get("type").and_then(Value::as_str) == Some("json_schema"))
+        .and_then(|rf| rf.get_mut("json_schema"))
+        .and_then(Value::as_object_mut)
+    else {
+        return Vec::new();
+    };
+    if js.get("strict").and_then(Value::as_bool) != Some(true) {
+        return Vec::new();
+    }
+    let Some(schema) = js.get("schema") else {
+        return Vec::new();
+    };
+    let name = js
+        .get("name")
+        .and_then(Value::as_str)
+        .unwrap_or("response_format");
+    let tool = Tool {
+        strict: Some(true),
+        ..Tool::new(name, schema.clone())
+    };
+    let shaped = pipeline.shape(lane, &tool);
+    if !matches!(shaped.outcome, Outcome::Shaped) || shaped.tool.input_schema == *schema {
+        return Vec::new();
+    }
+    js.insert("schema".to_owned(), shaped.tool.input_schema);
+    shaped
+        .degradations
+        .iter()
+        .filter(|d| d.keyword != "description" && d.keyword != "tool-name")
+        .map(|d| RequestChange {
+            member: "response_format",
+            name: "shape-response-format",
+            rule: d.rule.clone().unwrap_or_default(),
+            reason: d.to_string(),
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use serde_json::json;
 
     fn parts(tools: Option<Vec<Value>>, tool_choice: Option<Value>) -> RequestParts {
-        RequestParts { tools, tool_choice }
+        RequestParts {
+            tools,
+            tool_choice,
+            response_format: None,
+        }
     }
 
     #[test]
@@ -164,7 +232,7 @@ mod tests {
         assert_eq!(p, parts(None, None));
         assert_eq!(changes.len(), 1);
         assert_eq!(
-            (changes[0].member, changes[0].name, changes[0].rule),
+            (changes[0].member, changes[0].name, changes[0].rule.as_str()),
             ("tools", "omit-empty-tools", "openai-empty-tools-array")
         );
     }
@@ -216,5 +284,52 @@ mod tests {
             assert!(profile.shape_request(Lane::Xai, &mut p).is_empty());
             assert_eq!(p, parts(Some(vec![]), Some(json!("auto"))));
         }
+    }
+}
+
+#[cfg(test)]
+mod response_format_tests {
+    use super::*;
+    use crate::pipeline::PipelineConfig;
+    use serde_json::json;
+
+    fn format(schema: Value, strict: bool) -> RequestParts {
+        RequestParts {
+            tools: None,
+            tool_choice: None,
+            response_format: Some(
+                json!({"type": "json_schema", "json_schema": {"name": "Movie", "strict": strict, "schema": schema}}),
+            ),
+        }
+    }
+
+    #[test]
+    fn a_strict_format_is_closed_on_cerebras() {
+        let v1 = Profile::V1.with_config(PipelineConfig::default());
+        let mut p = format(
+            json!({"type":"object","properties":{"title":{"type":"string"}},"required":["title"]}),
+            true,
+        );
+        let changes = v1.shape_request(Lane::Cerebras, &mut p);
+        assert_eq!(
+            p.response_format.unwrap()["json_schema"]["schema"].to_string(),
+            r#"{"type":"object","properties":{"title":{"type":"string"}},"additionalProperties":false,"required":["title"]}"#
+        );
+        assert_eq!(changes.len(), 1);
+        assert_eq!(changes[0].member, "response_format");
+        assert_eq!(changes[0].name, "shape-response-format");
+    }
+
+    #[test]
+    fn a_non_strict_format_and_v0_are_left_alone() {
+        let schema = json!({"type":"object","properties":{"a":{"type":"string"}}});
+        let v1 = Profile::V1.with_config(PipelineConfig::default());
+        let mut p = format(schema.clone(), false);
+        assert!(v1.shape_request(Lane::Cerebras, &mut p).is_empty());
+        assert_eq!(p, format(schema.clone(), false));
+        let v0 = Profile::V0.with_config(PipelineConfig::default());
+        let mut q = format(schema.clone(), true);
+        assert!(v0.shape_request(Lane::Cerebras, &mut q).is_empty());
+        assert_eq!(q, format(schema, true));
     }
 }

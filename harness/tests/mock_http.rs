@@ -63,9 +63,9 @@ fn raw_trial(all: &[Recording], rec: &Recording) -> Result<(), Failed> {
     let tools = rec.request.tools_member().map(<[Value]>::to_vec);
     let body = request_body(
         lane,
-        rec,
         tools.as_deref(),
         rec.request.tool_choice.as_ref(),
+        rec.request.response_format.as_ref(),
     );
     let (status, bytes) = round_trip(lane, all, rec, &body)?;
     let want = match &rec.response.body {
@@ -105,15 +105,16 @@ fn v1_trial(
 ) -> Result<(), Failed> {
     if parts.tools.as_deref() == rec.request.tools_member()
         && parts.tool_choice == rec.request.tool_choice
+        && parts.response_format == rec.request.response_format
     {
         // v1 left the request as recorded: the mock replays the recording.
         return raw_trial(all, rec);
     }
     let body = request_body(
         lane,
-        rec,
         parts.tools.as_deref(),
         parts.tool_choice.as_ref(),
+        parts.response_format.as_ref(),
     );
     let judged = oracle_tools(lane, parts.tools.as_deref().unwrap_or_default());
     let found = check(&Request {
@@ -121,7 +122,7 @@ fn v1_trial(
         lane,
         tools: &judged,
         tool_choice: parts.tool_choice.as_ref(),
-        response_format: rec.request.response_format.as_ref(),
+        response_format: parts.response_format.as_ref(),
         as_of: &rec.observed,
     });
     let (want_status, want_body) = if let Some(first) = found.first() {
@@ -189,12 +190,12 @@ fn endpoint_path(lane: Lane) -> &'static str {
 }
 
 /// A minimal request of the lane's wire carrying `tools` (no `tools` member
-/// when `None`) and the recording's `tool_choice` / `response_format`.
+/// when `None`), `tool_choice` and `response_format`.
 fn request_body(
     lane: Lane,
-    rec: &Recording,
     tools: Option<&[Value]>,
     tool_choice: Option<&Value>,
+    response_format: Option<&Value>,
 ) -> Value {
     let hi = json!([{"role": "user", "content": "hi"}]);
     let mut body = match lane.wire() {
@@ -240,7 +241,7 @@ fn request_body(
             }
         }
     }
-    if let Some(f) = &rec.request.response_format {
+    if let Some(f) = response_format {
         obj.insert("response_format".into(), f.clone());
     }
     body
