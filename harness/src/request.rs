@@ -293,7 +293,7 @@ mod response_format_tests {
     use crate::pipeline::PipelineConfig;
     use serde_json::json;
 
-    fn format(schema: Value, strict: bool) -> RequestParts {
+    fn format(schema: &Value, strict: bool) -> RequestParts {
         RequestParts {
             tools: None,
             tool_choice: None,
@@ -307,7 +307,7 @@ mod response_format_tests {
     fn a_strict_format_is_closed_on_cerebras() {
         let v1 = Profile::V1.with_config(PipelineConfig::default());
         let mut p = format(
-            json!({"type":"object","properties":{"title":{"type":"string"}},"required":["title"]}),
+            &json!({"type":"object","properties":{"title":{"type":"string"}},"required":["title"]}),
             true,
         );
         let changes = v1.shape_request(Lane::Cerebras, &mut p);
@@ -324,12 +324,12 @@ mod response_format_tests {
     fn a_non_strict_format_and_v0_are_left_alone() {
         let schema = json!({"type":"object","properties":{"a":{"type":"string"}}});
         let v1 = Profile::V1.with_config(PipelineConfig::default());
-        let mut p = format(schema.clone(), false);
+        let mut p = format(&schema, false);
         assert!(v1.shape_request(Lane::Cerebras, &mut p).is_empty());
-        assert_eq!(p, format(schema.clone(), false));
+        assert_eq!(p, format(&schema, false));
         let v0 = Profile::V0.with_config(PipelineConfig::default());
-        let mut q = format(schema.clone(), true);
+        let mut q = format(&schema, true);
         assert!(v0.shape_request(Lane::Cerebras, &mut q).is_empty());
-        assert_eq!(q, format(schema, true));
+        assert_eq!(q, format(&schema, true));
     }
 }
