@@ -14,6 +14,9 @@
 //! 1. `pass-examples`: the mutated pass's own expected examples
 //!    (`corpus/pass-examples/<pass>.json`; a switched-off pass runs them as
 //!    the identity);
+//!    `pipeline-examples`: the lane's expected examples through the whole
+//!    mutated pass list (`corpus/pass-examples/v1-<lane>.json`, whose `pass`
+//!    is `v1/<lane>`): what pins an order;
 //! 2. over the corpus cases of the lane, in case order, through the
 //!    differential's own [`run_case`](crate::differential::run_case) (v0 →
 //!    mutant): `invariants` (a new violation), `ledger-diff` (the case's
@@ -47,7 +50,14 @@ use crate::replay::{self, Fix, KnownGap};
 use crate::tool::Tool;
 
 /// The checks of the evidence suite, in the order they run.
-pub const CHECKS: &[&str] = &["pass-examples", "invariants", "ledger-diff", "oracle", "replay"];
+pub const CHECKS: &[&str] = &[
+    "pass-examples",
+    "pipeline-examples",
+    "invariants",
+    "ledger-diff",
+    "oracle",
+    "replay",
+];
 
 /// What a mutant changes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
@@ -268,12 +278,42 @@ pub(crate) fn run_example(pass: Option<&dyn Pass>, ex: &PassExample) -> ExampleR
     }
 }
 
-/// The first example of `examples` that `pass` does not reproduce.
-fn failing_example<'a>(pass: Option<&dyn Pass>, examples: &'a [PassExample]) -> Option<&'a str> {
+/// Run one example through a whole pipeline (on the example's lane).
+pub(crate) fn run_pipeline_example(pipeline: &dyn Pipeline, ex: &PassExample) -> ExampleResult {
+    let lane = Lane::parse(&ex.lane).unwrap_or(Lane::OpenaiChat);
+    let shaped = pipeline.shape(lane, &ex.input);
+    let step = shaped.outcome.id().to_owned();
+    let reason = match shaped.outcome {
+        crate::pipeline::Outcome::Shaped => None,
+        crate::pipeline::Outcome::FailedClosed { reason } => Some(reason),
+        crate::pipeline::Outcome::Errored { message } => Some(message),
+    };
+    ExampleResult {
+        step,
+        reason,
+        tool: shaped.tool,
+        records: shaped
+            .degradations
+            .into_iter()
+            .map(|d| ExampleRecord {
+                path: d.path,
+                keyword: d.keyword,
+                action: d.action,
+                reason: d.reason,
+            })
+            .collect(),
+    }
+}
+
+/// The first example of `examples` that `run` does not reproduce.
+fn failing_example<'a>(
+    examples: &'a [PassExample],
+    run: impl Fn(&PassExample) -> ExampleResult,
+) -> Option<&'a str> {
     examples
         .iter()
         .find(|ex| {
-            let got = run_example(pass, ex);
+            let got = run(ex);
             ex.expect.as_ref().is_none_or(|want| {
                 // Byte-exact: key order of the tool is part of the verdict.
                 serde_json::to_string(want).ok() != serde_json::to_string(&got).ok()
@@ -513,9 +553,17 @@ impl MutantEvidence {
                 problems.push(format!("{} replay {id}: fails ({kind})", lane.id()));
             }
         }
+        if let Some(name) = failing_example(self.examples_of(&lane_key(lane)), |ex| {
+            run_pipeline_example(&v1, ex)
+        }) {
+            problems.push(format!(
+                "{} pipeline example {name:?} does not hold",
+                lane.id()
+            ));
+        }
         for pass in Profile::V1.passes(lane) {
             let examples = self.examples_of(pass.name());
-            if let Some(name) = failing_example(Some(pass.as_ref()), examples) {
+            if let Some(name) = failing_example(examples, |ex| run_example(Some(pass.as_ref()), ex)) {
                 problems.push(format!(
                     "{} pass {} example {name:?} does not hold",
                     lane.id(),
@@ -529,6 +577,11 @@ impl MutantEvidence {
     fn examples_of(&self, pass: &str) -> &[PassExample] {
         self.examples.get(pass).map_or(&[][..], Vec::as_slice)
     }
+}
+
+/// The examples key of a lane's whole v1 pass list.
+fn lane_key(lane: Lane) -> String {
+    format!("{}/{}", Profile::V1.id(), lane.id())
 }
 
 /// How one mutant ended.
@@ -616,12 +669,21 @@ fn judge(
     let lane = Lane::parse(&m.info.lane).unwrap_or(Lane::OpenaiChat);
     if let Some((pass, stand_in)) = &m.examples {
         let p = stand_in.map(|i| m.pipeline.passes[i].as_ref());
-        if let Some(name) = failing_example(p, ev.examples_of(pass)) {
+        if let Some(name) = failing_example(ev.examples_of(pass), |ex| run_example(p, ex)) {
             return MutantOutcome::Caught {
                 check: "pass-examples".to_owned(),
                 detail: format!("example {name:?} of {pass}"),
             };
         }
+    }
+    let key = lane_key(lane);
+    if let Some(name) = failing_example(ev.examples_of(&key), |ex| {
+        run_pipeline_example(&m.pipeline, ex)
+    }) {
+        return MutantOutcome::Caught {
+            check: "pipeline-examples".to_owned(),
+            detail: format!("example {name:?} of {key}"),
+        };
     }
     let v0 = Profile::V0.with_config(ev.config.clone());
     let mutant = &m.pipeline;
@@ -842,5 +904,99 @@ impl Drop for MutantsWriter {
         if !self.done {
             let _ = std::fs::remove_dir_all(&self.tmp);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn corpus() -> PathBuf {
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus")
+    }
+
+    fn find_pass(name: &str) -> Option<Box<dyn Pass>> {
+        Lane::ALL
+            .iter()
+            .flat_map(|l| Profile::V1.passes(*l))
+            .find(|p| p.name() == name)
+    }
+
+    /// Every example holds for the passes as they are. With
+    /// `WIRESHAPE_BLESS=1` the expectations are rewritten from the current
+    /// passes instead (review the diff before committing it).
+    #[test]
+    fn pass_examples_hold() {
+        let bless = std::env::var_os("WIRESHAPE_BLESS").is_some();
+        let config = PipelineConfig::load(&corpus().join("config.toml")).unwrap();
+        let dir = corpus().join("pass-examples");
+        let mut paths: Vec<PathBuf> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .collect();
+        paths.sort();
+        assert!(!paths.is_empty());
+        for path in paths {
+            let mut file: ExampleFile =
+                serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+            let run = |ex: &PassExample| match file.pass.strip_prefix("v1/") {
+                Some(lane) => {
+                    let lane = Lane::parse(lane).unwrap();
+                    let v1 = PassList {
+                        id: "v1".into(),
+                        base: Profile::V1,
+                        lane,
+                        passes: Profile::V1.passes(lane),
+                        config: config.clone(),
+                    };
+                    run_pipeline_example(&v1, ex)
+                }
+                None => {
+                    let pass = find_pass(&file.pass).expect("an example file names a v1 pass");
+                    run_example(Some(pass.as_ref()), ex)
+                }
+            };
+            let got: Vec<ExampleResult> = file.examples.iter().map(run).collect();
+            if bless {
+                for (ex, g) in file.examples.iter_mut().zip(got) {
+                    ex.expect = Some(g);
+                }
+                let mut text = serde_json::to_string_pretty(&file).unwrap();
+                text.push('\n');
+                std::fs::write(&path, text).unwrap();
+                continue;
+            }
+            for (ex, g) in file.examples.iter().zip(got) {
+                assert_eq!(
+                    serde_json::to_string(&ex.expect).unwrap(),
+                    serde_json::to_string(&Some(g)).unwrap(),
+                    "{}: example {:?}",
+                    path.display(),
+                    ex.name
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn the_plan_is_deterministic_and_names_are_unique() {
+        let config = PipelineConfig::default();
+        let a: Vec<_> = plan(Profile::V1, Lane::ALL, &config)
+            .into_iter()
+            .map(|m| m.info)
+            .collect();
+        let b: Vec<_> = plan(Profile::V1, Lane::ALL, &config)
+            .into_iter()
+            .map(|m| m.info)
+            .collect();
+        assert_eq!(a, b);
+        let mut names: Vec<_> = a.iter().map(|m| m.name.clone()).collect();
+        names.sort();
+        names.dedup();
+        assert_eq!(names.len(), a.len());
+        assert!(names.contains(
+            &"v1/deepseek-strict/deepseek-post-gate: drop \"allOf\" from unrepresentable keywords"
+                .to_owned()
+        ));
     }
 }
