@@ -94,8 +94,8 @@ struct MutantsArgs {
         default_value = "corpus/mutants-equivalent.toml"
     )]
     equivalent: PathBuf,
-    /// Per-mutant time budget in seconds.
-    #[arg(long, default_value_t = 60, env = "WIRESHAPE_MUTANT_TIMEOUT")]
+    /// Per-mutant time budget in seconds (checked between cases).
+    #[arg(long, default_value_t = 600, env = "WIRESHAPE_MUTANT_TIMEOUT")]
     timeout: u64,
 }
 

@@ -86,24 +86,21 @@ fn constructs(rule: &str, recordings: &[Recording]) -> Vec<Value> {
 fn inject(tool: &Tool, construct: &Value, position: &str) -> Option<Tool> {
     let mut t = tool.clone();
     let root = t.input_schema.as_object_mut()?;
-    match position {
-        "root" => {
-            for (k, v) in construct.as_object()? {
-                root.insert(k.clone(), v.clone());
-            }
+    if position == "root" {
+        for (k, v) in construct.as_object()? {
+            root.insert(k.clone(), v.clone());
         }
-        _ => {
-            let value = if position == "nested" {
-                json!({"type": "object", "properties": {INJECTED: construct}})
-            } else {
-                construct.clone()
-            };
-            let props = root
-                .entry("properties")
-                .or_insert_with(|| Value::Object(Map::new()))
-                .as_object_mut()?;
-            props.insert(INJECTED.to_owned(), value);
-        }
+    } else {
+        let value = if position == "nested" {
+            json!({"type": "object", "properties": {INJECTED: construct}})
+        } else {
+            construct.clone()
+        };
+        let props = root
+            .entry("properties")
+            .or_insert_with(|| Value::Object(Map::new()))
+            .as_object_mut()?;
+        props.insert(INJECTED.to_owned(), value);
     }
     Some(t)
 }

@@ -104,9 +104,8 @@ pub fn plan(profile: Profile, lanes: &[Lane], config: &PipelineConfig) -> Vec<Mu
     let mut out: Vec<Mutant> = Vec::new();
     for lane in lanes {
         let names = profile.pass_names(lane);
-        let name = |pass: &str, change: &str| {
-            format!("{}/{}/{pass}: {change}", profile.id(), lane.id())
-        };
+        let name =
+            |pass: &str, change: &str| format!("{}/{}/{pass}: {change}", profile.id(), lane.id());
         let info = |pass: &str, kind, change: String| MutantInfo {
             name: name(pass, &change),
             lane: lane.id().to_owned(),
@@ -306,10 +305,10 @@ pub(crate) fn run_pipeline_example(pipeline: &dyn Pipeline, ex: &PassExample) ->
 }
 
 /// The first example of `examples` that `run` does not reproduce.
-fn failing_example<'a>(
-    examples: &'a [PassExample],
+fn failing_example(
+    examples: &[PassExample],
     run: impl Fn(&PassExample) -> ExampleResult,
-) -> Option<&'a str> {
+) -> Option<&str> {
     examples
         .iter()
         .find(|ex| {
@@ -443,12 +442,19 @@ impl CaseVerdict {
     /// The first check on which `self` (mutant) differs from `base`.
     fn differs(&self, base: &Self) -> Option<(&'static str, String)> {
         if self.invariants.iter().any(|i| !base.invariants.contains(i)) {
-            return Some(("invariants", format!("violates {}", self.invariants.join(", "))));
+            return Some((
+                "invariants",
+                format!("violates {}", self.invariants.join(", ")),
+            ));
         }
         if self.ledger != base.ledger {
             return Some((
                 "ledger-diff",
-                format!("class {} (baseline {})", self.ledger.0.id(), base.ledger.0.id()),
+                format!(
+                    "class {} (baseline {})",
+                    self.ledger.0.id(),
+                    base.ledger.0.id()
+                ),
             ));
         }
         if self.oracle != base.oracle {
@@ -563,7 +569,8 @@ impl MutantEvidence {
         }
         for pass in Profile::V1.passes(lane) {
             let examples = self.examples_of(pass.name());
-            if let Some(name) = failing_example(examples, |ex| run_example(Some(pass.as_ref()), ex)) {
+            if let Some(name) = failing_example(examples, |ex| run_example(Some(pass.as_ref()), ex))
+            {
                 problems.push(format!(
                     "{} pass {} example {name:?} does not hold",
                     lane.id(),
@@ -622,7 +629,7 @@ pub struct MutantResult {
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct MutantsReport {
     pub results: Vec<MutantResult>,
-    /// Equivalent-list entries that name no missed mutant (the list must not rot).
+    /// Equivalent-list entries whose mutant was caught (the list must not rot).
     pub stale_equivalent: Vec<String>,
 }
 
@@ -654,12 +661,7 @@ pub struct BaselineFailed {
     pub problems: Vec<String>,
 }
 
-fn judge(
-    ev: &MutantEvidence,
-    base: &LaneBaseline,
-    m: &Mutant,
-    budget: Duration,
-) -> MutantOutcome {
+fn judge(ev: &MutantEvidence, base: &LaneBaseline, m: &Mutant, budget: Duration) -> MutantOutcome {
     if let Some(reason) = &m.unviable {
         return MutantOutcome::Unviable {
             reason: reason.clone(),
@@ -701,10 +703,8 @@ fn judge(
         }
     }
     let replay = ev.replay(lane, mutant);
-    if let Some(((id, kind, failed), (_, bkind, _))) = replay
-        .iter()
-        .zip(&base.replay)
-        .find(|(a, b)| a != b)
+    if let Some(((id, kind, failed), (_, bkind, _))) =
+        replay.iter().zip(&base.replay).find(|(a, b)| a != b)
     {
         return MutantOutcome::Caught {
             check: "replay".to_owned(),
@@ -794,12 +794,10 @@ pub fn run(
                     reason: format!("equivalent: {}", e.reason),
                 };
             }
-            Some(r) => stale_equivalent.push(format!(
-                "{}: listed as equivalent but {}",
-                e.mutant,
-                r.outcome.id()
-            )),
-            None => {}
+            Some(r) if r.outcome.id() == "caught" => {
+                stale_equivalent.push(format!("{}: listed as equivalent but caught", e.mutant));
+            }
+            _ => {}
         }
     }
     Ok(MutantsReport {
@@ -881,12 +879,11 @@ impl MutantsWriter {
     ) -> Result<PathBuf, LoadError> {
         self.write_json("outcomes.json", report)?;
         for outcome in ["caught", "missed", "unviable", "timeout"] {
-            let lines: String = report
-                .results
-                .iter()
-                .filter(|r| r.outcome.id() == outcome)
-                .map(|r| format!("{}\n", r.info.name))
-                .collect();
+            let mut lines = String::new();
+            for r in report.results.iter().filter(|r| r.outcome.id() == outcome) {
+                lines.push_str(&r.info.name);
+                lines.push('\n');
+            }
             self.write(&format!("{outcome}.txt"), &lines)?;
         }
         self.write_json("run.json", run)?;
@@ -939,8 +936,8 @@ mod tests {
         for path in paths {
             let mut file: ExampleFile =
                 serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
-            let run = |ex: &PassExample| match file.pass.strip_prefix("v1/") {
-                Some(lane) => {
+            let run = |ex: &PassExample| {
+                if let Some(lane) = file.pass.strip_prefix("v1/") {
                     let lane = Lane::parse(lane).unwrap();
                     let v1 = PassList {
                         id: "v1".into(),
@@ -950,8 +947,7 @@ mod tests {
                         config: config.clone(),
                     };
                     run_pipeline_example(&v1, ex)
-                }
-                None => {
+                } else {
                     let pass = find_pass(&file.pass).expect("an example file names a v1 pass");
                     run_example(Some(pass.as_ref()), ex)
                 }

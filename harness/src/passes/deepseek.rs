@@ -778,18 +778,21 @@ impl Pass for DeepseekPostGate {
     }
 
     fn mutants(&self) -> Vec<PassMutant> {
-        let mut out = PassMutant::drop_each(self, "unrepresentable keywords", |p| {
-            &mut p.unrepresentable
-        });
-        out.push(PassMutant::flip(self, "skip the null-encoding checks", |p| {
-            &mut p.null_encodings
-        }));
+        let mut out =
+            PassMutant::drop_each(self, "unrepresentable keywords", |p| &mut p.unrepresentable);
+        out.push(PassMutant::flip(
+            self,
+            "skip the null-encoding checks",
+            |p| &mut p.null_encodings,
+        ));
         out.push(PassMutant::flip(self, "skip the tuple items check", |p| {
             &mut p.tuple_items
         }));
-        out.push(PassMutant::flip(self, "skip the emptied-object check", |p| {
-            &mut p.emptied_objects
-        }));
+        out.push(PassMutant::flip(
+            self,
+            "skip the emptied-object check",
+            |p| &mut p.emptied_objects,
+        ));
         out.push(PassMutant::flip(self, "skip the typeless map check", |p| {
             &mut p.typeless_maps
         }));

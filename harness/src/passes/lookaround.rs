@@ -37,7 +37,7 @@ impl Default for StripLookaroundPatterns {
 }
 
 impl StripLookaroundPatterns {
-    fn strips(&self, pattern: &str) -> bool {
+    fn strips(self, pattern: &str) -> bool {
         if !self.lexer {
             return ["(?=", "(?!", "(?<=", "(?<!"]
                 .iter()

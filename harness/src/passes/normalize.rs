@@ -332,9 +332,11 @@ impl Pass for Normalize {
         out.extend(PassMutant::drop_each(self, "single-branch unions", |p| {
             &mut p.single_unions
         }));
-        out.extend(PassMutant::drop_each(self, "parent-wins annotations", |p| {
-            &mut p.annotations
-        }));
+        out.extend(PassMutant::drop_each(
+            self,
+            "parent-wins annotations",
+            |p| &mut p.annotations,
+        ));
         out
     }
 

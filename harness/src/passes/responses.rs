@@ -67,9 +67,8 @@ impl Pass for ResponsesRootFlatten {
     }
 
     fn mutants(&self) -> Vec<PassMutant> {
-        let mut out = PassMutant::drop_each(self, "stripped root keywords", |p| {
-            p.stripped.to_mut()
-        });
+        let mut out =
+            PassMutant::drop_each(self, "stripped root keywords", |p| p.stripped.to_mut());
         let mut reversed = self.clone();
         reversed.noted.to_mut().reverse();
         out.push(PassMutant::new("reverse the note precedence", reversed));
@@ -88,9 +87,11 @@ impl Pass for ResponsesRootFlatten {
         out.push(PassMutant::flip(self, "skip forcing properties", |p| {
             &mut p.force_properties
         }));
-        out.push(PassMutant::flip(self, "skip the dangling-required prune", |p| {
-            &mut p.prune_dangling_required
-        }));
+        out.push(PassMutant::flip(
+            self,
+            "skip the dangling-required prune",
+            |p| &mut p.prune_dangling_required,
+        ));
         out
     }
 
