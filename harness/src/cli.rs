@@ -49,6 +49,85 @@ enum Command {
     Replay(ReplayArgs),
     /// Serve a lane's real endpoint paths on loopback, answering with the oracle's verdict.
     MockProvider(MockProviderArgs),
+    /// Mutation checks: every pass of v1 switched off, swapped or altered in turn; some evidence must notice.
+    Mutants(MutantsArgs),
+    /// Schema mutation: inject each oracle rule's recorded construct into clean corpus tools; the pipeline must handle it.
+    Metamorphic(MetamorphicArgs),
+}
+
+#[derive(Debug, Args)]
+struct MutantsArgs {
+    /// List the mutants instead of running them.
+    #[arg(long)]
+    list: bool,
+    /// With --list: machine-readable output.
+    #[arg(long, requires = "list")]
+    json: bool,
+    /// The pipeline to mutate (built-in profiles; only v1 has evidence).
+    #[arg(long, default_value = "v1", env = "WIRESHAPE_PIPELINE")]
+    pipeline: String,
+    #[command(flatten)]
+    corpus: CorpusArgs,
+    /// Output folder (mutants.json, outcomes.json, caught.txt, missed.txt, …).
+    #[arg(
+        long,
+        value_name = "DIR",
+        default_value = "reports/mutants",
+        env = "WIRESHAPE_OUTPUT"
+    )]
+    output: PathBuf,
+    /// Recordings directory (replay evidence).
+    #[arg(
+        long,
+        value_name = "DIR",
+        default_value = "recordings",
+        env = "WIRESHAPE_RECORDINGS"
+    )]
+    recordings: PathBuf,
+    /// Pass examples directory (`<pass>.json` files).
+    #[arg(long, value_name = "DIR", default_value = "corpus/pass-examples")]
+    examples: PathBuf,
+    /// Mutants equivalent by construction, with reasons.
+    #[arg(
+        long,
+        value_name = "FILE",
+        default_value = "corpus/mutants-equivalent.toml"
+    )]
+    equivalent: PathBuf,
+    /// Per-mutant time budget in seconds (checked between cases).
+    #[arg(long, default_value_t = 600, env = "WIRESHAPE_MUTANT_TIMEOUT")]
+    timeout: u64,
+}
+
+#[derive(Debug, Args)]
+struct MetamorphicArgs {
+    /// The pipeline under test.
+    #[arg(long, default_value = "v1", env = "WIRESHAPE_PIPELINE")]
+    pipeline: String,
+    /// Lanes (comma-separated; default: every lane).
+    #[arg(long, value_delimiter = ',', env = "WIRESHAPE_LANES")]
+    lanes: Vec<String>,
+    /// The clean tools come from these catalogs.
+    #[arg(
+        long,
+        value_name = "DIR",
+        default_value = "corpus/catalogs",
+        env = "WIRESHAPE_OWN_CORPUS"
+    )]
+    own: PathBuf,
+    /// Recordings directory (where the constructs come from).
+    #[arg(
+        long,
+        value_name = "DIR",
+        default_value = "recordings",
+        env = "WIRESHAPE_RECORDINGS"
+    )]
+    recordings: PathBuf,
+    /// Output format: `text` or `json`.
+    #[arg(long = "output-format", value_name = "FORMAT", default_value = "text")]
+    output_format: String,
+    #[command(flatten)]
+    config: ConfigArg,
 }
 
 #[derive(Debug, Args)]
@@ -324,6 +403,8 @@ impl Cli {
             Command::Check(a) => check(&a),
             Command::Replay(a) => replay(&a),
             Command::MockProvider(a) => mock_provider(&a),
+            Command::Mutants(a) => mutants(&a),
+            Command::Metamorphic(a) => metamorphic(&a),
         }
     }
 }
@@ -682,4 +763,123 @@ fn mock_provider(a: &MockProviderArgs) -> Result<ExitStatus> {
     )
     .with_context(|| format!("cannot serve {} on {}:{}", lane.id(), a.bind, a.port))?;
     Ok(ExitStatus::Clean)
+}
+
+fn parse_lanes(ids: &[String], default: &[Lane]) -> Result<Vec<Lane>> {
+    if ids.is_empty() {
+        return Ok(default.to_vec());
+    }
+    Ok(ids
+        .iter()
+        .map(|l| Lane::parse(l))
+        .collect::<Result<Vec<_>, _>>()?)
+}
+
+fn mutants(a: &MutantsArgs) -> Result<ExitStatus> {
+    let started = std::time::SystemTime::now();
+    let clock = std::time::Instant::now();
+    let profile = Profile::parse(&a.pipeline)?;
+    if profile != Profile::V1 {
+        // The evidence suite is the v0 → v1 differential: only v1 has it.
+        return Err(wireshape::UsageError::UnknownPipeline(format!(
+            "{} (mutants run on v1)",
+            a.pipeline
+        ))
+        .into());
+    }
+    let config = a.corpus.config.load()?;
+    let lanes = parse_lanes(&a.corpus.lanes, Lane::ALL)?;
+    let mut plan = wireshape::mutant_plan(profile, &lanes, &config);
+    if let Some(s) = &a.corpus.shard {
+        let (k, n) =
+            wireshape::parse_shard(s).ok_or_else(|| wireshape::UsageError::BadShard(s.clone()))?;
+        plan = plan
+            .into_iter()
+            .enumerate()
+            .filter(|(i, _)| i % n == k - 1)
+            .map(|(_, m)| m)
+            .collect();
+    }
+    if a.list {
+        let infos: Vec<_> = plan.iter().map(|m| &m.info).collect();
+        if a.json {
+            console::json(&serde_json::to_value(&infos)?)?;
+        } else {
+            console::mutant_list(&infos);
+        }
+        return Ok(ExitStatus::Clean);
+    }
+    let ev = wireshape::load_evidence(
+        &wireshape::EvidenceOptions {
+            own_corpus: if a.corpus.own.is_dir() {
+                vec![a.corpus.own.clone()]
+            } else {
+                Vec::new()
+            },
+            external_corpus: a
+                .corpus
+                .corpus
+                .iter()
+                .filter(|d| !d.as_os_str().is_empty())
+                .cloned()
+                .collect(),
+            ledger_dir: Some(a.corpus.ledger.clone()),
+            recordings_dir: a.recordings.clone(),
+            examples_dir: a.examples.clone(),
+            equivalent_file: a.equivalent.clone(),
+            config,
+        },
+        &lanes,
+    )?;
+    let infos: Vec<_> = plan.iter().map(|m| &m.info).collect();
+    let writer = wireshape::MutantsWriter::create(&a.output, &infos)?;
+    let opts = wireshape::MutantRunOptions {
+        jobs: a
+            .corpus
+            .jobs
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from)),
+        timeout: std::time::Duration::from_secs(a.timeout),
+    };
+    let report = match wireshape::run_mutants(&ev, &plan, &opts, &mut |_| {}) {
+        Ok(r) => r,
+        Err(baseline) => {
+            console::line_err(&format!("wireshape: {baseline}"));
+            return Ok(ExitStatus::BaselineFailed);
+        }
+    };
+    let run = serde_json::json!({
+        "wireshape_version": env!("CARGO_PKG_VERSION"),
+        "started_at": console::rfc3339(started),
+        "duration_ms": u64::try_from(clock.elapsed().as_millis()).unwrap_or(u64::MAX),
+        "command": std::env::args().skip(1).collect::<Vec<_>>(),
+        "pipeline": profile.id(),
+    });
+    let dir = writer.finish(&report, &run)?;
+    console::mutants_summary(&report, &dir, clock.elapsed());
+    Ok(report.exit_status())
+}
+
+fn metamorphic(a: &MetamorphicArgs) -> Result<ExitStatus> {
+    let pipeline = Profile::parse(&a.pipeline)?.with_config(a.config.load()?);
+    let lanes = parse_lanes(&a.lanes, Lane::ALL)?;
+    let tools: Vec<wireshape::Tool> = scan_corpus(std::slice::from_ref(&a.own))
+        .catalogs()
+        .flat_map(|c| c.tools.iter().cloned())
+        .collect();
+    let recordings = if a.recordings.is_dir() {
+        wireshape::load_recordings(&a.recordings)?
+    } else {
+        Vec::new()
+    };
+    let rates = wireshape::run_metamorphic(&pipeline, &lanes, &tools, &recordings);
+    match a.output_format.as_str() {
+        "json" => console::json(&serde_json::to_value(&rates)?)?,
+        "text" => console::metamorphic_text(&pipeline.id(), &rates),
+        other => return Err(wireshape::UsageError::UnknownOutputFormat(other.to_owned()).into()),
+    }
+    Ok(if rates.iter().any(|r| r.unhandled > 0) {
+        ExitStatus::Failures
+    } else {
+        ExitStatus::Clean
+    })
 }

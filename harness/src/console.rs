@@ -444,3 +444,76 @@ pub(crate) fn replay_text(results: &[wireshape::ReplayResult]) {
     let _ = writeln!(s, "{} recordings: {}", results.len(), parts.join(", "));
     print!("{s}");
 }
+
+/// `wireshape mutants --list`: one mutant name per line.
+pub(crate) fn mutant_list(infos: &[&wireshape::MutantInfo]) {
+    for m in infos {
+        println!("{}", m.name);
+    }
+}
+
+/// The end-of-run lines of `wireshape mutants`: counts, then every mutant
+/// that failed the run (missed, timed out) and stale equivalent entries.
+pub(crate) fn mutants_summary(
+    report: &wireshape::MutantsReport,
+    dir: &std::path::Path,
+    took: std::time::Duration,
+) {
+    println!(
+        "wireshape mutants: {} mutants in {:.1}s: {} caught, {} missed, {} unviable, {} timeout",
+        report.results.len(),
+        took.as_secs_f64(),
+        report.count("caught"),
+        report.count("missed"),
+        report.count("unviable"),
+        report.count("timeout"),
+    );
+    for r in &report.results {
+        if matches!(r.outcome.id(), "missed" | "timeout") {
+            println!("  {}: {}", r.outcome.id(), r.info.name);
+        }
+    }
+    for s in &report.stale_equivalent {
+        println!("  stale equivalent entry: {s}");
+    }
+    let status = if report.exit_status() == wireshape::ExitStatus::Clean {
+        "clean"
+    } else {
+        "failures"
+    };
+    println!("{status}; output: {}", dir.display());
+}
+
+/// `wireshape metamorphic`: the handled rate per lane and rule.
+pub(crate) fn metamorphic_text(pipeline: &str, rates: &[wireshape::RuleRate]) {
+    println!("schema mutation of {pipeline}: handled = accepted by the oracle or failed closed");
+    for r in rates {
+        let total = r.total();
+        let rate = if total == 0 {
+            "   n/a".to_owned()
+        } else {
+            #[allow(clippy::cast_precision_loss)]
+            let pct = 100.0 * (r.fixed + r.failed_closed) as f64 / total as f64;
+            format!("{pct:5.1}%")
+        };
+        let positions: Vec<String> = wireshape::METAMORPHIC_POSITIONS
+            .iter()
+            .map(|p| format!("{p} {}", r.cases.get(*p).copied().unwrap_or(0)))
+            .collect();
+        println!(
+            "  {:<22} {:<48} {rate}  {} cases ({}; {} fixed, {} failed closed, {} unhandled){}",
+            r.lane,
+            r.rule,
+            total,
+            positions.join(", "),
+            r.fixed,
+            r.failed_closed,
+            r.unhandled,
+            if r.unhandled_cases.is_empty() {
+                String::new()
+            } else {
+                format!(" e.g. {}", r.unhandled_cases.join(", "))
+            }
+        );
+    }
+}

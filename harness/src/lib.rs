@@ -18,7 +18,9 @@ mod invariants;
 mod lane;
 mod ledger;
 mod lint;
+mod metamorphic;
 mod mock;
+mod mutants;
 mod oracle;
 mod outcome;
 mod passes;
@@ -45,7 +47,13 @@ pub use ledger::{
     to_toml as ledger_to_toml,
 };
 pub use lint::{Evidence, LintFinding, V1Verdict, lint};
+pub use metamorphic::{POSITIONS as METAMORPHIC_POSITIONS, RuleRate, run as run_metamorphic};
 pub use mock::{MockServer, run_mock_provider, serve_mock};
+pub use mutants::{
+    BaselineFailed, CHECKS as MUTANT_CHECKS, EvidenceOptions, Mutant, MutantEvidence, MutantInfo,
+    MutantKind, MutantOutcome, MutantResult, MutantsReport, MutantsWriter,
+    RunOptions as MutantRunOptions, load_evidence, plan as mutant_plan, run as run_mutants,
+};
 pub use oracle::{
     DEFAULT_AS_OF, Finding, Rejection, Request, Rule, Status, accept_body, check, error_body,
     rules_for,
@@ -54,7 +62,7 @@ pub use outcome::{
     CaseOutcome, CasePlan, Class, LedgerIssue, LedgerMatch, LedgerUse, RunMeta, RunReport, Side,
     Summary, Violation, WirePair, merge_reports,
 };
-pub use pipeline::{BuiltinPipeline, Outcome, Pipeline, PipelineConfig, Profile, Shaped};
+pub use pipeline::{BuiltinPipeline, Outcome, PassList, Pipeline, PipelineConfig, Profile, Shaped};
 pub use recording::{
     RecordedRequest, RecordedResponse, Recording, RecordingSource, load_recordings,
 };

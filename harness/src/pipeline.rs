@@ -268,6 +268,30 @@ impl Pipeline for BuiltinPipeline {
     }
 }
 
+/// An explicit pass list for one lane, run as a pipeline: a mutant of a
+/// built-in profile is one of these. Every other lane runs `base`.
+pub struct PassList {
+    pub(crate) id: String,
+    pub(crate) base: Profile,
+    pub(crate) lane: Lane,
+    pub(crate) passes: Vec<Box<dyn Pass>>,
+    pub(crate) config: PipelineConfig,
+}
+
+impl Pipeline for PassList {
+    fn id(&self) -> String {
+        self.id.clone()
+    }
+
+    fn shape(&self, lane: Lane, tool: &Tool) -> Shaped {
+        if lane == self.lane {
+            run_passes(&self.passes, lane, &self.config, tool)
+        } else {
+            run_passes(&self.base.passes(lane), lane, &self.config, tool)
+        }
+    }
+}
+
 /// Run `passes` over `tool`: the heart of every built-in pipeline.
 pub(crate) fn run_passes(
     passes: &[Box<dyn Pass>],

@@ -31,7 +31,7 @@
 use serde_json::{Map, Value, json};
 
 use super::notes::{self, Unenforced};
-use super::{Cx, Pass, Step};
+use super::{Cx, Pass, PassMutant, Step};
 use crate::degradation::Action;
 use crate::schema::{self, ChildKey, MAX_DEPTH, TooDeep};
 use crate::tool::Tool;
@@ -115,10 +115,26 @@ fn find_in_shipped(root: &Value, f: &mut Judge<'_>) -> Result<Option<String>, To
     go(root, &mut String::new(), 0, f)
 }
 
+/// Which halves of [`close_object`] run (both, outside mutants).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Close {
+    pub(crate) require_all: bool,
+    pub(crate) forbid_additional: bool,
+}
+
+impl Default for Close {
+    fn default() -> Self {
+        Self {
+            require_all: true,
+            forbid_additional: true,
+        }
+    }
+}
+
 /// Require every property and forbid additional ones on one object node.
 /// Existing `required` entries keep their order; missing property names
 /// follow in property order (no needless byte change).
-fn close_object(path: &str, node: &mut Map<String, Value>, cx: &mut Cx<'_>) {
+fn close_object(path: &str, node: &mut Map<String, Value>, close: Close, cx: &mut Cx<'_>) {
     let names: Vec<String> = node
         .get("properties")
         .and_then(Value::as_object)
@@ -134,20 +150,24 @@ fn close_object(path: &str, node: &mut Map<String, Value>, cx: &mut Cx<'_>) {
             required.push(n.clone());
         }
     }
-    cx.set_keyword(
-        path,
-        node,
-        ("properties", "required"),
-        json!(required),
-        "strict mode requires every property",
-    );
-    cx.set_keyword(
-        path,
-        node,
-        ("required", "additionalProperties"),
-        json!(false),
-        "strict mode closes every object",
-    );
+    if close.require_all {
+        cx.set_keyword(
+            path,
+            node,
+            ("properties", "required"),
+            json!(required),
+            "strict mode requires every property",
+        );
+    }
+    if close.forbid_additional {
+        cx.set_keyword(
+            path,
+            node,
+            ("required", "additionalProperties"),
+            json!(false),
+            "strict mode closes every object",
+        );
+    }
 }
 
 fn at(path: &str) -> String {
@@ -189,7 +209,7 @@ impl Pass for DeepseekStrictV0 {
                     }
                 }
             }
-            close_object(path, node, cx);
+            close_object(path, node, Close::default(), cx);
             true
         })?;
         if tool.strict != Some(true) {
@@ -223,16 +243,55 @@ impl Pass for DeepseekStrictUnusable {
 }
 
 /// Checks that must judge the shape before later passes erase the evidence.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub(crate) struct DeepseekPreGate;
+/// Each field switches one check (the pass's mutation points).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct DeepseekPreGate {
+    pub(crate) non_object_root: bool,
+    pub(crate) map_root: bool,
+    pub(crate) dependent_schemas: bool,
+    pub(crate) schema_dependencies: bool,
+    pub(crate) const_null: bool,
+}
+
+/// The default gate, usable as a value like the unit struct it once was.
+#[allow(non_upper_case_globals)]
+pub(crate) const DeepseekPreGate: DeepseekPreGate = DeepseekPreGate {
+    non_object_root: true,
+    map_root: true,
+    dependent_schemas: true,
+    schema_dependencies: true,
+    const_null: true,
+};
+
+impl Default for DeepseekPreGate {
+    fn default() -> Self {
+        DeepseekPreGate
+    }
+}
 
 impl Pass for DeepseekPreGate {
     fn name(&self) -> &'static str {
         "deepseek-pre-gate"
     }
 
+    fn mutants(&self) -> Vec<PassMutant> {
+        vec![
+            PassMutant::flip(self, "skip the non-object root check", |p| {
+                &mut p.non_object_root
+            }),
+            PassMutant::flip(self, "skip the root map-shape check", |p| &mut p.map_root),
+            PassMutant::flip(self, "skip the dependentSchemas check", |p| {
+                &mut p.dependent_schemas
+            }),
+            PassMutant::flip(self, "skip the schema-form dependencies check", |p| {
+                &mut p.schema_dependencies
+            }),
+            PassMutant::flip(self, "skip the const: null check", |p| &mut p.const_null),
+        ]
+    }
+
     fn apply(&self, tool: &mut Tool, _cx: &mut Cx<'_>) -> Result<Step, TooDeep> {
-        if !tool.input_schema.is_object() {
+        if self.non_object_root && !tool.input_schema.is_object() {
             return Ok(Step::FailClosed(
                 "input schema is not a JSON object: strict mode needs an object schema".into(),
             ));
@@ -246,24 +305,26 @@ impl Pass for DeepseekPreGate {
                 root.get("additionalProperties"),
                 Some(Value::Object(_) | Value::Bool(true))
             );
-            if props_empty && map_like {
+            if self.map_root && props_empty && map_like {
                 return Ok(Step::FailClosed(
                     "root is a map shape (additionalProperties without properties): strict mode would only accept {}".into(),
                 ));
             }
         }
         let found = find_in_shipped(&tool.input_schema, &mut |path, node| {
-            if node
-                .get("dependentSchemas")
-                .and_then(Value::as_object)
-                .is_some_and(|m| !m.is_empty())
+            if self.dependent_schemas
+                && node
+                    .get("dependentSchemas")
+                    .and_then(Value::as_object)
+                    .is_some_and(|m| !m.is_empty())
             {
                 return Some(format!(
                     "dependentSchemas at {} cannot be expressed in strict mode",
                     at(path)
                 ));
             }
-            if let Some(Value::Object(deps)) = node.get("dependencies")
+            if self.schema_dependencies
+                && let Some(Value::Object(deps)) = node.get("dependencies")
                 && deps.values().any(|v| v.is_object() || v.is_boolean())
             {
                 return Some(format!(
@@ -271,7 +332,7 @@ impl Pass for DeepseekPreGate {
                     at(path)
                 ));
             }
-            if node.get("const") == Some(&Value::Null) {
+            if self.const_null && node.get("const") == Some(&Value::Null) {
                 return Some(format!(
                     "const: null at {} needs a null type, outside the strict subset",
                     at(path)
@@ -303,6 +364,15 @@ impl Default for DeepseekRemoveOptionals {
 impl Pass for DeepseekRemoveOptionals {
     fn name(&self) -> &'static str {
         "deepseek-remove-optionals"
+    }
+
+    fn mutants(&self) -> Vec<PassMutant> {
+        vec![
+            PassMutant::flip(self, "skip the emptied-root guard", |p| {
+                &mut p.guard_emptied_root
+            }),
+            PassMutant::flip(self, "skip the removed-optionals note", |p| &mut p.note),
+        ]
     }
 
     fn apply(&self, tool: &mut Tool, cx: &mut Cx<'_>) -> Result<Step, TooDeep> {
@@ -351,13 +421,46 @@ impl Pass for DeepseekRemoveOptionals {
     }
 }
 
-/// Land non-numeric `const` on `enum`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub(crate) struct DeepseekConstToEnum;
+/// Land non-numeric `const` on `enum`. The fields are the mutation points.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct DeepseekConstToEnum {
+    /// Numeric `const` stays (the subset keeps it).
+    pub(crate) keep_numeric: bool,
+    /// `const: null` is dropped.
+    pub(crate) drop_null: bool,
+    /// An existing `enum` wins over `const`.
+    pub(crate) yield_to_enum: bool,
+}
+
+/// The default pass, usable as a value like the unit struct it once was.
+#[allow(non_upper_case_globals)]
+pub(crate) const DeepseekConstToEnum: DeepseekConstToEnum = DeepseekConstToEnum {
+    keep_numeric: true,
+    drop_null: true,
+    yield_to_enum: true,
+};
+
+impl Default for DeepseekConstToEnum {
+    fn default() -> Self {
+        DeepseekConstToEnum
+    }
+}
 
 impl Pass for DeepseekConstToEnum {
     fn name(&self) -> &'static str {
         "deepseek-const-to-enum"
+    }
+
+    fn mutants(&self) -> Vec<PassMutant> {
+        vec![
+            PassMutant::flip(self, "land numeric const on enum too", |p| {
+                &mut p.keep_numeric
+            }),
+            PassMutant::flip(self, "keep const: null", |p| &mut p.drop_null),
+            PassMutant::flip(self, "const overrides an existing enum", |p| {
+                &mut p.yield_to_enum
+            }),
+        ]
     }
 
     fn apply(&self, tool: &mut Tool, cx: &mut Cx<'_>) -> Result<Step, TooDeep> {
@@ -365,7 +468,10 @@ impl Pass for DeepseekConstToEnum {
             let Some(c) = node.get("const") else {
                 return true;
             };
-            if c.is_number() {
+            if self.keep_numeric && c.is_number() {
+                return true;
+            }
+            if c.is_null() && !self.drop_null {
                 return true;
             }
             if c.is_null() {
@@ -376,7 +482,7 @@ impl Pass for DeepseekConstToEnum {
                     Action::Removed,
                     "const: null dropped (null is outside the strict subset)",
                 );
-            } else if node.contains_key("enum") {
+            } else if self.yield_to_enum && node.contains_key("enum") {
                 node.shift_remove("const");
                 cx.record(
                     path,
@@ -412,6 +518,10 @@ pub(crate) struct DeepseekWideningStrips {
     pub(crate) keywords: Vec<&'static str>,
     pub(crate) formats: Vec<&'static str>,
     pub(crate) note: bool,
+    /// Strip name-table `dependencies`.
+    pub(crate) name_table_dependencies: bool,
+    /// Strip draft-4 boolean `exclusiveMinimum`/`exclusiveMaximum`.
+    pub(crate) boolean_exclusive: bool,
 }
 
 impl Default for DeepseekWideningStrips {
@@ -420,6 +530,8 @@ impl Default for DeepseekWideningStrips {
             keywords: WIDENING.to_vec(),
             formats: FORMATS.to_vec(),
             note: true,
+            name_table_dependencies: true,
+            boolean_exclusive: true,
         }
     }
 }
@@ -427,6 +539,27 @@ impl Default for DeepseekWideningStrips {
 impl Pass for DeepseekWideningStrips {
     fn name(&self) -> &'static str {
         "deepseek-widening-strips"
+    }
+
+    fn mutants(&self) -> Vec<PassMutant> {
+        let mut out = PassMutant::drop_each(self, "widening strips", |p| &mut p.keywords);
+        out.extend(PassMutant::drop_each(self, "documented formats", |p| {
+            &mut p.formats
+        }));
+        out.push(PassMutant::flip(self, "skip the unenforced note", |p| {
+            &mut p.note
+        }));
+        out.push(PassMutant::flip(
+            self,
+            "keep name-table dependencies",
+            |p| &mut p.name_table_dependencies,
+        ));
+        out.push(PassMutant::flip(
+            self,
+            "keep boolean exclusiveMinimum/Maximum",
+            |p| &mut p.boolean_exclusive,
+        ));
+        out
     }
 
     fn apply(&self, tool: &mut Tool, cx: &mut Cx<'_>) -> Result<Step, TooDeep> {
@@ -449,7 +582,8 @@ impl Pass for DeepseekWideningStrips {
                     "outside the strict subset; removing it only widens what is accepted",
                 );
             }
-            if matches!(node.get("dependencies"), Some(Value::Object(m)) if m.values().all(Value::is_array))
+            if self.name_table_dependencies
+                && matches!(node.get("dependencies"), Some(Value::Object(m)) if m.values().all(Value::is_array))
             {
                 strip(
                     node,
@@ -466,7 +600,7 @@ impl Pass for DeepseekWideningStrips {
                 );
             }
             for kw in ["exclusiveMinimum", "exclusiveMaximum"] {
-                if node.get(kw).is_some_and(Value::is_boolean) {
+                if self.boolean_exclusive && node.get(kw).is_some_and(Value::is_boolean) {
                     strip(
                         node,
                         kw,
@@ -486,12 +620,40 @@ impl Pass for DeepseekWideningStrips {
 }
 
 /// Every object requires all its properties and allows no others.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub(crate) struct DeepseekCloseObjects;
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct DeepseekCloseObjects {
+    pub(crate) close: Close,
+}
+
+/// The default pass, usable as a value like the unit struct it once was.
+#[allow(non_upper_case_globals)]
+pub(crate) const DeepseekCloseObjects: DeepseekCloseObjects = DeepseekCloseObjects {
+    close: Close {
+        require_all: true,
+        forbid_additional: true,
+    },
+};
+
+impl Default for DeepseekCloseObjects {
+    fn default() -> Self {
+        DeepseekCloseObjects
+    }
+}
 
 impl Pass for DeepseekCloseObjects {
     fn name(&self) -> &'static str {
         "deepseek-close-objects"
+    }
+
+    fn mutants(&self) -> Vec<PassMutant> {
+        vec![
+            PassMutant::flip(self, "skip requiring every property", |p| {
+                &mut p.close.require_all
+            }),
+            PassMutant::flip(self, "skip additionalProperties: false", |p| {
+                &mut p.close.forbid_additional
+            }),
+        ]
     }
 
     fn apply(&self, tool: &mut Tool, cx: &mut Cx<'_>) -> Result<Step, TooDeep> {
@@ -499,7 +661,7 @@ impl Pass for DeepseekCloseObjects {
             if !schema::is_object_schema(node) {
                 return true;
             }
-            close_object(path, node, cx);
+            close_object(path, node, self.close, cx);
             true
         })?;
         Ok(Step::Continue)
@@ -613,6 +775,28 @@ impl DeepseekPostGate {
 impl Pass for DeepseekPostGate {
     fn name(&self) -> &'static str {
         "deepseek-post-gate"
+    }
+
+    fn mutants(&self) -> Vec<PassMutant> {
+        let mut out =
+            PassMutant::drop_each(self, "unrepresentable keywords", |p| &mut p.unrepresentable);
+        out.push(PassMutant::flip(
+            self,
+            "skip the null-encoding checks",
+            |p| &mut p.null_encodings,
+        ));
+        out.push(PassMutant::flip(self, "skip the tuple items check", |p| {
+            &mut p.tuple_items
+        }));
+        out.push(PassMutant::flip(
+            self,
+            "skip the emptied-object check",
+            |p| &mut p.emptied_objects,
+        ));
+        out.push(PassMutant::flip(self, "skip the typeless map check", |p| {
+            &mut p.typeless_maps
+        }));
+        out
     }
 
     fn apply(&self, tool: &mut Tool, _cx: &mut Cx<'_>) -> Result<Step, TooDeep> {

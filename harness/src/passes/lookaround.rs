@@ -9,21 +9,44 @@
 use serde_json::Value;
 
 use super::notes::{self, Unenforced};
-use super::{Cx, Pass, Step};
+use super::{Cx, Pass, PassMutant, Step};
 use crate::degradation::Action;
 use crate::ecma;
 use crate::schema::{self, TooDeep};
 use crate::tool::Tool;
 
+/// The fields are the pass's mutation points.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct StripLookaroundPatterns {
-    /// Append the unenforced-constraint note (a mutation point).
+    /// Append the unenforced-constraint note.
     pub(crate) note: bool,
+    /// Judge patterns with the ECMA-262 lexer (else: substring search).
+    pub(crate) lexer: bool,
+    /// Keep a pattern the lexer cannot judge (invalid regex).
+    pub(crate) keep_unjudged: bool,
 }
 
 impl Default for StripLookaroundPatterns {
     fn default() -> Self {
-        Self { note: true }
+        Self {
+            note: true,
+            lexer: true,
+            keep_unjudged: true,
+        }
+    }
+}
+
+impl StripLookaroundPatterns {
+    fn strips(self, pattern: &str) -> bool {
+        if !self.lexer {
+            return ["(?=", "(?!", "(?<=", "(?<!"]
+                .iter()
+                .any(|a| pattern.contains(a));
+        }
+        match ecma::has_lookaround(pattern) {
+            Some(found) => found,
+            None => !self.keep_unjudged,
+        }
     }
 }
 
@@ -36,10 +59,22 @@ impl Pass for StripLookaroundPatterns {
         Some("openai-responses-pattern-lookaround")
     }
 
+    fn mutants(&self) -> Vec<PassMutant> {
+        vec![
+            PassMutant::flip(self, "skip the unenforced note", |p| &mut p.note),
+            PassMutant::flip(self, "substring search instead of the lexer", |p| {
+                &mut p.lexer
+            }),
+            PassMutant::flip(self, "strip patterns the lexer cannot judge", |p| {
+                &mut p.keep_unjudged
+            }),
+        ]
+    }
+
     fn apply(&self, tool: &mut Tool, cx: &mut Cx<'_>) -> Result<Step, TooDeep> {
         let mut lost = Vec::new();
         schema::rewrite_pre_order(&mut tool.input_schema, &mut |path, node| {
-            let has = matches!(node.get("pattern"), Some(Value::String(p)) if ecma::has_lookaround(p) == Some(true));
+            let has = matches!(node.get("pattern"), Some(Value::String(p)) if self.strips(p));
             if has && let Some(v) = node.shift_remove("pattern") {
                 cx.record(
                     path,

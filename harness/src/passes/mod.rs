@@ -81,6 +81,35 @@ impl PassMutant {
             pass: Box::new(pass),
         }
     }
+
+    /// `pass` with the switch `flag` flipped, named `change`.
+    pub(crate) fn flip<P: Pass + Clone + 'static>(
+        pass: &P,
+        change: &str,
+        flag: impl Fn(&mut P) -> &mut bool,
+    ) -> Self {
+        let mut m = pass.clone();
+        let f = flag(&mut m);
+        *f = !*f;
+        Self::new(change, m)
+    }
+
+    /// One mutant per entry of the keyword set `set`, each with that entry
+    /// dropped: `drop "<keyword>" from <what>`.
+    pub(crate) fn drop_each<P: Pass + Clone + 'static>(
+        pass: &P,
+        what: &str,
+        set: impl Fn(&mut P) -> &mut Vec<&'static str>,
+    ) -> Vec<Self> {
+        let len = set(&mut pass.clone()).len();
+        (0..len)
+            .map(|i| {
+                let mut m = pass.clone();
+                let kw = set(&mut m).remove(i);
+                Self::new(format!("drop {kw:?} from {what}"), m)
+            })
+            .collect()
+    }
 }
 
 /// What a pass can see and record.

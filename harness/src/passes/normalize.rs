@@ -24,19 +24,29 @@
 
 use serde_json::{Map, Value, json};
 
-use super::{Cx, Pass, Step};
+use super::{Cx, Pass, PassMutant, Step};
 use crate::degradation::Action;
 use crate::schema::{self, TooDeep};
 use crate::tool::Tool;
 
 /// See the module docs. Each flag switches one of the four steps (all on in
-/// both profiles; the flags are the pass's mutation points).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// both profiles); the flags and keyword sets are the pass's mutation points.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Normalize {
     pub(crate) collapse_nullable: bool,
     pub(crate) collapse_single: bool,
     pub(crate) inject_properties: bool,
     pub(crate) prune_required: bool,
+    /// Union keywords the nullable collapse applies to.
+    pub(crate) nullable_unions: Vec<&'static str>,
+    /// Union keywords the single-branch collapse applies to.
+    pub(crate) single_unions: Vec<&'static str>,
+    /// Annotations on which the node's own value wins a collapse.
+    pub(crate) annotations: Vec<&'static str>,
+    /// A nullable collapse adds `nullable: true`.
+    pub(crate) mark_nullable: bool,
+    /// The `required` prune skips in-place subschemas.
+    pub(crate) spare_in_place: bool,
 }
 
 impl Default for Normalize {
@@ -46,13 +56,14 @@ impl Default for Normalize {
             collapse_single: true,
             inject_properties: true,
             prune_required: true,
+            nullable_unions: vec!["anyOf", "oneOf"],
+            single_unions: vec!["anyOf", "oneOf", "allOf"],
+            annotations: vec!["description", "title", "$comment", "examples"],
+            mark_nullable: true,
+            spare_in_place: true,
         }
     }
 }
-
-const UNIONS: &[&str] = &["anyOf", "oneOf"];
-const SINGLE_UNIONS: &[&str] = &["anyOf", "oneOf", "allOf"];
-const ANNOTATIONS: &[&str] = &["description", "title", "$comment", "examples"];
 
 fn is_null_branch(v: &Value) -> bool {
     v.as_object()
@@ -79,6 +90,7 @@ fn plan(
     node: &Map<String, Value>,
     keyword: &str,
     branch: &Map<String, Value>,
+    annotations: &[&str],
 ) -> Option<Vec<(String, Join)>> {
     let mut out = Vec::new();
     for (k, v) in branch {
@@ -108,7 +120,7 @@ fn plan(
                         .collect(),
                 )
             }
-            Some(_) if ANNOTATIONS.contains(&k.as_str()) => Join::Shadowed,
+            Some(_) if annotations.contains(&k.as_str()) => Join::Shadowed,
             Some(_) => return None,
         };
         out.push((k.clone(), join));
@@ -124,8 +136,9 @@ fn collapse(
     keyword: &str,
     branch: &Map<String, Value>,
     nullable: bool,
+    annotations: &[&str],
 ) -> Option<Vec<String>> {
-    let plan = plan(node, keyword, branch)?;
+    let plan = plan(node, keyword, branch, annotations)?;
     let old = std::mem::take(node);
     let mut shadowed = Vec::new();
     for (k, v) in old {
@@ -163,9 +176,9 @@ fn collapse(
 
 impl Normalize {
     /// One rewrite of one node; `true` when something changed.
-    fn step(self, path: &str, node: &mut Map<String, Value>, cx: &mut Cx<'_>) -> bool {
+    fn step(&self, path: &str, node: &mut Map<String, Value>, cx: &mut Cx<'_>) -> bool {
         if self.collapse_nullable {
-            for kw in UNIONS {
+            for kw in &self.nullable_unions {
                 let Some(Value::Array(branches)) = node.get(*kw) else {
                     continue;
                 };
@@ -184,7 +197,8 @@ impl Normalize {
                     Value::Bool(true) => Map::new(),
                     _ => continue,
                 };
-                let Some(lost) = collapse(node, kw, &kept, true) else {
+                let Some(lost) = collapse(node, kw, &kept, self.mark_nullable, &self.annotations)
+                else {
                     continue;
                 };
                 cx.record(
@@ -207,7 +221,7 @@ impl Normalize {
             }
         }
         if self.collapse_single {
-            for kw in SINGLE_UNIONS {
+            for kw in &self.single_unions {
                 let Some(Value::Array(branches)) = node.get(*kw) else {
                     continue;
                 };
@@ -219,7 +233,7 @@ impl Normalize {
                     Value::Bool(true) => Map::new(),
                     _ => continue,
                 };
-                let Some(lost) = collapse(node, kw, &only, false) else {
+                let Some(lost) = collapse(node, kw, &only, false, &self.annotations) else {
                     continue;
                 };
                 cx.record(
@@ -242,7 +256,7 @@ impl Normalize {
         false
     }
 
-    fn finish(self, path: &str, in_place: bool, node: &mut Map<String, Value>, cx: &mut Cx<'_>) {
+    fn finish(&self, path: &str, in_place: bool, node: &mut Map<String, Value>, cx: &mut Cx<'_>) {
         if self.inject_properties
             && schema::has_type(node, "object")
             && !node.contains_key("properties")
@@ -255,7 +269,7 @@ impl Normalize {
                 "bare object schema given empty properties",
             );
         }
-        if self.prune_required && !in_place {
+        if self.prune_required && !(in_place && self.spare_in_place) {
             let Some(Value::Array(required)) = node.get("required") else {
                 return;
             };
@@ -289,6 +303,41 @@ impl Normalize {
 impl Pass for Normalize {
     fn name(&self) -> &'static str {
         "normalize"
+    }
+
+    fn mutants(&self) -> Vec<PassMutant> {
+        let mut out = vec![
+            PassMutant::flip(self, "skip the nullable-union collapse", |p| {
+                &mut p.collapse_nullable
+            }),
+            PassMutant::flip(self, "skip the single-branch collapse", |p| {
+                &mut p.collapse_single
+            }),
+            PassMutant::flip(self, "skip the bare-object properties", |p| {
+                &mut p.inject_properties
+            }),
+            PassMutant::flip(self, "skip the dangling-required prune", |p| {
+                &mut p.prune_required
+            }),
+            PassMutant::flip(self, "skip nullable: true after a collapse", |p| {
+                &mut p.mark_nullable
+            }),
+            PassMutant::flip(self, "prune required in in-place subschemas too", |p| {
+                &mut p.spare_in_place
+            }),
+        ];
+        out.extend(PassMutant::drop_each(self, "nullable unions", |p| {
+            &mut p.nullable_unions
+        }));
+        out.extend(PassMutant::drop_each(self, "single-branch unions", |p| {
+            &mut p.single_unions
+        }));
+        out.extend(PassMutant::drop_each(
+            self,
+            "parent-wins annotations",
+            |p| &mut p.annotations,
+        ));
+        out
     }
 
     fn apply(&self, tool: &mut Tool, cx: &mut Cx<'_>) -> Result<Step, TooDeep> {

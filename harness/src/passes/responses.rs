@@ -14,44 +14,103 @@
 //!    dependency note;
 //! 6. the notes are appended to the description.
 
+use std::borrow::Cow;
+
 use serde_json::{Value, json};
 
 use super::notes;
 use super::root::{self, MergeOrder};
-use super::{Cx, Pass, Step};
+use super::{Cx, Pass, PassMutant, Step};
 use crate::degradation::Action;
 use crate::schema::{self, TooDeep};
 use crate::tool::Tool;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct ResponsesRootFlatten;
+/// See the module docs. The fields are the pass's mutation points.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct ResponsesRootFlatten {
+    /// Root keywords stripped, in merge order.
+    pub(crate) stripped: Cow<'static, [&'static str]>,
+    /// Keywords whose branches give the note, in precedence order.
+    pub(crate) noted: Cow<'static, [&'static str]>,
+    /// Stripped at every schema position.
+    pub(crate) dependent: Cow<'static, [&'static str]>,
+    pub(crate) merge: MergeOrder,
+    pub(crate) replace_non_object_root: bool,
+    pub(crate) force_type: bool,
+    pub(crate) force_properties: bool,
+    pub(crate) prune_dangling_required: bool,
+}
 
-/// Root keywords the old flatten strips, in merge order.
-const STRIPPED: &[&str] = &["oneOf", "anyOf", "allOf", "enum", "not"];
-/// Keywords whose branches give the note, in precedence order.
-const NOTED: &[&str] = &["oneOf", "anyOf"];
-/// Stripped at every schema position.
-const DEPENDENT: &[&str] = &["dependentRequired", "dependentSchemas"];
+/// The pass as both profiles run it, usable as a value like the unit
+/// struct it once was.
+#[allow(non_upper_case_globals)]
+pub(crate) const ResponsesRootFlatten: ResponsesRootFlatten = ResponsesRootFlatten {
+    stripped: Cow::Borrowed(&["oneOf", "anyOf", "allOf", "enum", "not"]),
+    noted: Cow::Borrowed(&["oneOf", "anyOf"]),
+    dependent: Cow::Borrowed(&["dependentRequired", "dependentSchemas"]),
+    merge: MergeOrder::FirstWins,
+    replace_non_object_root: true,
+    force_type: true,
+    force_properties: true,
+    prune_dangling_required: true,
+};
+
+impl Default for ResponsesRootFlatten {
+    fn default() -> Self {
+        ResponsesRootFlatten
+    }
+}
 
 impl Pass for ResponsesRootFlatten {
     fn name(&self) -> &'static str {
         "responses-root-flatten"
     }
 
+    fn mutants(&self) -> Vec<PassMutant> {
+        let mut out =
+            PassMutant::drop_each(self, "stripped root keywords", |p| p.stripped.to_mut());
+        let mut reversed = self.clone();
+        reversed.noted.to_mut().reverse();
+        out.push(PassMutant::new("reverse the note precedence", reversed));
+        out.extend(PassMutant::drop_each(self, "dependent keywords", |p| {
+            p.dependent.to_mut()
+        }));
+        let mut last = self.clone();
+        last.merge = MergeOrder::LastWins;
+        out.push(PassMutant::new("last-wins property merge", last));
+        out.push(PassMutant::flip(self, "keep a non-object root", |p| {
+            &mut p.replace_non_object_root
+        }));
+        out.push(PassMutant::flip(self, "skip forcing type: object", |p| {
+            &mut p.force_type
+        }));
+        out.push(PassMutant::flip(self, "skip forcing properties", |p| {
+            &mut p.force_properties
+        }));
+        out.push(PassMutant::flip(
+            self,
+            "skip the dangling-required prune",
+            |p| &mut p.prune_dangling_required,
+        ));
+        out
+    }
+
     fn apply(&self, tool: &mut Tool, cx: &mut Cx<'_>) -> Result<Step, TooDeep> {
-        root::replace_non_object_root(&mut tool.input_schema, cx);
+        if self.replace_non_object_root {
+            root::replace_non_object_root(&mut tool.input_schema, cx);
+        }
         let Some(rootmap) = tool.input_schema.as_object_mut() else {
             return Ok(Step::Continue);
         };
-        let note = NOTED.iter().find_map(|kw| {
+        let note = self.noted.iter().find_map(|kw| {
             let branches = rootmap.get(*kw)?.as_array()?;
             Some(notes::composition_note(
                 kw,
                 &notes::required_groups(branches),
             ))
         });
-        root::strip_and_merge(rootmap, STRIPPED, MergeOrder::FirstWins, cx);
-        if !schema::has_type(rootmap, "object") {
+        root::strip_and_merge(rootmap, &self.stripped, self.merge, cx);
+        if self.force_type && !schema::has_type(rootmap, "object") {
             let action = if rootmap.contains_key("type") {
                 Action::Rewritten
             } else {
@@ -60,7 +119,7 @@ impl Pass for ResponsesRootFlatten {
             rootmap.insert("type".into(), json!("object"));
             cx.record("", "type", action, "root type forced to \"object\"");
         }
-        if !rootmap.get("properties").is_some_and(Value::is_object) {
+        if self.force_properties && !rootmap.get("properties").is_some_and(Value::is_object) {
             let action = if rootmap.contains_key("properties") {
                 Action::Rewritten
             } else {
@@ -75,10 +134,12 @@ impl Pass for ResponsesRootFlatten {
             );
         }
         // Forcing `properties` can leave root `required` entries dangling.
-        root::prune_dangling_required(rootmap, cx);
+        if self.prune_dangling_required {
+            root::prune_dangling_required(rootmap, cx);
+        }
         let mut deps = Vec::new();
         schema::rewrite_pre_order(&mut tool.input_schema, &mut |path, node| {
-            for kw in DEPENDENT {
+            for kw in self.dependent.iter() {
                 if let Some(v) = node.shift_remove(*kw) {
                     cx.record(
                         path,

@@ -14,7 +14,6 @@ pub(crate) enum MergeOrder {
     /// The first declaration stays (root first, then branches in order).
     FirstWins,
     /// A later declaration replaces an earlier one (a mutation, not a profile).
-    #[allow(dead_code)]
     LastWins,
 }
 

@@ -1,0 +1,175 @@
+//! Schema mutation (metamorphic checks, `wireshape metamorphic`): for every
+//! oracle rule of a lane, take the construct that triggers it from the
+//! rule's recordings (the schema node the oracle points at in each recorded
+//! request), inject it into every clean corpus tool (a tool the lane's
+//! oracle accepts verbatim) at three positions — merged into the root, as a
+//! new root property, and as a property of a nested object — and keep the
+//! injections that make the oracle fire that rule. For each, the pipeline's
+//! output must be accepted by the oracle or fail closed (judged by
+//! [`lint`](crate::lint::lint), the `wireshape check` verdict). Rules whose
+//! construct is not a schema node (tool names, request members) have no
+//! injection and are reported with zero cases.
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+use serde_json::{Map, Value, json};
+
+use crate::lane::Lane;
+use crate::lint::{V1Verdict, lint};
+use crate::oracle::{self, DEFAULT_AS_OF};
+use crate::pipeline::Pipeline;
+use crate::recording::Recording;
+use crate::replay::{oracle_tools, verdict};
+use crate::tool::Tool;
+
+/// Where a construct is injected.
+pub const POSITIONS: &[&str] = &["root", "property", "nested"];
+
+/// The name of the property an injection adds.
+const INJECTED: &str = "injected_construct";
+
+/// The handled rate of one rule on one lane.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct RuleRate {
+    pub lane: String,
+    pub rule: String,
+    /// Distinct constructs taken from the rule's recordings.
+    pub constructs: usize,
+    /// Injections that trigger the rule, per position.
+    pub cases: BTreeMap<String, usize>,
+    /// Outputs the oracle accepts.
+    pub fixed: usize,
+    /// Outputs that failed closed by design.
+    pub failed_closed: usize,
+    /// Outputs the oracle still rejects.
+    pub unhandled: usize,
+    /// The first few unhandled cases (`<tool>@<position>`).
+    pub unhandled_cases: Vec<String>,
+}
+
+impl RuleRate {
+    pub fn total(&self) -> usize {
+        self.fixed + self.failed_closed + self.unhandled
+    }
+}
+
+/// The schema nodes the oracle points at for `rule` in its recordings.
+fn constructs(rule: &str, recordings: &[Recording]) -> Vec<Value> {
+    let mut out: Vec<Value> = Vec::new();
+    for rec in recordings
+        .iter()
+        .filter(|r| r.rule == rule && !r.expects_accept())
+    {
+        let Ok(lane) = Lane::parse(&rec.lane) else {
+            continue;
+        };
+        let tools = oracle_tools(lane, &rec.request.tools);
+        for r in verdict(rec, lane).iter().filter(|r| r.rule == rule) {
+            let node = r
+                .tool
+                .and_then(|i| tools.get(i))
+                .and_then(|t| t.pointer(lane.schema_pointer()))
+                .and_then(|s| s.pointer(&r.path));
+            if let Some(node) = node
+                && (node.is_object() || node.is_boolean())
+                && !out.contains(node)
+            {
+                out.push(node.clone());
+            }
+        }
+    }
+    out
+}
+
+/// `tool` with `construct` injected at `position`, when that position exists.
+fn inject(tool: &Tool, construct: &Value, position: &str) -> Option<Tool> {
+    let mut t = tool.clone();
+    let root = t.input_schema.as_object_mut()?;
+    if position == "root" {
+        for (k, v) in construct.as_object()? {
+            root.insert(k.clone(), v.clone());
+        }
+    } else {
+        let value = if position == "nested" {
+            json!({"type": "object", "properties": {INJECTED: construct}})
+        } else {
+            construct.clone()
+        };
+        let props = root
+            .entry("properties")
+            .or_insert_with(|| Value::Object(Map::new()))
+            .as_object_mut()?;
+        props.insert(INJECTED.to_owned(), value);
+    }
+    Some(t)
+}
+
+/// Whether the lane's oracle accepts `tool` verbatim.
+fn clean(lane: Lane, tool: &Tool) -> bool {
+    let wire = lane.render_all(std::slice::from_ref(tool));
+    let tools = oracle_tools(lane, wire.as_array().map_or(&[][..], Vec::as_slice));
+    oracle::check(&oracle::Request {
+        tools_present: true,
+        lane,
+        tools: &tools,
+        tool_choice: None,
+        response_format: None,
+        as_of: DEFAULT_AS_OF,
+    })
+    .is_empty()
+}
+
+/// Run the schema mutation for `pipeline` on `lanes` over `tools`.
+pub fn run(
+    pipeline: &dyn Pipeline,
+    lanes: &[Lane],
+    tools: &[Tool],
+    recordings: &[Recording],
+) -> Vec<RuleRate> {
+    let mut out = Vec::new();
+    for &lane in lanes {
+        let clean_tools: Vec<&Tool> = tools.iter().filter(|t| clean(lane, t)).collect();
+        for rule in oracle::rules_for(lane) {
+            let found = constructs(rule.id, recordings);
+            let mut rate = RuleRate {
+                lane: lane.id().to_owned(),
+                rule: rule.id.to_owned(),
+                constructs: found.len(),
+                ..RuleRate::default()
+            };
+            for construct in &found {
+                for tool in &clean_tools {
+                    for position in POSITIONS {
+                        let Some(t) = inject(tool, construct, position) else {
+                            continue;
+                        };
+                        let findings = lint(
+                            std::slice::from_ref(&t),
+                            &[lane],
+                            &[],
+                            DEFAULT_AS_OF,
+                            pipeline,
+                        );
+                        let Some(f) = findings.iter().find(|f| f.rule == rule.id) else {
+                            continue;
+                        };
+                        *rate.cases.entry((*position).to_owned()).or_default() += 1;
+                        match f.v1 {
+                            V1Verdict::Fixed => rate.fixed += 1,
+                            V1Verdict::FailedClosed => rate.failed_closed += 1,
+                            V1Verdict::NoShaping | V1Verdict::StillRejected => {
+                                rate.unhandled += 1;
+                                if rate.unhandled_cases.len() < 3 {
+                                    rate.unhandled_cases.push(format!("{}@{position}", t.name));
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+            out.push(rate);
+        }
+    }
+    out
+}

@@ -1,0 +1,998 @@
+//! Mutation checks (`wireshape mutants`): named, deterministic mutants of
+//! the v1 profile, each run against the evidence suite the harness already
+//! has. A mutant that no check notices names a rule no evidence pins.
+//!
+//! Mutants, per lane with passes (lanes in id order):
+//! 1. each pass switched off;
+//! 2. each pair of adjacent passes swapped;
+//! 3. each pass's declared mutation points ([`Pass::mutants`]).
+//!
+//! A mutant is a pipeline value ([`PassList`]): the lane's pass list with one
+//! change; every other lane runs v1 unchanged. The evidence suite, in the
+//! order the checks run (the first one that changes verdict catches the
+//! mutant and is named in the outcome):
+//! 1. `pass-examples`: the mutated pass's own expected examples
+//!    (`corpus/pass-examples/<pass>.json`; a switched-off pass runs them as
+//!    the identity);
+//!    `pipeline-examples`: the lane's expected examples through the whole
+//!    mutated pass list (`corpus/pass-examples/v1-<lane>.json`, whose `pass`
+//!    is `v1/<lane>`): what pins an order;
+//! 2. over the corpus cases of the lane, in case order, through the
+//!    differential's own [`run_case`](crate::differential::run_case) (v0 →
+//!    mutant): `invariants` (a new violation), `ledger-diff` (the case's
+//!    class, ledger matches or stale pins change), `oracle` (the fix /
+//!    regression verdict or the rules rejecting the new output change);
+//! 3. `replay`: every recording of the lane through
+//!    [`replay_all`](crate::replay::replay_all) with the declared known gaps
+//!    (a recording's fix kind or pass/fail changes).
+//!
+//! The unmutated pipeline runs the same suite first (the baseline): it must
+//! pass every check, else the run stops (exit 4).
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Mutex, mpsc};
+use std::time::{Duration, Instant};
+
+use serde::{Deserialize, Serialize};
+
+use crate::degradation::Action;
+use crate::differential::{self, DiffOptions, Inputs, PlannedCase};
+use crate::error::LoadError;
+use crate::lane::Lane;
+use crate::ledger::LaneLedger;
+use crate::outcome::{Class, LedgerMatch};
+use crate::passes::{Cx, Pass, Step};
+use crate::pipeline::{PassList, Pipeline, PipelineConfig, Profile};
+use crate::recording::Recording;
+use crate::replay::{self, Fix, KnownGap};
+use crate::tool::Tool;
+
+/// The checks of the evidence suite, in the order they run.
+pub const CHECKS: &[&str] = &[
+    "pass-examples",
+    "pipeline-examples",
+    "invariants",
+    "ledger-diff",
+    "oracle",
+    "replay",
+];
+
+/// What a mutant changes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum MutantKind {
+    /// One pass switched off.
+    Off,
+    /// Two adjacent passes swapped.
+    Swap,
+    /// One of the pass's declared mutation points.
+    Declared,
+}
+
+/// One mutant as the plan lists it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MutantInfo {
+    /// `v1/<lane>/<pass>: <change>`: stable, unique.
+    pub name: String,
+    pub lane: String,
+    pub pass: String,
+    pub kind: MutantKind,
+    pub change: String,
+}
+
+/// One mutant: its plan entry and the mutated pipeline.
+pub struct Mutant {
+    pub info: MutantInfo,
+    pipeline: PassList,
+    /// The pass whose examples judge the mutant and the index of its
+    /// stand-in in the pass list (`None`: switched off); `None` for swaps.
+    examples: Option<(String, Option<usize>)>,
+    /// Why the mutant cannot be a distinct program.
+    unviable: Option<String>,
+}
+
+/// Every mutant of `profile` on `lanes` (lanes without passes have none), in
+/// a deterministic order: lanes by id, then switched-off, swapped and
+/// declared mutants in pass order.
+pub fn plan(profile: Profile, lanes: &[Lane], config: &PipelineConfig) -> Vec<Mutant> {
+    let mut lanes = lanes.to_vec();
+    lanes.sort_by_key(|l| l.id());
+    lanes.dedup();
+    let mut out: Vec<Mutant> = Vec::new();
+    for lane in lanes {
+        let names = profile.pass_names(lane);
+        let name =
+            |pass: &str, change: &str| format!("{}/{}/{pass}: {change}", profile.id(), lane.id());
+        let info = |pass: &str, kind, change: String| MutantInfo {
+            name: name(pass, &change),
+            lane: lane.id().to_owned(),
+            pass: pass.to_owned(),
+            kind,
+            change,
+        };
+        let pipeline = |info: &MutantInfo, passes| PassList {
+            id: info.name.clone(),
+            base: profile,
+            lane,
+            passes,
+            config: config.clone(),
+        };
+        for (i, pass) in names.iter().enumerate() {
+            let mut passes = profile.passes(lane);
+            passes.remove(i);
+            let info = info(pass, MutantKind::Off, "switched off".to_owned());
+            out.push(Mutant {
+                pipeline: pipeline(&info, passes),
+                info,
+                examples: Some(((*pass).to_owned(), None)),
+                unviable: None,
+            });
+        }
+        for i in 1..names.len() {
+            let mut passes = profile.passes(lane);
+            passes.swap(i - 1, i);
+            let (a, b) = (names[i - 1], names[i]);
+            let info = info(a, MutantKind::Swap, format!("swapped with {b}"));
+            out.push(Mutant {
+                pipeline: pipeline(&info, passes),
+                info,
+                examples: None,
+                unviable: (a == b).then(|| "swaps two identical passes".to_owned()),
+            });
+        }
+        for (i, pass) in profile.passes(lane).iter().enumerate() {
+            for m in pass.mutants() {
+                let mut passes = profile.passes(lane);
+                passes[i] = m.pass;
+                let info = info(pass.name(), MutantKind::Declared, m.change);
+                out.push(Mutant {
+                    pipeline: pipeline(&info, passes),
+                    info,
+                    examples: Some((pass.name().to_owned(), Some(i))),
+                    unviable: None,
+                });
+            }
+        }
+    }
+    let mut seen = std::collections::BTreeSet::new();
+    for m in &mut out {
+        if !seen.insert(m.info.name.clone()) && m.unviable.is_none() {
+            m.unviable = Some("same name as an earlier mutant".to_owned());
+        }
+    }
+    out
+}
+
+// ---------------------------------------------------------------- examples
+
+/// One recorded degradation of an example, without the tool and lane.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct ExampleRecord {
+    pub path: String,
+    pub keyword: String,
+    pub action: Action,
+    pub reason: String,
+}
+
+/// What one pass makes of one example input.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct ExampleResult {
+    /// `continue` or `fail-closed`.
+    pub step: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    pub tool: Tool,
+    #[serde(default)]
+    pub records: Vec<ExampleRecord>,
+}
+
+/// One expected example of a pass: an input tool and exactly what the pass
+/// makes of it (bytes, records, step).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct PassExample {
+    pub name: String,
+    pub lane: String,
+    #[serde(default, skip_serializing_if = "is_default_config")]
+    pub config: PipelineConfig,
+    pub input: Tool,
+    /// Absent only in a file not yet blessed (the example then fails).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub expect: Option<ExampleResult>,
+}
+
+fn is_default_config(c: &PipelineConfig) -> bool {
+    c == &PipelineConfig::default()
+}
+
+/// `corpus/pass-examples/<pass>.json`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct ExampleFile {
+    pub pass: String,
+    pub examples: Vec<PassExample>,
+}
+
+/// Load every `*.json` example file of `dir` (a missing dir: none), by pass.
+pub(crate) fn load_examples(dir: &Path) -> Result<BTreeMap<String, Vec<PassExample>>, LoadError> {
+    let mut out: BTreeMap<String, Vec<PassExample>> = BTreeMap::new();
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Ok(out);
+    };
+    let mut paths: Vec<PathBuf> = entries
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|e| e == "json"))
+        .collect();
+    paths.sort();
+    for path in paths {
+        let text = std::fs::read_to_string(&path).map_err(|source| LoadError::Io {
+            path: path.clone(),
+            source,
+        })?;
+        let file: ExampleFile =
+            serde_json::from_str(&text).map_err(|e| LoadError::from_json(&path, &e))?;
+        out.entry(file.pass).or_default().extend(file.examples);
+    }
+    Ok(out)
+}
+
+/// Run one example through `pass` (`None`: the pass is switched off).
+pub(crate) fn run_example(pass: Option<&dyn Pass>, ex: &PassExample) -> ExampleResult {
+    let lane = Lane::parse(&ex.lane).unwrap_or(Lane::OpenaiChat);
+    let mut tool = ex.input.clone();
+    let mut cx = Cx::new(lane, &ex.config, &tool.name);
+    let step = match pass {
+        None => Ok(Step::Continue),
+        Some(p) => {
+            cx.enter(p);
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| p.apply(&mut tool, &mut cx)))
+                .unwrap_or_else(|_| Ok(Step::FailClosed("panic".to_owned())))
+        }
+    };
+    let (step, reason) = match step {
+        Ok(Step::Continue) => ("continue", None),
+        Ok(Step::FailClosed(r)) => ("fail-closed", Some(r)),
+        Err(deep) => ("too-deep", Some(deep.to_string())),
+    };
+    ExampleResult {
+        step: step.to_owned(),
+        reason,
+        tool,
+        records: cx
+            .degradations
+            .into_iter()
+            .map(|d| ExampleRecord {
+                path: d.path,
+                keyword: d.keyword,
+                action: d.action,
+                reason: d.reason,
+            })
+            .collect(),
+    }
+}
+
+/// Run one example through a whole pipeline (on the example's lane).
+pub(crate) fn run_pipeline_example(pipeline: &dyn Pipeline, ex: &PassExample) -> ExampleResult {
+    let lane = Lane::parse(&ex.lane).unwrap_or(Lane::OpenaiChat);
+    let shaped = pipeline.shape(lane, &ex.input);
+    let step = shaped.outcome.id().to_owned();
+    let reason = match shaped.outcome {
+        crate::pipeline::Outcome::Shaped => None,
+        crate::pipeline::Outcome::FailedClosed { reason } => Some(reason),
+        crate::pipeline::Outcome::Errored { message } => Some(message),
+    };
+    ExampleResult {
+        step,
+        reason,
+        tool: shaped.tool,
+        records: shaped
+            .degradations
+            .into_iter()
+            .map(|d| ExampleRecord {
+                path: d.path,
+                keyword: d.keyword,
+                action: d.action,
+                reason: d.reason,
+            })
+            .collect(),
+    }
+}
+
+/// The first example of `examples` that `run` does not reproduce.
+fn failing_example(
+    examples: &[PassExample],
+    run: impl Fn(&PassExample) -> ExampleResult,
+) -> Option<&str> {
+    examples
+        .iter()
+        .find(|ex| {
+            let got = run(ex);
+            ex.expect.as_ref().is_none_or(|want| {
+                // Byte-exact: key order of the tool is part of the verdict.
+                serde_json::to_string(want).ok() != serde_json::to_string(&got).ok()
+            })
+        })
+        .map(|ex| ex.name.as_str())
+}
+
+// ---------------------------------------------------------------- evidence
+
+/// Where the evidence comes from.
+pub struct EvidenceOptions {
+    pub own_corpus: Vec<PathBuf>,
+    pub external_corpus: Vec<PathBuf>,
+    pub ledger_dir: Option<PathBuf>,
+    pub recordings_dir: PathBuf,
+    pub examples_dir: PathBuf,
+    pub equivalent_file: PathBuf,
+    pub config: PipelineConfig,
+}
+
+/// Mutants listed as equivalent by construction, with their reasons.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct EquivalentFile {
+    #[serde(default)]
+    equivalent: Vec<Equivalent>,
+}
+
+/// One mutant that no evidence can catch, and why.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct Equivalent {
+    pub mutant: String,
+    pub reason: String,
+}
+
+/// The loaded evidence.
+pub struct MutantEvidence {
+    inputs: Inputs,
+    recordings: Vec<Recording>,
+    gaps: Vec<KnownGap>,
+    examples: BTreeMap<String, Vec<PassExample>>,
+    equivalent: Vec<Equivalent>,
+    config: PipelineConfig,
+}
+
+/// Load corpora, ledgers, recordings, gaps, examples and the equivalent list.
+pub fn load_evidence(opts: &EvidenceOptions, lanes: &[Lane]) -> Result<MutantEvidence, LoadError> {
+    let v0 = Profile::V0.with_config(opts.config.clone());
+    let v1 = Profile::V1.with_config(opts.config.clone());
+    let inputs = differential::prepare(&DiffOptions {
+        old: &v0,
+        new: &v1,
+        lanes: lanes.to_vec(),
+        own_corpus: opts.own_corpus.clone(),
+        external_corpus: opts.external_corpus.clone(),
+        ledger_dir: opts.ledger_dir.clone(),
+        shard: None,
+        jobs: 1,
+    })?;
+    let recordings = if opts.recordings_dir.is_dir() {
+        crate::recording::load_recordings(&opts.recordings_dir)?
+    } else {
+        Vec::new()
+    };
+    let gaps = replay::load_known_gaps(&opts.recordings_dir.join("known-gaps.toml"))?;
+    let equivalent = match std::fs::read_to_string(&opts.equivalent_file) {
+        Ok(text) => {
+            toml::from_str::<EquivalentFile>(&text)
+                .map_err(|e| LoadError::from_toml(&opts.equivalent_file, &text, &e))?
+                .equivalent
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Vec::new(),
+        Err(source) => {
+            return Err(LoadError::Io {
+                path: opts.equivalent_file.clone(),
+                source,
+            });
+        }
+    };
+    Ok(MutantEvidence {
+        inputs,
+        recordings,
+        gaps,
+        examples: load_examples(&opts.examples_dir)?,
+        equivalent,
+        config: opts.config.clone(),
+    })
+}
+
+/// A case's verdicts, per check.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct CaseVerdict {
+    invariants: Vec<String>,
+    ledger: (Class, Vec<(String, usize)>, Vec<usize>),
+    oracle: (Option<String>, Vec<String>),
+}
+
+impl CaseVerdict {
+    fn of(
+        old: &dyn Pipeline,
+        new: &dyn Pipeline,
+        case: &PlannedCase,
+        ledger: Option<&LaneLedger>,
+    ) -> Self {
+        let (o, stale) = differential::run_case(old, new, case, ledger);
+        let mut invariants: Vec<String> = o
+            .violations
+            .iter()
+            .filter(|v| v.pipeline == new.id())
+            .map(|v| v.invariant.clone())
+            .collect();
+        invariants.dedup();
+        let matches = o
+            .ledger
+            .iter()
+            .map(|m: &LedgerMatch| (m.file.clone(), m.index))
+            .collect();
+        Self {
+            invariants,
+            ledger: (o.class, matches, stale),
+            oracle: (o.verdict, o.new.rejected_by),
+        }
+    }
+
+    /// The first check on which `self` (mutant) differs from `base`.
+    fn differs(&self, base: &Self) -> Option<(&'static str, String)> {
+        if self.invariants.iter().any(|i| !base.invariants.contains(i)) {
+            return Some((
+                "invariants",
+                format!("violates {}", self.invariants.join(", ")),
+            ));
+        }
+        if self.ledger != base.ledger {
+            return Some((
+                "ledger-diff",
+                format!(
+                    "class {} (baseline {})",
+                    self.ledger.0.id(),
+                    base.ledger.0.id()
+                ),
+            ));
+        }
+        if self.oracle != base.oracle {
+            return Some((
+                "oracle",
+                format!(
+                    "verdict {} rejected by [{}] (baseline {} [{}])",
+                    self.oracle.0.as_deref().unwrap_or("none"),
+                    self.oracle.1.join(", "),
+                    base.oracle.0.as_deref().unwrap_or("none"),
+                    base.oracle.1.join(", ")
+                ),
+            ));
+        }
+        None
+    }
+
+    /// Why the baseline fails on this case, if it does.
+    fn failure(&self) -> Option<String> {
+        if !self.invariants.is_empty() {
+            return Some(format!("violates {}", self.invariants.join(", ")));
+        }
+        if matches!(self.ledger.0, Class::Unexpected | Class::Errored) {
+            return Some(format!("class {}", self.ledger.0.id()));
+        }
+        if !self.ledger.2.is_empty() {
+            return Some("stale ledger pin".to_owned());
+        }
+        if self.oracle.0.as_deref() == Some("regression") {
+            return Some("oracle regression".to_owned());
+        }
+        None
+    }
+}
+
+fn fix_kind(f: &Fix) -> &'static str {
+    match f {
+        Fix::Fixed => "fixed",
+        Fix::FailedClosed { .. } => "failed-closed",
+        Fix::KnownGap { .. } => "known-gap",
+        Fix::StillRejected { .. } => "still-rejected",
+        Fix::Unreadable { .. } => "unreadable",
+    }
+}
+
+/// The baseline verdicts of one lane.
+struct LaneBaseline {
+    cases: Vec<(usize, CaseVerdict)>,
+    replay: Vec<(String, &'static str, bool)>,
+}
+
+impl MutantEvidence {
+    fn lane_cases(&self, lane: Lane) -> impl Iterator<Item = (usize, &PlannedCase)> {
+        self.inputs
+            .cases
+            .iter()
+            .enumerate()
+            .filter(move |(_, c)| c.lane == lane)
+    }
+
+    fn lane_recordings(&self, lane: Lane) -> Vec<Recording> {
+        self.recordings
+            .iter()
+            .filter(|r| r.lane == lane.id())
+            .cloned()
+            .collect()
+    }
+
+    fn replay(&self, lane: Lane, pipeline: &dyn Pipeline) -> Vec<(String, &'static str, bool)> {
+        replay::replay_all(&self.lane_recordings(lane), pipeline, &self.gaps)
+            .into_iter()
+            .map(|r| (r.id, fix_kind(&r.fix), r.failed))
+            .collect()
+    }
+
+    fn unmutated(&self, lane: Lane) -> PassList {
+        PassList {
+            id: Profile::V1.id().to_owned(),
+            base: Profile::V1,
+            lane,
+            passes: Profile::V1.passes(lane),
+            config: self.config.clone(),
+        }
+    }
+
+    fn baseline_lane(&self, lane: Lane, problems: &mut Vec<String>) -> LaneBaseline {
+        let v0 = Profile::V0.with_config(self.config.clone());
+        let v1 = self.unmutated(lane);
+        let cases: Vec<(usize, CaseVerdict)> = self
+            .lane_cases(lane)
+            .map(|(i, c)| {
+                let v = CaseVerdict::of(&v0, &v1, c, self.inputs.ledgers.get(&lane));
+                if let Some(why) = v.failure() {
+                    problems.push(format!("{} {}: {why}", lane.id(), c.plan.case));
+                }
+                (i, v)
+            })
+            .collect();
+        let replay = self.replay(lane, &v1);
+        for (id, kind, failed) in &replay {
+            if *failed {
+                problems.push(format!("{} replay {id}: fails ({kind})", lane.id()));
+            }
+        }
+        if let Some(name) = failing_example(self.examples_of(&lane_key(lane)), |ex| {
+            run_pipeline_example(&v1, ex)
+        }) {
+            problems.push(format!(
+                "{} pipeline example {name:?} does not hold",
+                lane.id()
+            ));
+        }
+        for pass in Profile::V1.passes(lane) {
+            let examples = self.examples_of(pass.name());
+            if let Some(name) = failing_example(examples, |ex| run_example(Some(pass.as_ref()), ex))
+            {
+                problems.push(format!(
+                    "{} pass {} example {name:?} does not hold",
+                    lane.id(),
+                    pass.name()
+                ));
+            }
+        }
+        LaneBaseline { cases, replay }
+    }
+
+    fn examples_of(&self, pass: &str) -> &[PassExample] {
+        self.examples.get(pass).map_or(&[][..], Vec::as_slice)
+    }
+}
+
+/// The examples key of a lane's whole v1 pass list.
+fn lane_key(lane: Lane) -> String {
+    format!("{}/{}", Profile::V1.id(), lane.id())
+}
+
+/// How one mutant ended.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "outcome", rename_all = "kebab-case")]
+pub enum MutantOutcome {
+    /// A check changed verdict: the first one, and on what.
+    Caught { check: String, detail: String },
+    /// Every check kept its verdict.
+    Missed,
+    /// Not a distinct program (or equivalent by construction), with why.
+    Unviable { reason: String },
+    /// The per-mutant time budget ran out.
+    Timeout,
+}
+
+impl MutantOutcome {
+    pub fn id(&self) -> &'static str {
+        match self {
+            Self::Caught { .. } => "caught",
+            Self::Missed => "missed",
+            Self::Unviable { .. } => "unviable",
+            Self::Timeout => "timeout",
+        }
+    }
+}
+
+/// One mutant's result.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MutantResult {
+    #[serde(flatten)]
+    pub info: MutantInfo,
+    #[serde(flatten)]
+    pub outcome: MutantOutcome,
+}
+
+/// A whole run.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MutantsReport {
+    pub results: Vec<MutantResult>,
+    /// Equivalent-list entries whose mutant was caught (the list must not rot).
+    pub stale_equivalent: Vec<String>,
+}
+
+impl MutantsReport {
+    pub fn count(&self, outcome: &str) -> usize {
+        self.results
+            .iter()
+            .filter(|r| r.outcome.id() == outcome)
+            .count()
+    }
+
+    /// Missed or timed-out mutants and stale equivalent entries are failures.
+    pub fn exit_status(&self) -> crate::ExitStatus {
+        let mut s = crate::ExitStatus::Clean;
+        if self.count("missed") > 0 || !self.stale_equivalent.is_empty() {
+            s = s.max(crate::ExitStatus::Failures);
+        }
+        if self.count("timeout") > 0 {
+            s = s.max(crate::ExitStatus::Timeout);
+        }
+        s
+    }
+}
+
+/// The unmutated pipeline failed the evidence suite.
+#[derive(Debug, thiserror::Error)]
+#[error("baseline failed: the unmutated pipeline does not pass the evidence suite:\n  {}", .problems.join("\n  "))]
+pub struct BaselineFailed {
+    pub problems: Vec<String>,
+}
+
+fn judge(ev: &MutantEvidence, base: &LaneBaseline, m: &Mutant, budget: Duration) -> MutantOutcome {
+    if let Some(reason) = &m.unviable {
+        return MutantOutcome::Unviable {
+            reason: reason.clone(),
+        };
+    }
+    let started = Instant::now();
+    let lane = Lane::parse(&m.info.lane).unwrap_or(Lane::OpenaiChat);
+    if let Some((pass, stand_in)) = &m.examples {
+        let p = stand_in.map(|i| m.pipeline.passes[i].as_ref());
+        if let Some(name) = failing_example(ev.examples_of(pass), |ex| run_example(p, ex)) {
+            return MutantOutcome::Caught {
+                check: "pass-examples".to_owned(),
+                detail: format!("example {name:?} of {pass}"),
+            };
+        }
+    }
+    let key = lane_key(lane);
+    if let Some(name) = failing_example(ev.examples_of(&key), |ex| {
+        run_pipeline_example(&m.pipeline, ex)
+    }) {
+        return MutantOutcome::Caught {
+            check: "pipeline-examples".to_owned(),
+            detail: format!("example {name:?} of {key}"),
+        };
+    }
+    let v0 = Profile::V0.with_config(ev.config.clone());
+    let mutant = &m.pipeline;
+    for (i, want) in &base.cases {
+        if started.elapsed() > budget {
+            return MutantOutcome::Timeout;
+        }
+        let case = &ev.inputs.cases[*i];
+        let got = CaseVerdict::of(&v0, mutant, case, ev.inputs.ledgers.get(&lane));
+        if let Some((check, detail)) = got.differs(want) {
+            return MutantOutcome::Caught {
+                check: check.to_owned(),
+                detail: format!("{}: {detail}", case.plan.case),
+            };
+        }
+    }
+    let replay = ev.replay(lane, mutant);
+    if let Some(((id, kind, failed), (_, bkind, _))) =
+        replay.iter().zip(&base.replay).find(|(a, b)| a != b)
+    {
+        return MutantOutcome::Caught {
+            check: "replay".to_owned(),
+            detail: format!(
+                "{id}: {kind}{} (baseline {bkind})",
+                if *failed { ", fails" } else { "" }
+            ),
+        };
+    }
+    MutantOutcome::Missed
+}
+
+/// What a run needs besides the evidence.
+pub struct RunOptions {
+    pub jobs: usize,
+    /// Per-mutant budget.
+    pub timeout: Duration,
+}
+
+/// Run the baseline, then every mutant (on `jobs` threads; results in plan
+/// order). `on_result` gets each result as it arrives.
+pub fn run(
+    ev: &MutantEvidence,
+    mutants: &[Mutant],
+    opts: &RunOptions,
+    on_result: &mut dyn FnMut(&MutantResult),
+) -> Result<MutantsReport, BaselineFailed> {
+    let mut lanes: Vec<Lane> = mutants
+        .iter()
+        .filter_map(|m| Lane::parse(&m.info.lane).ok())
+        .collect();
+    lanes.sort_by_key(|l| l.id());
+    lanes.dedup();
+    let mut problems = Vec::new();
+    let baselines: BTreeMap<Lane, LaneBaseline> = lanes
+        .iter()
+        .map(|&l| (l, ev.baseline_lane(l, &mut problems)))
+        .collect();
+    if !problems.is_empty() {
+        return Err(BaselineFailed { problems });
+    }
+    let next = AtomicUsize::new(0);
+    let slots: Mutex<Vec<Option<MutantResult>>> = Mutex::new(vec![None; mutants.len()]);
+    let (tx, rx) = mpsc::channel::<MutantResult>();
+    std::thread::scope(|scope| {
+        for _ in 0..opts.jobs.max(1).min(mutants.len().max(1)) {
+            let tx = tx.clone();
+            let (next, slots, baselines) = (&next, &slots, &baselines);
+            scope.spawn(move || {
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(m) = mutants.get(i) else { break };
+                    let lane = Lane::parse(&m.info.lane).unwrap_or(Lane::OpenaiChat);
+                    let outcome = match baselines.get(&lane) {
+                        Some(base) => judge(ev, base, m, opts.timeout),
+                        None => MutantOutcome::Missed,
+                    };
+                    let r = MutantResult {
+                        info: m.info.clone(),
+                        outcome,
+                    };
+                    if let Ok(mut s) = slots.lock() {
+                        s[i] = Some(r.clone());
+                    }
+                    if tx.send(r).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        drop(tx);
+        for r in rx {
+            on_result(&r);
+        }
+    });
+    let mut results: Vec<MutantResult> = slots
+        .into_inner()
+        .unwrap_or_default()
+        .into_iter()
+        .flatten()
+        .collect();
+    let mut stale_equivalent = Vec::new();
+    for e in &ev.equivalent {
+        match results.iter_mut().find(|r| r.info.name == e.mutant) {
+            Some(r) if r.outcome == MutantOutcome::Missed => {
+                r.outcome = MutantOutcome::Unviable {
+                    reason: format!("equivalent: {}", e.reason),
+                };
+            }
+            Some(r) if r.outcome.id() == "caught" => {
+                stale_equivalent.push(format!("{}: listed as equivalent but caught", e.mutant));
+            }
+            _ => {}
+        }
+    }
+    Ok(MutantsReport {
+        results,
+        stale_equivalent,
+    })
+}
+
+// ---------------------------------------------------------------- output
+
+/// `mutants.json`: the plan.
+#[derive(Debug, Serialize)]
+struct PlanFile<'a> {
+    total: usize,
+    mutants: Vec<&'a MutantInfo>,
+}
+
+/// Writes an output folder atomically (temp sibling, then rename).
+pub struct MutantsWriter {
+    dir: PathBuf,
+    tmp: PathBuf,
+    done: bool,
+}
+
+fn io_err(path: &Path) -> impl FnOnce(std::io::Error) -> LoadError + '_ {
+    move |source| LoadError::Io {
+        path: path.to_owned(),
+        source,
+    }
+}
+
+impl MutantsWriter {
+    /// Create the temp dir and write `mutants.json` (the plan) first.
+    pub fn create(dir: &Path, plan: &[&MutantInfo]) -> Result<Self, LoadError> {
+        let name = dir.file_name().map_or_else(
+            || "mutants".to_owned(),
+            |n| n.to_string_lossy().into_owned(),
+        );
+        let parent = match dir.parent() {
+            Some(p) if !p.as_os_str().is_empty() => p.to_owned(),
+            _ => PathBuf::from("."),
+        };
+        std::fs::create_dir_all(&parent).map_err(io_err(&parent))?;
+        let tmp = parent.join(format!(".{name}.tmp-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&tmp);
+        std::fs::create_dir(&tmp).map_err(io_err(&tmp))?;
+        let w = Self {
+            dir: dir.to_owned(),
+            tmp,
+            done: false,
+        };
+        w.write_json(
+            "mutants.json",
+            &PlanFile {
+                total: plan.len(),
+                mutants: plan.to_vec(),
+            },
+        )?;
+        Ok(w)
+    }
+
+    fn write(&self, name: &str, text: &str) -> Result<(), LoadError> {
+        let path = self.tmp.join(name);
+        std::fs::write(&path, text).map_err(io_err(&path))
+    }
+
+    fn write_json<T: Serialize>(&self, name: &str, v: &T) -> Result<(), LoadError> {
+        let mut text = serde_json::to_string_pretty(v).unwrap_or_default();
+        text.push('\n');
+        self.write(name, &text)
+    }
+
+    /// Write the outcomes and one list per outcome, then rename into place
+    /// (replacing an existing folder). `run` holds the only timing data.
+    pub fn finish(
+        mut self,
+        report: &MutantsReport,
+        run: &serde_json::Value,
+    ) -> Result<PathBuf, LoadError> {
+        self.write_json("outcomes.json", report)?;
+        for outcome in ["caught", "missed", "unviable", "timeout"] {
+            let mut lines = String::new();
+            for r in report.results.iter().filter(|r| r.outcome.id() == outcome) {
+                lines.push_str(&r.info.name);
+                lines.push('\n');
+            }
+            self.write(&format!("{outcome}.txt"), &lines)?;
+        }
+        self.write_json("run.json", run)?;
+        if std::fs::symlink_metadata(&self.dir).is_ok() {
+            std::fs::remove_dir_all(&self.dir).map_err(io_err(&self.dir))?;
+        }
+        std::fs::rename(&self.tmp, &self.dir).map_err(io_err(&self.dir))?;
+        self.done = true;
+        Ok(self.dir.clone())
+    }
+}
+
+impl Drop for MutantsWriter {
+    fn drop(&mut self) {
+        if !self.done {
+            let _ = std::fs::remove_dir_all(&self.tmp);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn corpus() -> PathBuf {
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus")
+    }
+
+    fn find_pass(name: &str) -> Option<Box<dyn Pass>> {
+        Lane::ALL
+            .iter()
+            .flat_map(|l| Profile::V1.passes(*l))
+            .find(|p| p.name() == name)
+    }
+
+    /// Every example holds for the passes as they are. With
+    /// `WIRESHAPE_BLESS=1` the expectations are rewritten from the current
+    /// passes instead (review the diff before committing it).
+    #[test]
+    fn pass_examples_hold() {
+        let bless = std::env::var_os("WIRESHAPE_BLESS").is_some();
+        let config = PipelineConfig::load(&corpus().join("config.toml")).unwrap();
+        let dir = corpus().join("pass-examples");
+        let mut paths: Vec<PathBuf> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .collect();
+        paths.sort();
+        assert!(!paths.is_empty());
+        for path in paths {
+            let mut file: ExampleFile =
+                serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+            let run = |ex: &PassExample| {
+                if let Some(lane) = file.pass.strip_prefix("v1/") {
+                    let lane = Lane::parse(lane).unwrap();
+                    let v1 = PassList {
+                        id: "v1".into(),
+                        base: Profile::V1,
+                        lane,
+                        passes: Profile::V1.passes(lane),
+                        config: config.clone(),
+                    };
+                    run_pipeline_example(&v1, ex)
+                } else {
+                    let pass = find_pass(&file.pass).expect("an example file names a v1 pass");
+                    run_example(Some(pass.as_ref()), ex)
+                }
+            };
+            let got: Vec<ExampleResult> = file.examples.iter().map(run).collect();
+            if bless {
+                for (ex, g) in file.examples.iter_mut().zip(got) {
+                    ex.expect = Some(g);
+                }
+                let mut text = serde_json::to_string_pretty(&file).unwrap();
+                text.push('\n');
+                std::fs::write(&path, text).unwrap();
+                continue;
+            }
+            for (ex, g) in file.examples.iter().zip(got) {
+                assert_eq!(
+                    serde_json::to_string(&ex.expect).unwrap(),
+                    serde_json::to_string(&Some(g)).unwrap(),
+                    "{}: example {:?}",
+                    path.display(),
+                    ex.name
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn the_plan_is_deterministic_and_names_are_unique() {
+        let config = PipelineConfig::default();
+        let a: Vec<_> = plan(Profile::V1, Lane::ALL, &config)
+            .into_iter()
+            .map(|m| m.info)
+            .collect();
+        let b: Vec<_> = plan(Profile::V1, Lane::ALL, &config)
+            .into_iter()
+            .map(|m| m.info)
+            .collect();
+        assert_eq!(a, b);
+        let mut names: Vec<_> = a.iter().map(|m| m.name.clone()).collect();
+        names.sort();
+        names.dedup();
+        assert_eq!(names.len(), a.len());
+        assert!(names.contains(
+            &"v1/deepseek-strict/deepseek-post-gate: drop \"allOf\" from unrepresentable keywords"
+                .to_owned()
+        ));
+    }
+}
