@@ -23,6 +23,7 @@ mod oracle;
 mod outcome;
 mod passes;
 mod pipeline;
+mod properties;
 mod recording;
 mod replay;
 mod report;
@@ -58,8 +59,9 @@ pub use recording::{
     RecordedRequest, RecordedResponse, Recording, RecordingSource, load_recordings,
 };
 pub use replay::{
-    Fix, KnownGap, ReplayResult, fix as replay_fix, gap_for, judge_fix, load_known_gaps,
-    oracle_tools, replay_all, reproduces, verdict as replay_verdict,
+    Context as ReplayContext, Fix, KnownGap, ReplayResult, fix as replay_fix, gap_for,
+    has_v1_shaping, judge_fix, judge_shaped, load_known_gaps, oracle_tools, replay_all, reproduces,
+    verdict as replay_verdict,
 };
 pub use report::{ReportError, ReportWriter, read_report, write_report};
 pub use schema::{MAX_DEPTH, TooDeep};
@@ -71,5 +73,9 @@ pub mod testing {
     pub use crate::diff::{canonical, sha256_hex};
     pub use crate::ecma::has_lookaround;
     pub use crate::invariants::{check_all, determinism, idempotence, never_silent, no_panic};
+    /// The property drivers the fuzz targets and proptest properties share.
+    pub mod properties {
+        pub use crate::properties::*;
+    }
     pub use crate::schema::{display_path, visit};
 }

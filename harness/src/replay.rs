@@ -14,7 +14,7 @@ use serde_json::Value;
 use crate::catalog::{Format, load_catalog_bytes};
 use crate::lane::{Lane, Wire};
 use crate::oracle::{self, Rejection, Request};
-use crate::pipeline::{Outcome, Pipeline};
+use crate::pipeline::{Outcome, Pipeline, Shaped};
 use crate::recording::Recording;
 
 /// The oracle's view of a wire tools array: Gemini declarations are
@@ -144,6 +144,37 @@ pub fn fix(rec: &Recording, new: &dyn Pipeline, has_shaping: bool) -> Fix {
         }
     };
     let shaped: Vec<_> = catalog.tools.iter().map(|t| new.shape(lane, t)).collect();
+    judge_shaped(
+        lane,
+        &shaped,
+        &Context {
+            tool_choice: rec.request.tool_choice.as_ref(),
+            response_format: rec.request.response_format.as_ref(),
+            as_of: &rec.observed,
+        },
+        has_shaping,
+    )
+}
+
+/// The request members around the tools that a verdict depends on.
+#[derive(Debug, Clone, Copy)]
+pub struct Context<'a> {
+    pub tool_choice: Option<&'a Value>,
+    pub response_format: Option<&'a Value>,
+    /// The verdict's date (`YYYY-MM-DD`).
+    pub as_of: &'a str,
+}
+
+/// Whether v1 shapes this lane at all (a lane without passes ships
+/// verbatim: its rejections are known gaps, not failures).
+pub fn has_v1_shaping(lane: Lane) -> bool {
+    !crate::pipeline::Profile::V1.pass_names(lane).is_empty()
+}
+
+/// Judge tools already shaped for `lane`: the verdict (b) of a replay, used
+/// by the replay and by the fuzz target and properties that check v1 output
+/// conforms.
+pub fn judge_shaped(lane: Lane, shaped: &[Shaped], cx: &Context<'_>, has_shaping: bool) -> Fix {
     let tools: Vec<_> = shaped.iter().map(|s| s.tool.clone()).collect();
     let wire = lane.render_all(&tools);
     let wire_tools = oracle_tools(lane, wire.as_array().map_or(&[][..], Vec::as_slice));
@@ -151,9 +182,9 @@ pub fn fix(rec: &Recording, new: &dyn Pipeline, has_shaping: bool) -> Fix {
         tools_present: true,
         lane,
         tools: &wire_tools,
-        tool_choice: rec.request.tool_choice.as_ref(),
-        response_format: rec.request.response_format.as_ref(),
-        as_of: &rec.observed,
+        tool_choice: cx.tool_choice,
+        response_format: cx.response_format,
+        as_of: cx.as_of,
     });
     if found.is_empty() {
         return Fix::Fixed;
@@ -211,8 +242,7 @@ pub fn replay_all(
         .iter()
         .map(|rec| {
             let oracle_error = reproduces(rec).err();
-            let has_shaping = Lane::parse(&rec.lane)
-                .is_ok_and(|l| !crate::pipeline::Profile::V1.pass_names(l).is_empty());
+            let has_shaping = Lane::parse(&rec.lane).is_ok_and(has_v1_shaping);
             let fix = if rec.expect.as_deref() == Some("accept") {
                 Fix::Fixed
             } else {
