@@ -186,10 +186,10 @@ const MAX_CHAIN: usize = 200;
 pub fn tool_from_bytes(data: &[u8]) -> Result<Tool> {
     if let Ok(value) = serde_json::from_slice::<Value>(data) {
         // A whole tool (`{"name", "input_schema", "strict"?, ..}`) or a schema.
-        if value.get("input_schema").is_some() {
-            if let Ok(tool) = serde_json::from_value::<Tool>(value.clone()) {
-                return Ok(tool);
-            }
+        if value.get("input_schema").is_some()
+            && let Ok(tool) = serde_json::from_value::<Tool>(value.clone())
+        {
+            return Ok(tool);
         }
         return Ok(Tool::new("fuzz_tool", value));
     }

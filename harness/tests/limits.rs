@@ -2,6 +2,7 @@
 //! catalog each give a clear error or a result, never a stack overflow or an
 //! out-of-memory. The inputs are generated here, not committed.
 
+use std::fmt::Write as _;
 use std::path::Path;
 
 use assert_cmd::Command;
@@ -102,23 +103,26 @@ fn huge_catalog(tool: &str) -> (Vec<u8>, usize) {
         if count > 0 {
             s.push(',');
         }
-        s.push_str(&tool.replace("NAME", &format!("tool_{count}")));
+        s.push_str(tool);
         count += 1;
     }
     s.push_str("]}");
     (s.into_bytes(), count)
 }
 
+/// Tens of thousands of tools, all with the same name: the loader renames
+/// them (`same~2`, …) without quadratic work, and a sample shapes.
 #[test]
-fn a_50_mb_catalog_of_many_tools_loads_and_shapes() {
-    let tool = r#"{"name":"NAME","description":"Looks things up.","inputSchema":{"type":"object","properties":{"q":{"type":"string","pattern":"(?=a)"},"n":{"anyOf":[{"type":"integer"},{"type":"null"}]}},"required":["q"]}}"#;
+fn a_50_mb_catalog_of_many_tools_loads_with_unique_names_and_shapes() {
+    let tool = r#"{"name":"same","description":"Looks things up.","inputSchema":{"type":"object","properties":{"q":{"type":"string","pattern":"(?=a)"},"n":{"anyOf":[{"type":"integer"},{"type":"null"}]}},"required":["q"]}}"#;
     let (bytes, count) = huge_catalog(tool);
     assert!(bytes.len() >= HUGE);
     let catalog = load_catalog_bytes("huge", Path::new("huge.json"), &bytes, None).unwrap();
     assert_eq!(catalog.tools.len(), count);
+    assert_eq!(catalog.tools[count - 1].name, format!("same~{count}"));
     // Shaping is per tool: a sample of the catalog on every lane is enough.
     let v1 = Profile::V1.with_config(PipelineConfig::default());
-    for t in catalog.tools.iter().step_by(count / 8) {
+    for t in catalog.tools.iter().step_by(count / 4) {
         for &lane in Lane::ALL {
             assert!(!matches!(
                 v1.shape(lane, t).outcome,
@@ -126,16 +130,6 @@ fn a_50_mb_catalog_of_many_tools_loads_and_shapes() {
             ));
         }
     }
-}
-
-#[test]
-fn a_50_mb_catalog_of_duplicate_names_loads_with_unique_names() {
-    let tool =
-        r#"{"name":"same","inputSchema":{"type":"object","properties":{"q":{"type":"string"}}}}"#;
-    let (bytes, count) = huge_catalog(tool);
-    let catalog = load_catalog_bytes("dups", Path::new("dups.json"), &bytes, None).unwrap();
-    assert_eq!(catalog.tools.len(), count);
-    assert_eq!(catalog.tools[count - 1].name, format!("same~{count}"));
 }
 
 #[test]
@@ -148,7 +142,7 @@ fn one_50_mb_schema_loads_and_shapes() {
         if n > 0 {
             s.push(',');
         }
-        s.push_str(&format!("\"v{n}\""));
+        write!(s, "\"v{n}\"").unwrap();
         n += 1;
     }
     s.push_str("]}}}}]}");
