@@ -138,44 +138,55 @@ fn occurrences(root: &Value) -> Occurrences {
     out
 }
 
-/// Where a record points: `path/keyword`, or the path itself for records
-/// about a whole property (`keyword` = `properties`) or the whole root.
-fn targets(d: &Degradation) -> [String; 2] {
-    let whole = d.path.clone();
-    let keyed = if d.keyword.is_empty() {
-        d.path.clone()
-    } else {
-        schema::child_path(&d.path, &d.keyword)
-    };
-    [keyed, whole]
+/// One degradation record, resolved once: where it points (`path/keyword`,
+/// or the path itself for records about a whole property (`keyword` =
+/// `properties`) or the whole root) and what it may cover.
+struct Target<'a> {
+    record: &'a Degradation,
+    keyed: String,
+    /// A record about a whole property or the whole root covers everything
+    /// beneath its path.
+    whole: bool,
+}
+
+impl<'a> Target<'a> {
+    fn new(d: &'a Degradation) -> Self {
+        let keyed = if d.keyword.is_empty() {
+            d.path.clone()
+        } else {
+            schema::child_path(&d.path, &d.keyword)
+        };
+        let whole = d.keyword.is_empty()
+            || (d.keyword == "properties"
+                && !d.path.is_empty()
+                && matches!(d.action, Action::Removed | Action::Rewritten));
+        Self {
+            record: d,
+            keyed,
+            whole,
+        }
+    }
 }
 
 fn under(pointer: &str, target: &str) -> bool {
-    pointer == target || pointer.starts_with(&format!("{target}/")) || target.is_empty()
+    target.is_empty()
+        || pointer
+            .strip_prefix(target)
+            .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
 }
 
-fn covered(records: &[Degradation], path: &str, key: &str, changed: bool) -> bool {
+fn covered(records: &[Target<'_>], path: &str, key: &str, changed: bool) -> bool {
     let pointer = if key.is_empty() {
         path.to_owned()
     } else {
         schema::child_path(path, key)
     };
-    records.iter().any(|d| {
-        let [keyed, whole] = targets(d);
-        if under(&pointer, &keyed) {
-            return true;
-        }
-        // A record about a whole property (`properties` at the property's
-        // own path) or the whole root covers everything beneath it.
-        let whole_ok = d.keyword.is_empty()
-            || (d.keyword == "properties"
-                && !d.path.is_empty()
-                && matches!(d.action, Action::Removed | Action::Rewritten));
-        if whole_ok && under(&pointer, &whole) {
-            return true;
-        }
-        // A value rewritten in place is covered by any record on its node.
-        changed && d.path == path && d.action != Action::Noted
+    records.iter().any(|t| {
+        let d = t.record;
+        under(&pointer, &t.keyed)
+            || (t.whole && under(&pointer, &d.path))
+            // A value rewritten in place is covered by any record on its node.
+            || (changed && d.path == path && d.action != Action::Noted)
     })
 }
 
@@ -192,12 +203,13 @@ pub fn never_silent(
     }
     let before = occurrences(&input.input_schema);
     let after = occurrences(&shaped.tool.input_schema);
+    let records: Vec<Target<'_>> = shaped.degradations.iter().map(Target::new).collect();
     let mut silent = Vec::new();
     for ((path, key), value) in &before {
         let gone = !after.contains_key(&(path.clone(), key.clone()));
         let changed =
             !gone && value.is_some() && after.get(&(path.clone(), key.clone())) != Some(value);
-        if (gone || changed) && !covered(&shaped.degradations, path, key, changed) {
+        if (gone || changed) && !covered(&records, path, key, changed) {
             let what = if key.is_empty() {
                 "schema".to_owned()
             } else {

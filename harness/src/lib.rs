@@ -25,6 +25,7 @@ mod oracle;
 mod outcome;
 mod passes;
 mod pipeline;
+mod properties;
 mod recording;
 mod replay;
 mod report;
@@ -67,8 +68,9 @@ pub use recording::{
     RecordedRequest, RecordedResponse, Recording, RecordingSource, load_recordings,
 };
 pub use replay::{
-    Fix, KnownGap, ReplayResult, fix as replay_fix, gap_for, judge_fix, load_known_gaps,
-    oracle_tools, replay_all, reproduces, v1_request, verdict as replay_verdict,
+    Context as ReplayContext, Fix, KnownGap, ReplayResult, fix as replay_fix, gap_for,
+    has_v1_shaping, judge_fix, judge_shaped, load_known_gaps, oracle_tools, replay_all, reproduces,
+    v1_request, verdict as replay_verdict,
 };
 pub use report::{ReportError, ReportWriter, read_report, write_report};
 pub use request::{RequestChange, RequestParts, RequestRule};
@@ -81,5 +83,9 @@ pub mod testing {
     pub use crate::diff::{canonical, sha256_hex};
     pub use crate::ecma::has_lookaround;
     pub use crate::invariants::{check_all, determinism, idempotence, never_silent, no_panic};
+    /// The property drivers the fuzz targets and proptest properties share.
+    pub mod properties {
+        pub use crate::properties::*;
+    }
     pub use crate::schema::{display_path, visit};
 }

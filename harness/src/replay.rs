@@ -14,7 +14,7 @@ use serde_json::Value;
 use crate::catalog::{Format, load_catalog_bytes};
 use crate::lane::{Lane, Wire};
 use crate::oracle::{self, Rejection, Request};
-use crate::pipeline::{Outcome, Pipeline};
+use crate::pipeline::{Outcome, Pipeline, Shaped};
 use crate::recording::Recording;
 use crate::request::RequestParts;
 
@@ -170,6 +170,47 @@ pub fn fix(rec: &Recording, new: &dyn Pipeline, has_shaping: bool) -> Fix {
     };
     let shaped: Vec<_> = catalog.tools.iter().map(|t| new.shape(lane, t)).collect();
     let parts = v1_request(rec, lane, new, &shaped);
+    judge_parts(lane, &shaped, &parts, &rec.observed, has_shaping)
+}
+
+/// The request members around the tools that a verdict depends on.
+#[derive(Debug, Clone, Copy)]
+pub struct Context<'a> {
+    pub tool_choice: Option<&'a Value>,
+    pub response_format: Option<&'a Value>,
+    /// The verdict's date (`YYYY-MM-DD`).
+    pub as_of: &'a str,
+}
+
+/// Whether v1 shapes this lane at all (a lane without passes ships
+/// verbatim: its rejections are known gaps, not failures).
+pub fn has_v1_shaping(lane: Lane) -> bool {
+    !crate::pipeline::Profile::V1.pass_names(lane).is_empty()
+}
+
+/// Judge tools already shaped for `lane`, sent with `cx`'s request members
+/// as they are: the verdict (b) of a replay, used by the fuzz target and the
+/// properties that check v1 output conforms.
+pub fn judge_shaped(lane: Lane, shaped: &[Shaped], cx: &Context<'_>, has_shaping: bool) -> Fix {
+    let tools: Vec<_> = shaped.iter().map(|s| s.tool.clone()).collect();
+    let wire = lane.render_all(&tools);
+    let parts = RequestParts {
+        tools: Some(wire.as_array().cloned().unwrap_or_default()),
+        tool_choice: cx.tool_choice.cloned(),
+        response_format: cx.response_format.cloned(),
+    };
+    judge_parts(lane, shaped, &parts, cx.as_of, has_shaping)
+}
+
+/// Judge a request built from `shaped` (the request members in `parts`) as
+/// of `as_of`, then as of today when rejected then.
+fn judge_parts(
+    lane: Lane,
+    shaped: &[Shaped],
+    parts: &RequestParts,
+    as_of: &str,
+    has_shaping: bool,
+) -> Fix {
     let wire_tools = oracle_tools(lane, parts.tools.as_deref().unwrap_or_default());
     let request = Request {
         tools_present: parts.tools.is_some(),
@@ -177,7 +218,7 @@ pub fn fix(rec: &Recording, new: &dyn Pipeline, has_shaping: bool) -> Fix {
         tools: &wire_tools,
         tool_choice: parts.tool_choice.as_ref(),
         response_format: parts.response_format.as_ref(),
-        as_of: &rec.observed,
+        as_of,
     };
     let found = oracle::check(&request);
     if found.is_empty() {
@@ -243,8 +284,7 @@ pub fn replay_all(
         .iter()
         .map(|rec| {
             let oracle_error = reproduces(rec).err();
-            let has_shaping = Lane::parse(&rec.lane)
-                .is_ok_and(|l| !crate::pipeline::Profile::V1.pass_names(l).is_empty());
+            let has_shaping = Lane::parse(&rec.lane).is_ok_and(has_v1_shaping);
             let fix = if rec.expect.as_deref() == Some("accept") {
                 Fix::Fixed
             } else {

@@ -1,0 +1,5 @@
+//! `catalog_load_no_panic`: see `wireshape_fuzz::input::run_target` and
+//! `wireshape::testing::properties`.
+#![no_main]
+
+libfuzzer_sys::fuzz_target!(|data: &[u8]| wireshape_fuzz::check("catalog_load_no_panic", data));

@@ -1,0 +1,16 @@
+//! The fuzz targets' shared code: the input generator and target dispatch
+//! ([`input`], also compiled into `harness/tests/props.rs`) and [`check`],
+//! which turns a property's `Err` into the panic libFuzzer reports as a
+//! crash. The properties live in the `wireshape` library
+//! (`wireshape::testing::properties`), shared with `cargo test`.
+
+pub mod input;
+
+/// Run the named target on fuzzer bytes; a violated property is a crash.
+pub fn check(target: &str, data: &[u8]) {
+    match input::run_target(target, data) {
+        Some(Ok(())) => {}
+        Some(Err(message)) => panic!("{target}: property violated: {message}"),
+        None => panic!("unknown fuzz target {target}"),
+    }
+}
