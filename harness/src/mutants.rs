@@ -495,6 +495,7 @@ fn fix_kind(f: &Fix) -> &'static str {
         Fix::Fixed => "fixed",
         Fix::FailedClosed { .. } => "failed-closed",
         Fix::KnownGap { .. } => "known-gap",
+        Fix::RuleRetired { .. } => "rule-retired",
         Fix::StillRejected { .. } => "still-rejected",
         Fix::Unreadable { .. } => "unreadable",
     }

@@ -3,7 +3,10 @@
 //!
 //! Bottom-up over every schema position, each node until nothing changes:
 //! 1. nullable-union collapse: `anyOf|oneOf: [X, {"type":"null"}]` (either
-//!    order) → X's keys spliced in place of the union, then `nullable: true`;
+//!    order) → X's keys spliced in place of the union, then `nullable: true`
+//!    (only when X declares a `type`: `nullable` qualifies a type, and beside
+//!    a typeless X such as a `$ref` or a bare `enum` it would not admit null,
+//!    so that union stays);
 //! 2. single-element union collapse: `anyOf|oneOf|allOf: [X]` → X's keys
 //!    spliced in place (so a nested union can be hoisted to its parent);
 //! 3. a bare `{"type":"object"}` (no `properties`) gets `properties: {}`;
@@ -197,6 +200,12 @@ impl Normalize {
                     Value::Bool(true) => Map::new(),
                     _ => continue,
                 };
+                // `nullable` qualifies a `type` (OpenAPI 3.0); beside a
+                // typeless branch (a `$ref`, a bare `enum`, …) it would not
+                // admit null, so such a union stays a union.
+                if !kept.contains_key("type") {
+                    continue;
+                }
                 let Some(lost) = collapse(node, kw, &kept, self.mark_nullable, &self.annotations)
                 else {
                     continue;
@@ -377,6 +386,21 @@ mod tests {
             r.marks(),
             [("/properties/q".into(), "anyOf".into(), Action::Rewritten)]
         );
+    }
+
+    #[test]
+    fn normalize_keeps_a_nullable_union_around_a_typeless_branch() {
+        // `{"$ref": …, "nullable": true}` and `{"enum": […], "nullable": true}`
+        // would not admit null: the unions stay (and a second run of a v1
+        // strict pass's `anyOf: [X, null]` is a no-op).
+        for schema in [
+            json!({"type":"object","properties":{"r":{"anyOf":[{"$ref":"#/$defs/x"},{"type":"null"}]}},"$defs":{"x":{"type":"string"}}}),
+            json!({"type":"object","properties":{"e":{"oneOf":[{"type":"null"},{"enum":["a","b"]}]}}}),
+        ] {
+            let r = norm(schema.clone());
+            assert_eq!(bytes(r.schema()), bytes(&schema));
+            assert!(r.marks().is_empty(), "{:?}", r.marks());
+        }
     }
 
     #[test]

@@ -65,6 +65,10 @@ pub(crate) fn v1(lane: Lane) -> Vec<Box<dyn Pass>> {
             Box::new(UpgradeDraftKeywords::default()),
             Box::new(ReplaceNonSchemas::new("groq-metaschema-validation")),
             Box::new(RootPropertiesFloor::groq()),
+            Box::new(MetaschemaGate {
+                rule: "groq-metaschema-validation",
+                enabled: true,
+            }),
         ],
         Lane::Cerebras => vec![
             Box::new(StripKeywords::cerebras()),
@@ -97,6 +101,43 @@ impl NonSchemaRoot {
             rule,
             booleans: false,
         }
+    }
+}
+
+/// `metaschema-gate`: the last pass where the endpoint validates every
+/// schema against the draft 2020-12 metaschema (Groq: `schema is not valid
+/// JSON Schema`). What the repairs before it could not make valid (a keyword
+/// whose value has the wrong type, say `pattern: {…}`) has no faithful
+/// rewrite: the tool fails closed with the validator's message.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct MetaschemaGate {
+    pub(crate) rule: &'static str,
+    /// Mutation point: the gate switched off.
+    pub(crate) enabled: bool,
+}
+
+impl Pass for MetaschemaGate {
+    fn name(&self) -> &'static str {
+        "metaschema-gate"
+    }
+
+    fn rule(&self) -> Option<&'static str> {
+        Some(self.rule)
+    }
+
+    fn apply(&self, tool: &mut Tool, _cx: &mut Cx<'_>) -> Result<Step, TooDeep> {
+        if self.enabled
+            && let Some(e) = crate::oracle::metaschema_error(&tool.input_schema)
+        {
+            return Ok(Step::FailClosed(format!(
+                "not a valid draft 2020-12 schema after the repairs: {e}"
+            )));
+        }
+        Ok(Step::Continue)
+    }
+
+    fn mutants(&self) -> Vec<PassMutant> {
+        vec![PassMutant::flip(self, "never fail closed", |p| &mut p.enabled)]
     }
 }
 

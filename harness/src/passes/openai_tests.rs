@@ -81,7 +81,8 @@ fn openai_v1_pass_lists_per_lane() {
             "repair-keyword-types",
             "upgrade-draft-keywords",
             "replace-non-schemas",
-            "object-properties-floor"
+            "object-properties-floor",
+            "metaschema-gate"
         ]
     );
     assert_eq!(
@@ -105,7 +106,8 @@ fn openai_v1_pass_lists_per_lane() {
             Some("groq-metaschema-validation"),
             Some("groq-metaschema-validation"),
             Some("groq-metaschema-validation"),
-            Some("groq-required-without-properties")
+            Some("groq-required-without-properties"),
+            Some("groq-metaschema-validation")
         ]
     );
     assert_eq!(
@@ -866,4 +868,29 @@ fn openai_chat_v1_replaces_a_list_root_and_keeps_a_boolean_root() {
     let out = shape(json!(true));
     assert_eq!(bytes(&out.tool.input_schema), "true");
     assert!(out.degradations.is_empty());
+}
+
+#[test]
+fn metaschema_gate_fails_closed_on_what_no_repair_made_valid() {
+    let gate = MetaschemaGate {
+        rule: "groq-metaschema-validation",
+        enabled: true,
+    };
+    let bad = run(
+        &gate,
+        Lane::Groq,
+        json!({"type":"object","properties":{"b":{"pattern":{"type":"string"}}}}),
+    );
+    assert!(
+        matches!(&bad.step, Step::FailClosed(r) if r.starts_with("not a valid draft 2020-12 schema after the repairs: ")),
+        "{:?}",
+        bad.step
+    );
+    let good = run(
+        &gate,
+        Lane::Groq,
+        json!({"type":"object","properties":{"b":{"pattern":"^a"}}}),
+    );
+    assert_eq!(good.step, Step::Continue);
+    assert!(good.records.is_empty());
 }
