@@ -111,14 +111,29 @@ fn rename_key(node: &mut Map<String, Value>, old: &str, new: &str, value: Value)
     }
 }
 
-/// Remove `name` from the node's `required`, dropping an emptied list.
-fn unrequire(node: &mut Map<String, Value>, name: &str) {
-    if let Some(Value::Array(req)) = node.get_mut("required") {
-        req.retain(|r| r.as_str() != Some(name));
-        if req.is_empty() {
-            node.shift_remove("required");
-        }
+/// Remove `name` from the node's `required` (dropping an emptied list) and
+/// record it.
+fn unrequire(node: &mut Map<String, Value>, name: &str, path: &str, cx: &mut Cx<'_>) {
+    let Some(Value::Array(req)) = node.get_mut("required") else {
+        return;
+    };
+    let before = req.len();
+    req.retain(|r| r.as_str() != Some(name));
+    if req.len() == before {
+        return;
     }
+    let action = if req.is_empty() {
+        node.shift_remove("required");
+        Action::Removed
+    } else {
+        Action::Rewritten
+    };
+    cx.record(
+        path,
+        "required",
+        action,
+        format!("the entry {name:?} follows its removed property"),
+    );
 }
 
 /// Merge `extra` into `branch`: keys the branch lacks are added,
@@ -530,7 +545,7 @@ impl Pass for SchemaValues {
                 }
             }
             for name in &falses {
-                unrequire(node, name);
+                unrequire(node, name, path, cx);
                 cx.record(
                     &schema::child_path(&format!("{path}/properties"), name),
                     "properties",
@@ -1434,7 +1449,7 @@ fn prune(v: &mut Value, path: &str, depth: usize, cx: &mut Cx<'_>) -> Result<boo
     for name in &gone {
         let at = schema::child_path(&format!("{path}/properties"), name);
         let required = schema::required_names(node).contains(name);
-        unrequire(node, name);
+        unrequire(node, name, path, cx);
         let what = if required {
             "omitted, though required (a free-form object Gemini cannot declare)"
         } else {
@@ -1464,12 +1479,30 @@ fn prune(v: &mut Value, path: &str, depth: usize, cx: &mut Cx<'_>) -> Result<boo
             }
         }
         *branches = keep;
-        let empty = branches.is_empty();
-        for at in dropped {
-            cx.record(&at, "", Action::Removed, "an anyOf branch that is an object without properties");
+        let left = branches.len();
+        if !dropped.is_empty() {
+            cx.record(
+                path,
+                "anyOf",
+                Action::Rewritten,
+                format!(
+                    "branches {} removed: objects without properties",
+                    dropped.join(", ")
+                ),
+            );
         }
-        if empty {
+        if left == 0 {
             return Ok(true);
+        }
+        // A single branch left stands for the node (as `normalize` would
+        // splice it on a second run).
+        if left == 1
+            && !dropped.is_empty()
+            && node.len() == 1
+            && let Some(Value::Array(mut only)) = node.shift_remove("anyOf")
+            && let Some(Value::Object(branch)) = only.pop()
+        {
+            *node = branch;
         }
     }
     let object = type_of(node).as_deref() == Some("object");
