@@ -12,9 +12,11 @@
 //! the last pass, `gemini-constraint-note`, gathers them, in record order,
 //! into one description note per tool.
 
+mod fields;
 mod openapi;
 #[cfg(test)]
 mod tests;
+mod validation;
 
 use serde_json::Value;
 
@@ -25,7 +27,9 @@ use crate::lane::Lane;
 use crate::schema::{self, TooDeep};
 use crate::tool::Tool;
 
+pub(crate) use fields::*;
 pub(crate) use openapi::*;
+pub(crate) use validation::*;
 
 /// `[a-zA-Z0-9_.-]`: the function-name alphabet on every recorded date
 /// (`:` is accepted only as of 2026-03-03, so v1 never relies on it).
@@ -66,12 +70,12 @@ pub(crate) fn v1(lane: Lane) -> Vec<Box<dyn Pass>> {
     vec![
         name,
         Box::new(super::Normalize::default()),
+        Box::new(InlineRefs::default()),
         Box::new(RootObject::default()),
         Box::new(SanitizePropertyKeys {
             spec: PARAMETER_NAME,
             rule: "gemini-parameter-name-pattern",
         }),
-        Box::new(InlineRefs::default()),
         Box::new(SchemaValues::default()),
         Box::new(TypeList::default()),
         Box::new(ConstToEnum::default()),
@@ -260,3 +264,4 @@ impl Pass for MaxItemsBudget {
         )]
     }
 }
+#[cfg(test)]

@@ -39,7 +39,9 @@ fn assert_idempotent(pass: &dyn Pass, schema: Value) {
 }
 
 fn v1(lane: Lane, tool: Tool) -> Shaped {
-    Profile::V1.with_config(Default::default()).shape(lane, &tool)
+    Profile::V1
+        .with_config(Default::default())
+        .shape(lane, &tool)
 }
 
 /// Rule ids the oracle still raises for the shaped tool, on `as_of`.
@@ -302,7 +304,9 @@ fn gemini_v1_inline_refs_fails_closed_on_a_recursive_ref() {
             "$defs":{"N":{"type":"object","properties":{"kids":{"type":"array","items":{"$ref":"#/$defs/N"}}}}}}),
     );
     match r.step {
-        Step::FailClosed(reason) => assert!(reason.starts_with("recursive $ref #/$defs/N"), "{reason}"),
+        Step::FailClosed(reason) => {
+            assert!(reason.starts_with("recursive $ref #/$defs/N"), "{reason}")
+        }
         Step::Continue => panic!("expected fail closed"),
     }
 }
@@ -402,7 +406,10 @@ fn gemini_v1_const_to_enum() {
         ]
     );
     assert_eq!(note_of(&r).as_deref(), Some("/anyOf/1: const 5"));
-    assert_noop(&ConstToEnum::default(), json!({"type":"string","enum":["a"]}));
+    assert_noop(
+        &ConstToEnum::default(),
+        json!({"type":"string","enum":["a"]}),
+    );
 }
 
 #[test]
@@ -427,7 +434,10 @@ fn gemini_v1_exclusive_bounds_become_inclusive_and_noted() {
         ]
     );
     assert_eq!(note_of(&r).as_deref(), Some("q: exclusiveMinimum 0"));
-    assert_noop(&ExclusiveBounds::default(), json!({"type":"number","minimum":0}));
+    assert_noop(
+        &ExclusiveBounds::default(),
+        json!({"type":"number","minimum":0}),
+    );
 }
 
 // ------------------------------------------------------------ combinators, strips
@@ -452,16 +462,31 @@ fn gemini_v1_fold_combinators() {
             mark("/properties/a", "allOf", Action::Rewritten),
         ]
     );
-    assert_noop(&FoldCombinators::default(), json!({"anyOf":[{"type":"string"}]}));
+    assert_noop(
+        &FoldCombinators::default(),
+        json!({"anyOf":[{"type":"string"}]}),
+    );
 }
 
 #[test]
 fn gemini_v1_strips_each_unknown_field_for_its_rule() {
     let cases = [
-        (StripFields::additional_properties(), json!({"type":"object","additionalProperties":false})),
-        (StripFields::schema_keyword(), json!({"type":"object","$schema":"x"})),
-        (StripFields::property_names(), json!({"type":"object","propertyNames":{"pattern":"^a"},"patternProperties":{"^b":{}}})),
-        (StripFields::annotations(), json!({"type":"object","title":"T","examples":[1],"default":{},"$defs":{},"definitions":{}})),
+        (
+            StripFields::additional_properties(),
+            json!({"type":"object","additionalProperties":false}),
+        ),
+        (
+            StripFields::schema_keyword(),
+            json!({"type":"object","$schema":"x"}),
+        ),
+        (
+            StripFields::property_names(),
+            json!({"type":"object","propertyNames":{"pattern":"^a"},"patternProperties":{"^b":{}}}),
+        ),
+        (
+            StripFields::annotations(),
+            json!({"type":"object","title":"T","examples":[1],"default":{},"$defs":{},"definitions":{}}),
+        ),
     ];
     for (pass, schema) in cases {
         let r = one(&pass, schema);
@@ -476,7 +501,10 @@ fn gemini_v1_strips_each_unknown_field_for_its_rule() {
         note_of(&r).as_deref(),
         Some(r#"(root): propertyNames {"pattern":"^a"}"#)
     );
-    let r = one(&StripFields::additional_properties(), json!({"additionalProperties":{}}));
+    let r = one(
+        &StripFields::additional_properties(),
+        json!({"additionalProperties":{}}),
+    );
     assert_eq!(note_of(&r), None);
 }
 
@@ -612,7 +640,10 @@ fn gemini_v1_string_format_keeps_enum_and_date_time_only() {
         bytes(r.schema()),
         r#"{"type":"object","properties":{"u":{"type":"string"},"t":{"type":"string","format":"date-time"},"e":{"type":"string","format":"enum","enum":["a"]},"n":{"type":"integer","format":"int64"}}}"#
     );
-    assert_eq!(r.marks(), [mark("/properties/u", "format", Action::Removed)]);
+    assert_eq!(
+        r.marks(),
+        [mark("/properties/u", "format", Action::Removed)]
+    );
     assert_eq!(note_of(&r).as_deref(), Some("u: format uri"));
 }
 
@@ -702,7 +733,11 @@ fn gemini_v1_openapi_output_is_accepted_on_every_recorded_date() {
     let s = v1(OA, tool.clone());
     assert_eq!(s.outcome, Outcome::Shaped);
     for as_of in ["2024-09-26", "2025-09-06", DEFAULT_AS_OF] {
-        assert_eq!(rejections(OA, &s.tool, as_of), Vec::<&str>::new(), "{as_of}");
+        assert_eq!(
+            rejections(OA, &s.tool, as_of),
+            Vec::<&str>::new(),
+            "{as_of}"
+        );
     }
     assert_eq!(
         s.tool.description.as_deref(),
@@ -751,6 +786,8 @@ fn gemini_v1_constraint_note_is_one_note_per_tool() {
     assert_eq!(noted.len(), 1);
     assert_eq!(
         s.tool.description.as_deref(),
-        Some("Constraints this schema does not enforce (still follow them): u: format uri; v: format uri.")
+        Some(
+            "Constraints this schema does not enforce (still follow them): u: format uri; v: format uri."
+        )
     );
 }
