@@ -264,4 +264,3 @@ impl Pass for MaxItemsBudget {
         )]
     }
 }
-#[cfg(test)]
