@@ -343,6 +343,20 @@ fn resolve<'a>(doc: &'a Value, reference: &str) -> Option<&'a Value> {
     doc.pointer(&decoded)
 }
 
+/// A child position that survives into the `Schema` proto (`properties`,
+/// `items`, and the combinators that become `anyOf` or merge): only there
+/// is a `$ref` inlined. Elsewhere (`not`, `additionalProperties`, `$defs`,
+/// …) the keyword is stripped later with its `$ref`s, recursive or not.
+fn kept(child: &schema::ChildKey) -> bool {
+    use schema::ChildKey::{Indexed, Named, Single};
+    matches!(
+        child,
+        Named("properties", _)
+            | Single("items")
+            | Indexed("items" | "anyOf" | "oneOf" | "allOf", _)
+    )
+}
+
 struct Inliner<'a> {
     doc: &'a Value,
     stack: Vec<String>,
@@ -416,7 +430,7 @@ impl Inliner<'_> {
         }
         let mut out = None;
         for child in schema::children(node) {
-            if let schema::ChildKey::Named("$defs" | "definitions" | "$def", _) = child {
+            if !kept(&child) {
                 continue;
             }
             let sub_path = format!("{path}{}", child.suffix());

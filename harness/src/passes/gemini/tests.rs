@@ -116,6 +116,7 @@ fn gemini_v1_pass_lists() {
             "gemini-enum-strings",
             "gemini-string-format",
             "gemini-array-items",
+            "normalize",
             "gemini-empty-objects",
             "gemini-maxitems-budget",
             "gemini-constraint-note",
@@ -790,4 +791,32 @@ fn gemini_v1_constraint_note_is_one_note_per_tool() {
             "Constraints this schema does not enforce (still follow them): u: format uri; v: format uri."
         )
     );
+}
+
+#[test]
+fn gemini_v1_inline_refs_leaves_refs_in_stripped_keywords_alone() {
+    let schema = json!({"type":"object","properties":{"a":{"type":"string"}},"not":{"$ref":"#"}});
+    assert_noop(&InlineRefs::default(), schema.clone());
+    let s = v1(OA, Tool::new("t", schema));
+    assert_eq!(s.outcome, Outcome::Shaped);
+    assert_eq!(
+        bytes(&s.tool.input_schema),
+        r#"{"type":"object","properties":{"a":{"type":"string"}}}"#
+    );
+}
+
+#[test]
+fn gemini_v1_is_idempotent_when_inlining_leaves_required_dangling() {
+    let tool = Tool::new(
+        "t",
+        json!({"type":"object","properties":{"r":{"$ref":"#/$defs/R"}},"required":["r"],
+            "$defs":{"R":{"type":"object","properties":{"a":{"type":"string"}},"required":["a","gone"]}}}),
+    );
+    let s = v1(OA, tool.clone());
+    assert_eq!(
+        bytes(&s.tool.input_schema),
+        r#"{"type":"object","properties":{"r":{"type":"object","properties":{"a":{"type":"string"}},"required":["a"]}},"required":["r"]}"#
+    );
+    let pipeline = Profile::V1.with_config(Default::default());
+    assert!(invariants::check_all(&pipeline, OA, &tool, &s, true).is_empty());
 }
