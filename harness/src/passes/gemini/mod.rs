@@ -91,9 +91,10 @@ pub(crate) fn v1(lane: Lane) -> Vec<Box<dyn Pass>> {
         Box::new(EnumStrings::default()),
         Box::new(StringFormat::default()),
         Box::new(ArrayItems::default()),
-        // Again: `required` entries left dangling by inlining, unions of one.
-        Box::new(super::Normalize::default()),
         Box::new(EmptyObjects::default()),
+        // Again: `required` entries left dangling by inlining, unions the
+        // prune left with one branch or a null branch (idempotence).
+        Box::new(super::Normalize::default()),
         Box::new(MaxItemsBudget::default()),
         Box::new(ConstraintNote::default()),
     ]

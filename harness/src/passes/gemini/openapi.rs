@@ -104,9 +104,12 @@ pub(super) fn put_first(node: &mut Map<String, Value>, key: &str, value: Value) 
 /// Replace `old` by `new` at the same position (dropping an existing `new`).
 pub(super) fn rename_key(node: &mut Map<String, Value>, old: &str, new: &str, value: Value) {
     let prev = std::mem::take(node);
+    let mut value = Some(value);
     for (k, v) in prev {
         if k == old {
-            node.insert(new.to_owned(), value.clone());
+            if let Some(x) = value.take() {
+                node.insert(new.to_owned(), x);
+            }
         } else if k != new {
             node.insert(k, v);
         }
@@ -394,38 +397,31 @@ impl Inliner<'_> {
                     "inlining $ref takes more than {MAX_INLINES} expansions"
                 )));
             }
-            match resolve(self.doc, &reference) {
-                Some(Value::Object(target)) => {
-                    let mut merged = target.clone();
-                    for (k, val) in node.iter() {
-                        if k != "$ref" {
-                            merged.insert(k.clone(), val.clone());
-                        }
+            if let Some(Value::Object(target)) = resolve(self.doc, &reference) {
+                // The target's keywords, then the node's own (they win).
+                let mut merged = target.clone();
+                for (k, val) in node.iter() {
+                    if k != "$ref" {
+                        merged.insert(k.clone(), val.clone());
                     }
-                    if !target.contains_key("$ref") {
-                        merged.shift_remove("$ref");
-                    }
-                    *node = merged;
-                    cx.record(
-                        path,
-                        "$ref",
-                        Action::Rewritten,
-                        format!(
-                            "local $ref {reference} inlined (the Schema proto has no references)"
-                        ),
-                    );
-                    self.stack.push(reference);
-                    pushed += 1;
                 }
-                _ => {
-                    node.shift_remove("$ref");
-                    cx.record(
-                        path,
-                        "$ref",
-                        Action::Removed,
-                        format!("$ref {reference} resolves to no schema in this tool"),
-                    );
-                }
+                *node = merged;
+                cx.record(
+                    path,
+                    "$ref",
+                    Action::Rewritten,
+                    format!("local $ref {reference} inlined (the Schema proto has no references)"),
+                );
+                self.stack.push(reference);
+                pushed += 1;
+            } else {
+                node.shift_remove("$ref");
+                cx.record(
+                    path,
+                    "$ref",
+                    Action::Removed,
+                    format!("$ref {reference} resolves to no schema in this tool"),
+                );
             }
         }
         let mut out = None;
@@ -533,7 +529,7 @@ impl Default for SchemaValues {
 }
 
 impl SchemaValues {
-    fn fix(&self, v: &Value) -> Value {
+    fn fix(self, v: &Value) -> Value {
         if self.type_names {
             as_schema(v)
         } else {

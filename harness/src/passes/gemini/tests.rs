@@ -1,6 +1,7 @@
 //! Gemini v1: each pass alone (exact bytes and marks, the no-op case, one
 //! test per rule and per mutation point) and the whole lane pipelines
 //! (oracle acceptance, idempotence, never-silent).
+#![allow(clippy::needless_pass_by_value)]
 
 use serde_json::{Value, json};
 
@@ -10,7 +11,7 @@ use crate::invariants;
 use crate::lane::Lane;
 use crate::oracle::{self, DEFAULT_AS_OF};
 use crate::passes::test_support::{Ran, bytes, run, run_on_tool};
-use crate::pipeline::{Outcome, Pipeline, Profile, Shaped};
+use crate::pipeline::{Outcome, Pipeline, PipelineConfig, Profile, Shaped};
 
 const OA: Lane = Lane::GeminiOpenapi;
 const JS: Lane = Lane::GeminiJsonschema;
@@ -40,7 +41,7 @@ fn assert_idempotent(pass: &dyn Pass, schema: Value) {
 
 fn v1(lane: Lane, tool: Tool) -> Shaped {
     Profile::V1
-        .with_config(Default::default())
+        .with_config(PipelineConfig::default())
         .shape(lane, &tool)
 }
 
@@ -116,8 +117,8 @@ fn gemini_v1_pass_lists() {
             "gemini-enum-strings",
             "gemini-string-format",
             "gemini-array-items",
-            "normalize",
             "gemini-empty-objects",
+            "normalize",
             "gemini-maxitems-budget",
             "gemini-constraint-note",
         ]
@@ -306,7 +307,7 @@ fn gemini_v1_inline_refs_fails_closed_on_a_recursive_ref() {
     );
     match r.step {
         Step::FailClosed(reason) => {
-            assert!(reason.starts_with("recursive $ref #/$defs/N"), "{reason}")
+            assert!(reason.starts_with("recursive $ref #/$defs/N"), "{reason}");
         }
         Step::Continue => panic!("expected fail closed"),
     }
@@ -746,7 +747,7 @@ fn gemini_v1_openapi_output_is_accepted_on_every_recorded_date() {
             "Does it.\n\nConstraints this schema does not enforce (still follow them): q: exclusiveMinimum 0; labels: propertyNames {\"pattern\":\"^a\"}; depth: one of [0,1]; modes: one of [\"a\"]; file_path: format uri; opts: omitted (a free-form object Gemini cannot declare); big: maxItems 1000."
         )
     );
-    let pipeline = Profile::V1.with_config(Default::default());
+    let pipeline = Profile::V1.with_config(PipelineConfig::default());
     assert!(invariants::check_all(&pipeline, OA, &tool, &s, true).is_empty());
 }
 
@@ -817,6 +818,22 @@ fn gemini_v1_is_idempotent_when_inlining_leaves_required_dangling() {
         bytes(&s.tool.input_schema),
         r#"{"type":"object","properties":{"r":{"type":"object","properties":{"a":{"type":"string"}},"required":["a"]}},"required":["r"]}"#
     );
-    let pipeline = Profile::V1.with_config(Default::default());
+    let pipeline = Profile::V1.with_config(PipelineConfig::default());
+    assert!(invariants::check_all(&pipeline, OA, &tool, &s, true).is_empty());
+}
+
+#[test]
+fn gemini_v1_is_idempotent_when_the_prune_leaves_a_nullable_union() {
+    let tool = Tool::new(
+        "t",
+        json!({"type":"object","properties":{"e":{"oneOf":[
+            {"type":"string","maxLength":9},{"type":"null"},{"type":"object","additionalProperties":false}]}}}),
+    );
+    let s = v1(OA, tool.clone());
+    assert_eq!(
+        bytes(&s.tool.input_schema),
+        r#"{"type":"object","properties":{"e":{"type":"string","maxLength":9,"nullable":true}}}"#
+    );
+    let pipeline = Profile::V1.with_config(PipelineConfig::default());
     assert!(invariants::check_all(&pipeline, OA, &tool, &s, true).is_empty());
 }

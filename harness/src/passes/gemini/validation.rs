@@ -160,38 +160,37 @@ impl Pass for TypeRequired {
             if path.is_empty() || !typeless || node.contains_key("anyOf") {
                 return true;
             }
-            node.shift_remove("type");
-            match implied_type(node).filter(|_| self.infer) {
-                Some(t) => {
-                    put_first(node, "type", json!(t));
+            if node.shift_remove("type").is_some() {
+                cx.record(path, "type", Action::Removed, "type: null names no type");
+            }
+            if let Some(t) = implied_type(node).filter(|_| self.infer) {
+                put_first(node, "type", json!(t));
+                cx.record(
+                    path,
+                    "type",
+                    Action::Added,
+                    format!("untyped schema typed {t} by its keywords"),
+                );
+            } else {
+                let siblings = std::mem::take(node);
+                for k in siblings.keys() {
                     cx.record(
                         path,
-                        "type",
-                        Action::Added,
-                        format!("untyped schema typed {t} by its keywords"),
+                        k,
+                        Action::Rewritten,
+                        "moved into every branch of the scalar anyOf",
                     );
                 }
-                None => {
-                    let siblings = std::mem::take(node);
-                    for k in siblings.keys() {
-                        cx.record(
-                            path,
-                            k,
-                            Action::Rewritten,
-                            "moved into every branch of the scalar anyOf",
-                        );
-                    }
-                    node.insert(
-                        "anyOf".into(),
-                        Value::Array(typed_branches(ANY_TYPES, &siblings)),
-                    );
-                    cx.record(
-                        path,
-                        "anyOf",
-                        Action::Added,
-                        "an untyped schema (any value) narrowed to string, number or boolean",
-                    );
-                }
+                node.insert(
+                    "anyOf".into(),
+                    Value::Array(typed_branches(ANY_TYPES, &siblings)),
+                );
+                cx.record(
+                    path,
+                    "anyOf",
+                    Action::Added,
+                    "an untyped schema (any value) narrowed to string, number or boolean",
+                );
             }
             true
         })?;
