@@ -1,0 +1,500 @@
+//! The `gemini-openapi` passes for the proto-parsing phase's keyword
+//! rules: type lists, `const`, exclusive bounds, combinators and the fields
+//! the `Schema` proto lacks.
+
+use serde_json::{Map, Value, json};
+
+use super::openapi::{NOTE_WORTHY, PROTO_FIELDS, merge_into, rename_key};
+use super::{noted, show};
+use crate::degradation::Action;
+use crate::passes::{Cx, Pass, PassMutant, Step};
+use crate::schema::{self, TooDeep};
+use crate::tool::Tool;
+
+/// Keywords that constrain only one type (kept on that type's branch when
+/// a type list splits).
+fn only_for(keyword: &str) -> Option<&'static [&'static str]> {
+    Some(match keyword {
+        "minLength" | "maxLength" | "pattern" => &["string"],
+        "minimum" | "maximum" | "exclusiveMinimum" | "exclusiveMaximum" | "multipleOf" => {
+            &["number", "integer"]
+        }
+        "items" | "minItems" | "maxItems" | "prefixItems" | "uniqueItems" | "contains" => {
+            &["array"]
+        }
+        "properties"
+        | "required"
+        | "additionalProperties"
+        | "minProperties"
+        | "maxProperties"
+        | "propertyNames"
+        | "patternProperties"
+        | "propertyOrdering" => &["object"],
+        _ => return None,
+    })
+}
+
+/// `gemini-type-list`: `type` is one enum value in the proto (rule
+/// `gemini-type-not-repeating`, recorded `Unknown name "type" at '…':
+/// Proto field is not repeating, cannot start list.` for
+/// `["string","null"]`). `"null"` in the list becomes `nullable: true`; one
+/// other type stays as `type`; several become `anyOf` branches, one per
+/// type, each with the keywords that apply to it; a list of only `"null"`
+/// (or nothing) leaves the node untyped.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct TypeList {
+    /// Turn `"null"` into `nullable: true` (a mutation point).
+    pub(crate) nullable: bool,
+}
+
+impl Default for TypeList {
+    fn default() -> Self {
+        Self { nullable: true }
+    }
+}
+
+impl Pass for TypeList {
+    fn name(&self) -> &'static str {
+        "gemini-type-list"
+    }
+
+    fn rule(&self) -> Option<&'static str> {
+        Some("gemini-type-not-repeating")
+    }
+
+    fn apply(&self, tool: &mut Tool, cx: &mut Cx<'_>) -> Result<Step, TooDeep> {
+        schema::rewrite_post_order(&mut tool.input_schema, &mut |path, _, node| {
+            let Some(Value::Array(list)) = node.get("type") else {
+                return;
+            };
+            let mut types: Vec<String> = Vec::new();
+            let mut null = false;
+            for t in list.iter().filter_map(Value::as_str) {
+                if t.eq_ignore_ascii_case("null") {
+                    null = true;
+                } else if !types.contains(&t.to_owned()) {
+                    types.push(t.to_owned());
+                }
+            }
+            let reason = "Gemini's type is a single value: the list became type + nullable";
+            if null && self.nullable {
+                node.insert("nullable".into(), json!(true));
+                cx.record(path, "nullable", Action::Added, reason);
+            }
+            match types.as_slice() {
+                [] => {
+                    node.shift_remove("type");
+                    cx.record(
+                        path,
+                        "type",
+                        Action::Removed,
+                        "a type list naming no non-null type",
+                    );
+                }
+                [one] => {
+                    node.insert("type".into(), json!(one));
+                    cx.record(path, "type", Action::Rewritten, reason);
+                }
+                _ if node.contains_key("anyOf") => {
+                    let first = types[0].clone();
+                    node.insert("type".into(), json!(first));
+                    cx.record(
+                        path,
+                        "type",
+                        Action::Rewritten,
+                        noted(
+                            "a type list beside anyOf kept its first type",
+                            path,
+                            &format!("also types {}", types[1..].join(", ")),
+                        ),
+                    );
+                }
+                _ => {
+                    let old = std::mem::take(node);
+                    let branches: Vec<Value> = types
+                        .iter()
+                        .map(|t| {
+                            let mut b = Map::new();
+                            b.insert("type".into(), json!(t));
+                            for (k, v) in &old {
+                                let fits = only_for(k).is_none_or(|ts| ts.contains(&t.as_str()));
+                                if k != "type" && fits {
+                                    b.insert(k.clone(), v.clone());
+                                }
+                            }
+                            Value::Object(b)
+                        })
+                        .collect();
+                    for k in old.keys() {
+                        cx.record(
+                            path,
+                            k,
+                            Action::Rewritten,
+                            "a type list became one anyOf branch per type",
+                        );
+                    }
+                    node.insert("anyOf".into(), Value::Array(branches));
+                }
+            }
+        })?;
+        Ok(Step::Continue)
+    }
+
+    fn mutants(&self) -> Vec<PassMutant> {
+        vec![PassMutant::new(
+            "drop null without nullable",
+            Self { nullable: false },
+        )]
+    }
+}
+
+// ---------------------------------------------------------------------------
+
+/// `gemini-const-to-enum`: the proto has no `const` (rule
+/// `gemini-unknown-field-const`, recorded `Unknown name "const" at
+/// '….any_of[0]': Cannot find field.`). A string `const` becomes
+/// `enum: [value]` in its place (exact: an enum of one); any other `const`
+/// is removed and noted (a non-string enum is itself rejected).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct ConstToEnum {
+    /// Land string consts on `enum` (else remove them; a mutation point).
+    pub(crate) to_enum: bool,
+}
+
+impl Default for ConstToEnum {
+    fn default() -> Self {
+        Self { to_enum: true }
+    }
+}
+
+impl Pass for ConstToEnum {
+    fn name(&self) -> &'static str {
+        "gemini-const-to-enum"
+    }
+
+    fn rule(&self) -> Option<&'static str> {
+        Some("gemini-unknown-field-const")
+    }
+
+    fn apply(&self, tool: &mut Tool, cx: &mut Cx<'_>) -> Result<Step, TooDeep> {
+        schema::rewrite_pre_order(&mut tool.input_schema, &mut |path, node| {
+            let Some(c) = node.get("const").cloned() else {
+                return true;
+            };
+            if c.is_string() && self.to_enum {
+                if node.contains_key("enum") {
+                    cx.record(
+                        path,
+                        "enum",
+                        Action::Rewritten,
+                        "the const value narrows the enum",
+                    );
+                }
+                rename_key(node, "const", "enum", json!([c]));
+                cx.record(
+                    path,
+                    "const",
+                    Action::Rewritten,
+                    "string const landed on enum: [value]",
+                );
+            } else {
+                node.shift_remove("const");
+                cx.record(
+                    path,
+                    "const",
+                    Action::Removed,
+                    noted("Gemini has no const", path, &show("const", &c)),
+                );
+            }
+            true
+        })?;
+        Ok(Step::Continue)
+    }
+
+    fn mutants(&self) -> Vec<PassMutant> {
+        vec![PassMutant::new(
+            "remove string consts instead of enum",
+            Self { to_enum: false },
+        )]
+    }
+}
+
+// ---------------------------------------------------------------------------
+
+/// `gemini-exclusive-bounds`: the proto has no `exclusiveMinimum` /
+/// `exclusiveMaximum` (rule `gemini-unknown-field-exclusiveminimum`,
+/// recorded `Unknown name "exclusiveMinimum" at '….any_of[0]'`). A numeric
+/// bound becomes the inclusive `minimum`/`maximum` (unless a tighter one is
+/// there) and the exclusion is noted; a draft-4 boolean `true` is noted,
+/// `false` only removed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct ExclusiveBounds {
+    /// Carry a numeric bound over to the inclusive keyword (a mutation point).
+    pub(crate) carry: bool,
+}
+
+impl Default for ExclusiveBounds {
+    fn default() -> Self {
+        Self { carry: true }
+    }
+}
+
+impl Pass for ExclusiveBounds {
+    fn name(&self) -> &'static str {
+        "gemini-exclusive-bounds"
+    }
+
+    fn rule(&self) -> Option<&'static str> {
+        Some("gemini-unknown-field-exclusiveminimum")
+    }
+
+    fn apply(&self, tool: &mut Tool, cx: &mut Cx<'_>) -> Result<Step, TooDeep> {
+        schema::rewrite_pre_order(&mut tool.input_schema, &mut |path, node| {
+            for (ex, inclusive, lower) in [
+                ("exclusiveMinimum", "minimum", true),
+                ("exclusiveMaximum", "maximum", false),
+            ] {
+                let Some(v) = node.get(ex).cloned() else {
+                    continue;
+                };
+                if let (Some(x), true) = (v.as_f64(), self.carry) {
+                    let current = node.get(inclusive).and_then(Value::as_f64);
+                    let looser = current.is_none_or(|m| if lower { m < x } else { m > x });
+                    if looser {
+                        cx.set_keyword(
+                            path,
+                            node,
+                            (ex, inclusive),
+                            v.clone(),
+                            "the exclusive bound carried over as an inclusive one",
+                        );
+                    }
+                }
+                node.shift_remove(ex);
+                let reason = "Gemini has no exclusive bounds";
+                let reason = if v.is_number() || v == Value::Bool(true) {
+                    noted(reason, path, &show(ex, &v))
+                } else {
+                    reason.to_owned()
+                };
+                cx.record(path, ex, Action::Removed, reason);
+            }
+            true
+        })?;
+        Ok(Step::Continue)
+    }
+
+    fn mutants(&self) -> Vec<PassMutant> {
+        vec![PassMutant::new(
+            "skip carrying the bound over",
+            Self { carry: false },
+        )]
+    }
+}
+
+// ---------------------------------------------------------------------------
+
+/// `gemini-fold-combinators`: the proto knows `anyOf` only. `oneOf` becomes
+/// `anyOf` (the model sends one branch either way) unless the node has an
+/// `anyOf` already; `allOf` branches merge into the node (keys it lacks,
+/// `properties` by name, `required` united). No rule id evidences these
+/// keywords (the oracle leaves them alone); Gemini documents its `Schema`
+/// fields and rejects unknown ones as it does `const`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct FoldCombinators {
+    /// `oneOf` → `anyOf` (else it is stripped later; a mutation point).
+    pub(crate) one_of: bool,
+    /// Merge `allOf` branches (else they are stripped later; a mutation point).
+    pub(crate) all_of: bool,
+}
+
+impl Default for FoldCombinators {
+    fn default() -> Self {
+        Self {
+            one_of: true,
+            all_of: true,
+        }
+    }
+}
+
+impl Pass for FoldCombinators {
+    fn name(&self) -> &'static str {
+        "gemini-fold-combinators"
+    }
+
+    fn apply(&self, tool: &mut Tool, cx: &mut Cx<'_>) -> Result<Step, TooDeep> {
+        schema::rewrite_pre_order(&mut tool.input_schema, &mut |path, node| {
+            if self.all_of
+                && let Some(Value::Array(branches)) = node.get("allOf").cloned()
+            {
+                node.shift_remove("allOf");
+                for b in branches.iter().filter_map(Value::as_object) {
+                    merge_into(node, b, true);
+                }
+                cx.record(
+                    path,
+                    "allOf",
+                    Action::Rewritten,
+                    "allOf branches merged into the node",
+                );
+            }
+            if self.one_of
+                && !node.contains_key("anyOf")
+                && let Some(v @ Value::Array(_)) = node.get("oneOf").cloned()
+            {
+                rename_key(node, "oneOf", "anyOf", v);
+                cx.record(
+                    path,
+                    "oneOf",
+                    Action::Rewritten,
+                    "oneOf became anyOf (Gemini's only combinator)",
+                );
+            }
+            true
+        })?;
+        Ok(Step::Continue)
+    }
+
+    fn mutants(&self) -> Vec<PassMutant> {
+        vec![
+            PassMutant::new(
+                "skip oneOf -> anyOf",
+                Self {
+                    one_of: false,
+                    ..*self
+                },
+            ),
+            PassMutant::new(
+                "skip the allOf merge",
+                Self {
+                    all_of: false,
+                    ..*self
+                },
+            ),
+        ]
+    }
+}
+
+// ---------------------------------------------------------------------------
+
+/// `gemini-strip-*`: keywords the `Schema` proto lacks are parse errors
+/// (`Invalid JSON payload received. Unknown name "k" at '…': Cannot find
+/// field.`). Each instance removes one set for one rule; `noted` keywords
+/// are listed in the description note. The last instance keeps only
+/// [`PROTO_FIELDS`] (everything else Gemini would reject as unknown).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct StripFields {
+    pub(crate) name: &'static str,
+    pub(crate) rule: Option<&'static str>,
+    /// The keywords removed, or (when `allow`) the only ones kept.
+    pub(crate) keywords: Vec<&'static str>,
+    pub(crate) allow: bool,
+    /// Removed keywords surfaced in the note.
+    pub(crate) noted: Vec<&'static str>,
+}
+
+impl StripFields {
+    pub(crate) fn additional_properties() -> Self {
+        Self {
+            name: "gemini-strip-additional-properties",
+            rule: Some("gemini-unknown-field-additionalproperties"),
+            keywords: vec!["additionalProperties"],
+            allow: false,
+            noted: Vec::new(),
+        }
+    }
+
+    pub(crate) fn schema_keyword() -> Self {
+        Self {
+            name: "gemini-strip-schema-keyword",
+            rule: Some("gemini-unknown-field-schema-keyword"),
+            keywords: vec!["$schema"],
+            allow: false,
+            noted: Vec::new(),
+        }
+    }
+
+    pub(crate) fn property_names() -> Self {
+        Self {
+            name: "gemini-strip-property-names",
+            rule: Some("gemini-unknown-field-propertynames"),
+            keywords: vec!["propertyNames", "patternProperties"],
+            allow: false,
+            noted: vec!["propertyNames", "patternProperties"],
+        }
+    }
+
+    pub(crate) fn annotations() -> Self {
+        Self {
+            name: "gemini-strip-annotations",
+            rule: Some("gemini-unknown-field-title-examples-default-defs"),
+            keywords: vec!["title", "examples", "default", "$defs", "definitions"],
+            allow: false,
+            noted: Vec::new(),
+        }
+    }
+
+    pub(crate) fn non_proto() -> Self {
+        Self {
+            name: "gemini-strip-non-proto-fields",
+            rule: None,
+            keywords: PROTO_FIELDS.to_vec(),
+            allow: true,
+            noted: NOTE_WORTHY.to_vec(),
+        }
+    }
+
+    fn removes(&self, key: &str) -> bool {
+        self.keywords.contains(&key) != self.allow
+    }
+}
+
+impl Pass for StripFields {
+    fn name(&self) -> &'static str {
+        self.name
+    }
+
+    fn rule(&self) -> Option<&'static str> {
+        self.rule
+    }
+
+    fn apply(&self, tool: &mut Tool, cx: &mut Cx<'_>) -> Result<Step, TooDeep> {
+        schema::rewrite_pre_order(&mut tool.input_schema, &mut |path, node| {
+            let gone: Vec<String> = node.keys().filter(|k| self.removes(k)).cloned().collect();
+            for k in gone {
+                let Some(v) = node.shift_remove(&k) else {
+                    continue;
+                };
+                let reason = format!("{k} is not a field of Gemini's Schema");
+                let reason = if self.noted.contains(&k.as_str()) {
+                    noted(&reason, path, &show(&k, &v))
+                } else {
+                    reason
+                };
+                cx.record(path, &k, Action::Removed, reason);
+            }
+            true
+        })?;
+        Ok(Step::Continue)
+    }
+
+    fn mutants(&self) -> Vec<PassMutant> {
+        let mut out = Vec::new();
+        for k in &self.keywords {
+            let mut m = self.clone();
+            m.keywords.retain(|x| x != k);
+            let change = if self.allow {
+                format!("strip {k:?} too")
+            } else {
+                format!("keep {k:?}")
+            };
+            out.push(PassMutant::new(change, m));
+        }
+        if !self.noted.is_empty() {
+            let mut m = self.clone();
+            m.noted.clear();
+            out.push(PassMutant::new("note nothing", m));
+        }
+        out
+    }
+}

@@ -1,0 +1,269 @@
+//! v1 on `gemini-openapi` and `gemini-jsonschema`: every tool passes the
+//! Gemini oracle (`rules/gemini.rs`), every loss recorded.
+//!
+//! `gemini-jsonschema` (`parametersJsonSchema`) takes full JSON Schema; only
+//! the function-name pattern and the `maxItems` budget apply there, so its
+//! list is two passes. `gemini-openapi` (`parameters`, parsed into the
+//! `Schema` proto) gets the proto's field subset and its validation rules,
+//! in the order of [`v1`]; see each pass's docs (`openapi.rs`).
+//!
+//! Constraints a pass removes although the model should still honour them
+//! are written into the pass's record reason (`… [note: where: what]`);
+//! the last pass, `gemini-constraint-note`, gathers them, in record order,
+//! into one description note per tool.
+
+mod fields;
+mod openapi;
+#[cfg(test)]
+mod tests;
+mod validation;
+
+use serde_json::Value;
+
+use super::names::{NameSpec, SanitizePropertyKeys, SanitizeToolName, letter_or_underscore, word};
+use super::{Cx, Pass, PassMutant, Step};
+use crate::degradation::Action;
+use crate::lane::Lane;
+use crate::schema::{self, TooDeep};
+use crate::tool::Tool;
+
+pub(crate) use fields::*;
+pub(crate) use openapi::*;
+pub(crate) use validation::*;
+
+/// `[a-zA-Z0-9_.-]`: the function-name alphabet on every recorded date
+/// (`:` is accepted only as of 2026-03-03, so v1 never relies on it).
+fn word_dot_dash(c: char) -> bool {
+    word(c) || c == '.' || c == '-'
+}
+
+/// Function names (`gemini-function-name-pattern`).
+pub(crate) const FUNCTION_NAME: NameSpec = NameSpec {
+    max: 64,
+    first: letter_or_underscore,
+    rest: word_dot_dash,
+};
+
+/// Top-level parameter names (`gemini-parameter-name-pattern`).
+pub(crate) const PARAMETER_NAME: NameSpec = NameSpec {
+    max: 64,
+    first: letter_or_underscore,
+    rest: word,
+};
+
+/// The `maxItems` sum one declaration may reach.
+pub(crate) const MAX_ITEMS_BUDGET: f64 = 960.0;
+
+/// The ordered v1 passes for `lane`.
+pub(crate) fn v1(lane: Lane) -> Vec<Box<dyn Pass>> {
+    let name = Box::new(SanitizeToolName {
+        spec: FUNCTION_NAME,
+        rule: "gemini-function-name-pattern",
+    });
+    if lane != Lane::GeminiOpenapi {
+        return vec![
+            name,
+            Box::new(MaxItemsBudget::default()),
+            Box::new(ConstraintNote::default()),
+        ];
+    }
+    vec![
+        name,
+        Box::new(super::Normalize::default()),
+        Box::new(InlineRefs::default()),
+        Box::new(RootObject::default()),
+        Box::new(SanitizePropertyKeys {
+            spec: PARAMETER_NAME,
+            rule: "gemini-parameter-name-pattern",
+        }),
+        Box::new(SchemaValues::default()),
+        Box::new(TypeList::default()),
+        Box::new(ConstToEnum::default()),
+        Box::new(ExclusiveBounds::default()),
+        Box::new(FoldCombinators::default()),
+        Box::new(StripFields::additional_properties()),
+        Box::new(StripFields::schema_keyword()),
+        Box::new(StripFields::property_names()),
+        Box::new(StripFields::annotations()),
+        Box::new(StripFields::non_proto()),
+        Box::new(AnyOfOnly::default()),
+        Box::new(TypeRequired::default()),
+        Box::new(EnumStrings::default()),
+        Box::new(StringFormat::default()),
+        Box::new(ArrayItems::default()),
+        Box::new(EmptyObjects::default()),
+        // Again: `required` entries left dangling by inlining, unions the
+        // prune left with one branch or a null branch (idempotence).
+        Box::new(super::Normalize::default()),
+        Box::new(MaxItemsBudget::default()),
+        Box::new(ConstraintNote::default()),
+    ]
+}
+
+// ---------------------------------------------------------------------------
+// Notes carried in record reasons.
+
+const NOTE_OPEN: &str = " [note: ";
+
+/// A record reason that also carries the note fragment `location: what`.
+pub(crate) fn noted(reason: &str, pointer: &str, what: &str) -> String {
+    format!(
+        "{reason}{NOTE_OPEN}{}: {what}]",
+        super::notes::location(pointer)
+    )
+}
+
+/// `keyword value` as a note shows it (strings bare, others as JSON).
+pub(crate) fn show(keyword: &str, value: &Value) -> String {
+    match value {
+        Value::String(s) => format!("{keyword} {s}"),
+        other => format!("{keyword} {}", schema::to_bytes(other)),
+    }
+}
+
+/// The note fragments the records of this tool carry, in record order.
+fn fragments(cx: &Cx<'_>) -> Vec<String> {
+    cx.degradations
+        .iter()
+        .filter(|d| d.action != Action::Noted)
+        .filter_map(|d| {
+            let at = d.reason.find(NOTE_OPEN)?;
+            let rest = &d.reason[at + NOTE_OPEN.len()..];
+            Some(rest.strip_suffix(']').unwrap_or(rest).to_owned())
+        })
+        .collect()
+}
+
+/// `gemini-constraint-note`: the one description note per tool listing the
+/// constraints earlier passes removed but the model should still honour
+/// (gathered from their record reasons, in record order, duplicates once).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct ConstraintNote {
+    /// Write the note (a mutation point).
+    pub(crate) note: bool,
+}
+
+impl Default for ConstraintNote {
+    fn default() -> Self {
+        Self { note: true }
+    }
+}
+
+impl Pass for ConstraintNote {
+    fn name(&self) -> &'static str {
+        "gemini-constraint-note"
+    }
+
+    fn apply(&self, tool: &mut Tool, cx: &mut Cx<'_>) -> Result<Step, TooDeep> {
+        let mut parts: Vec<String> = Vec::new();
+        for f in fragments(cx) {
+            if !parts.contains(&f) {
+                parts.push(f);
+            }
+        }
+        if self.note && !parts.is_empty() {
+            let text = format!(
+                "Constraints this schema does not enforce (still follow them): {}.",
+                parts.join("; ")
+            );
+            cx.note(tool, &text, "removed constraints surfaced as a note");
+        }
+        Ok(Step::Continue)
+    }
+
+    fn mutants(&self) -> Vec<PassMutant> {
+        vec![PassMutant::new("skip the note", Self { note: false })]
+    }
+}
+
+// ---------------------------------------------------------------------------
+// maxItems budget (both lanes).
+
+/// A `maxItems` value as a number (the proto also takes int64 strings).
+fn max_items(v: &Value) -> Option<f64> {
+    match v {
+        Value::Number(n) => n.as_f64(),
+        Value::String(s) => s.parse().ok(),
+        _ => None,
+    }
+}
+
+/// `gemini-maxitems-cumulative-budget`: Gemini answers a bare
+/// `INVALID_ARGUMENT` when the `maxItems` of one declaration sum past ~960
+/// (python-genai#2170). While the sum is over the budget, the largest
+/// `maxItems` goes (ties: the first in walk order), each recorded and noted.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct MaxItemsBudget {
+    /// Remove the largest first (else walk order; a mutation point).
+    pub(crate) largest_first: bool,
+}
+
+impl Default for MaxItemsBudget {
+    fn default() -> Self {
+        Self {
+            largest_first: true,
+        }
+    }
+}
+
+impl Pass for MaxItemsBudget {
+    fn name(&self) -> &'static str {
+        "gemini-maxitems-budget"
+    }
+
+    fn rule(&self) -> Option<&'static str> {
+        Some("gemini-maxitems-cumulative-budget")
+    }
+
+    fn apply(&self, tool: &mut Tool, cx: &mut Cx<'_>) -> Result<Step, TooDeep> {
+        let mut found: Vec<(String, f64)> = Vec::new();
+        schema::visit(&tool.input_schema, &mut |path, node| {
+            if let Some(n) = node.get("maxItems").and_then(max_items) {
+                found.push((path.to_owned(), n));
+            }
+        })?;
+        let mut sum: f64 = found.iter().map(|(_, n)| n).sum();
+        if sum <= MAX_ITEMS_BUDGET {
+            return Ok(Step::Continue);
+        }
+        if self.largest_first {
+            // Stable: equal values keep walk order.
+            found.sort_by(|a, b| b.1.total_cmp(&a.1));
+        }
+        let mut drop: Vec<String> = Vec::new();
+        for (path, n) in found {
+            if sum <= MAX_ITEMS_BUDGET {
+                break;
+            }
+            sum -= n;
+            drop.push(path);
+        }
+        schema::rewrite_pre_order(&mut tool.input_schema, &mut |path, node| {
+            if drop.iter().any(|d| d == path)
+                && let Some(v) = node.shift_remove("maxItems")
+            {
+                cx.record(
+                    path,
+                    "maxItems",
+                    Action::Removed,
+                    noted(
+                        "the declaration's maxItems sum past Gemini's budget of 960",
+                        path,
+                        &show("maxItems", &v),
+                    ),
+                );
+            }
+            true
+        })?;
+        Ok(Step::Continue)
+    }
+
+    fn mutants(&self) -> Vec<PassMutant> {
+        vec![PassMutant::new(
+            "remove in walk order instead of largest first",
+            Self {
+                largest_first: false,
+            },
+        )]
+    }
+}

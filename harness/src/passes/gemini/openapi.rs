@@ -1,0 +1,649 @@
+//! The `gemini-openapi` passes that shape the root and the schema
+//! structure (root object, `$ref` inlining, scalar subschemas), and the
+//! helpers the other pass files share. `parameters` is parsed into Gemini's
+//! `Schema` proto (an OpenAPI 3.0 subset), then validated; each pass exists
+//! for one rule of `rules/gemini.rs` and its docs quote the recorded message.
+
+use serde_json::{Map, Value, json};
+
+use super::noted;
+use crate::degradation::Action;
+use crate::passes::notes;
+use crate::passes::root::{self, MergeOrder};
+use crate::passes::{Cx, Pass, PassMutant, Step};
+use crate::schema::{self, MAX_DEPTH, TooDeep};
+use crate::tool::Tool;
+
+/// The `Schema` proto's fields (ai.google.dev/api/caching#Schema and the
+/// Vertex `Schema`), less `title` and `default` (unknown fields until
+/// 2024-09-26, so v1 never sends them).
+pub(crate) const PROTO_FIELDS: &[&str] = &[
+    "type",
+    "format",
+    "description",
+    "nullable",
+    "enum",
+    "maxItems",
+    "minItems",
+    "properties",
+    "required",
+    "minProperties",
+    "maxProperties",
+    "minLength",
+    "maxLength",
+    "pattern",
+    "example",
+    "anyOf",
+    "propertyOrdering",
+    "items",
+    "minimum",
+    "maximum",
+];
+
+/// Removed keywords whose constraint the model should still honour.
+pub(super) const NOTE_WORTHY: &[&str] = &[
+    "multipleOf",
+    "uniqueItems",
+    "not",
+    "contains",
+    "minContains",
+    "maxContains",
+    "dependentRequired",
+    "dependentSchemas",
+    "dependencies",
+    "if",
+    "then",
+    "else",
+    "prefixItems",
+    "unevaluatedProperties",
+    "unevaluatedItems",
+    "additionalItems",
+    "propertyNames",
+    "patternProperties",
+];
+
+/// The scalar types an untyped schema ("anything") is narrowed to: every
+/// value the model sends under them is valid against the original.
+pub(super) const ANY_TYPES: &[&str] = &["string", "number", "boolean"];
+
+/// The node's `type`, lowercased (the proto takes `OBJECT` and `object`).
+pub(super) fn type_of(node: &Map<String, Value>) -> Option<String> {
+    node.get("type")
+        .and_then(Value::as_str)
+        .map(str::to_ascii_lowercase)
+}
+
+/// `{"type": t, ...siblings}` for each of `types`.
+pub(super) fn typed_branches(types: &[&str], siblings: &Map<String, Value>) -> Vec<Value> {
+    types
+        .iter()
+        .map(|t| {
+            let mut b = Map::new();
+            b.insert("type".into(), json!(t));
+            for (k, v) in siblings {
+                if k != "type" {
+                    b.insert(k.clone(), v.clone());
+                }
+            }
+            Value::Object(b)
+        })
+        .collect()
+}
+
+/// Insert `key` first in `node`.
+pub(super) fn put_first(node: &mut Map<String, Value>, key: &str, value: Value) {
+    let old = std::mem::take(node);
+    node.insert(key.to_owned(), value);
+    for (k, v) in old {
+        if k != key {
+            node.insert(k, v);
+        }
+    }
+}
+
+/// Replace `old` by `new` at the same position (dropping an existing `new`).
+pub(super) fn rename_key(node: &mut Map<String, Value>, old: &str, new: &str, value: Value) {
+    let prev = std::mem::take(node);
+    let mut value = Some(value);
+    for (k, v) in prev {
+        if k == old {
+            if let Some(x) = value.take() {
+                node.insert(new.to_owned(), x);
+            }
+        } else if k != new {
+            node.insert(k, v);
+        }
+    }
+}
+
+/// Remove `name` from the node's `required` (dropping an emptied list) and
+/// record it.
+pub(super) fn unrequire(node: &mut Map<String, Value>, name: &str, path: &str, cx: &mut Cx<'_>) {
+    let Some(Value::Array(req)) = node.get_mut("required") else {
+        return;
+    };
+    let before = req.len();
+    req.retain(|r| r.as_str() != Some(name));
+    if req.len() == before {
+        return;
+    }
+    let action = if req.is_empty() {
+        node.shift_remove("required");
+        Action::Removed
+    } else {
+        Action::Rewritten
+    };
+    cx.record(
+        path,
+        "required",
+        action,
+        format!("the entry {name:?} follows its removed property"),
+    );
+}
+
+/// Merge `extra` into `branch`: keys the branch lacks are added,
+/// `properties` merge by name and `required` lists unite (when
+/// `merge_maps`), otherwise the branch's own value wins.
+pub(super) fn merge_into(
+    branch: &mut Map<String, Value>,
+    extra: &Map<String, Value>,
+    merge_maps: bool,
+) {
+    for (k, v) in extra {
+        match (branch.get_mut(k), k.as_str(), v) {
+            (None, _, _) => {
+                branch.insert(k.clone(), v.clone());
+            }
+            (Some(Value::Object(mine)), "properties", Value::Object(theirs)) if merge_maps => {
+                for (n, s) in theirs {
+                    if !mine.contains_key(n) {
+                        mine.insert(n.clone(), s.clone());
+                    }
+                }
+            }
+            (Some(Value::Array(mine)), "required", Value::Array(theirs)) if merge_maps => {
+                for r in theirs {
+                    if !mine.contains(r) {
+                        mine.push(r.clone());
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------
+
+/// `gemini-root-object`: `parameters` must be an OBJECT schema (rule
+/// `vertex-parameters-type-object`, recorded `functionDeclaration parameters
+/// schema should be of type OBJECT` for `parameters: {}`).
+///
+/// A `true` (or bare `"object"`) root becomes an object floor; a root
+/// `oneOf`/`anyOf`/`allOf` is stripped with its branch properties merged
+/// (root first, then branches) and its required groups noted; a root without
+/// `type` gets `type: "object"`, a type list naming `object` becomes it.
+/// Any other root (a scalar, `false`, a non-object type) fails closed: no
+/// object schema stands for it. `null` (no parameters) is left alone.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct RootObject {
+    pub(crate) merge_composition: bool,
+    pub(crate) add_type: bool,
+}
+
+impl Default for RootObject {
+    fn default() -> Self {
+        Self {
+            merge_composition: true,
+            add_type: true,
+        }
+    }
+}
+
+impl Pass for RootObject {
+    fn name(&self) -> &'static str {
+        "gemini-root-object"
+    }
+
+    fn rule(&self) -> Option<&'static str> {
+        Some("vertex-parameters-type-object")
+    }
+
+    fn apply(&self, tool: &mut Tool, cx: &mut Cx<'_>) -> Result<Step, TooDeep> {
+        let floor = match &tool.input_schema {
+            Value::Null | Value::Object(_) => false,
+            Value::Bool(true) => true,
+            Value::String(s) if s.eq_ignore_ascii_case("object") => true,
+            other => {
+                return Ok(Step::FailClosed(format!(
+                    "the parameters root is {}: Gemini needs an OBJECT schema and none stands for it",
+                    schema::to_bytes(other)
+                )));
+            }
+        };
+        if floor {
+            cx.record(
+                "",
+                "",
+                Action::Rewritten,
+                "a root that accepts any object became the object floor",
+            );
+            tool.input_schema = json!({"type": "object", "properties": {}});
+        }
+        let Some(root) = tool.input_schema.as_object_mut() else {
+            return Ok(Step::Continue);
+        };
+        let keywords = ["oneOf", "anyOf", "allOf"];
+        if self.merge_composition
+            && let Some(lead) = keywords.iter().find(|k| root.contains_key(**k))
+        {
+            let groups = root
+                .get(*lead)
+                .and_then(Value::as_array)
+                .map(|b| notes::required_groups(b))
+                .unwrap_or_default();
+            let text = notes::composition_note(lead, &groups);
+            root::strip_and_merge(root, &keywords, MergeOrder::FirstWins, cx);
+            if let Some(t) = text {
+                cx.record(
+                    "",
+                    lead,
+                    Action::Removed,
+                    format!(
+                        "root {lead} groups surfaced{}{}]",
+                        super::NOTE_OPEN,
+                        t.trim_end_matches('.')
+                    ),
+                );
+            }
+            root::prune_dangling_required(root, cx);
+        }
+        match root.get("type") {
+            None | Some(Value::Null) if self.add_type => {
+                put_first(root, "type", json!("object"));
+                cx.record(
+                    "",
+                    "type",
+                    Action::Added,
+                    "Gemini needs a parameters root of type OBJECT",
+                );
+            }
+            None | Some(Value::Null) => {}
+            Some(Value::String(s)) if s.eq_ignore_ascii_case("object") => {}
+            Some(Value::Array(list))
+                if list
+                    .iter()
+                    .any(|t| t.as_str().is_some_and(|s| s.eq_ignore_ascii_case("object"))) =>
+            {
+                root.insert("type".into(), json!("object"));
+                cx.record(
+                    "",
+                    "type",
+                    Action::Rewritten,
+                    "the root type list narrowed to object (parameters are an object)",
+                );
+            }
+            Some(t) => {
+                return Ok(Step::FailClosed(format!(
+                    "the parameters root is typed {}: Gemini needs an OBJECT root and wrapping it would change the call",
+                    schema::to_bytes(t)
+                )));
+            }
+        }
+        Ok(Step::Continue)
+    }
+
+    fn mutants(&self) -> Vec<PassMutant> {
+        vec![
+            PassMutant::new(
+                "skip the root composition merge",
+                Self {
+                    merge_composition: false,
+                    ..*self
+                },
+            ),
+            PassMutant::new(
+                "skip adding a missing root type",
+                Self {
+                    add_type: false,
+                    ..*self
+                },
+            ),
+        ]
+    }
+}
+
+// ---------------------------------------------------------------------------
+
+/// The most `$ref` expansions one tool may take before v1 fails closed.
+const MAX_INLINES: usize = 512;
+
+/// `gemini-inline-refs`: the `Schema` proto has no references and rejects
+/// `$defs` (rule `gemini-unknown-field-title-examples-default-defs`,
+/// recorded `Unknown name "$defs"`), so every local `$ref` (`#…` JSON
+/// Pointer into the tool's own schema) is replaced by its target, the
+/// node's own keywords winning over the target's, and the root `$defs` /
+/// `definitions` then go. A recursive `$ref` fails closed: no finite
+/// inlining is faithful and cutting the cycle would change the arguments
+/// the model may send. A `$ref` that points nowhere is removed (the node
+/// then counts as untyped).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct InlineRefs {
+    /// Remove the root `$defs`/`definitions` after inlining (a mutation point).
+    pub(crate) drop_defs: bool,
+}
+
+impl Default for InlineRefs {
+    fn default() -> Self {
+        Self { drop_defs: true }
+    }
+}
+
+/// A local pointer's target in `doc`.
+fn resolve<'a>(doc: &'a Value, reference: &str) -> Option<&'a Value> {
+    let pointer = reference.strip_prefix('#')?;
+    let decoded = pointer.replace("%25", "%");
+    doc.pointer(&decoded)
+}
+
+/// A child position that survives into the `Schema` proto (`properties`,
+/// `items`, and the combinators that become `anyOf` or merge): only there
+/// is a `$ref` inlined. Elsewhere (`not`, `additionalProperties`, `$defs`,
+/// …) the keyword is stripped later with its `$ref`s, recursive or not.
+fn kept(child: &schema::ChildKey) -> bool {
+    use schema::ChildKey::{Indexed, Named, Single};
+    matches!(
+        child,
+        Named("properties", _)
+            | Single("items")
+            | Indexed("items" | "anyOf" | "oneOf" | "allOf", _)
+    )
+}
+
+struct Inliner<'a> {
+    doc: &'a Value,
+    stack: Vec<String>,
+    inlines: usize,
+}
+
+impl Inliner<'_> {
+    fn go(
+        &mut self,
+        v: &mut Value,
+        path: &str,
+        depth: usize,
+        cx: &mut Cx<'_>,
+    ) -> Result<Option<String>, TooDeep> {
+        let Some(node) = v.as_object_mut() else {
+            return Ok(None);
+        };
+        if depth > MAX_DEPTH {
+            return Err(TooDeep {
+                path: schema::display_path(path),
+                limit: MAX_DEPTH,
+            });
+        }
+        let mut pushed = 0;
+        while let Some(Value::String(reference)) = node.get("$ref").cloned() {
+            if self.stack.contains(&reference) {
+                return Ok(Some(format!(
+                    "recursive $ref {reference} at {}: the Schema proto has no references and cutting the cycle would change the arguments",
+                    schema::display_path(path)
+                )));
+            }
+            self.inlines += 1;
+            if self.inlines > MAX_INLINES {
+                return Ok(Some(format!(
+                    "inlining $ref takes more than {MAX_INLINES} expansions"
+                )));
+            }
+            if let Some(Value::Object(target)) = resolve(self.doc, &reference) {
+                // The target's keywords, then the node's own (they win).
+                let mut merged = target.clone();
+                for (k, val) in node.iter() {
+                    if k != "$ref" {
+                        merged.insert(k.clone(), val.clone());
+                    }
+                }
+                *node = merged;
+                cx.record(
+                    path,
+                    "$ref",
+                    Action::Rewritten,
+                    format!("local $ref {reference} inlined (the Schema proto has no references)"),
+                );
+                self.stack.push(reference);
+                pushed += 1;
+            } else {
+                node.shift_remove("$ref");
+                cx.record(
+                    path,
+                    "$ref",
+                    Action::Removed,
+                    format!("$ref {reference} resolves to no schema in this tool"),
+                );
+            }
+        }
+        let mut out = None;
+        for child in schema::children(node) {
+            if !kept(&child) {
+                continue;
+            }
+            let sub_path = format!("{path}{}", child.suffix());
+            if let Some(sub) = child.get_mut(node)
+                && let Some(r) = self.go(sub, &sub_path, depth + 1, cx)?
+            {
+                out = Some(r);
+                break;
+            }
+        }
+        self.stack.truncate(self.stack.len() - pushed);
+        Ok(out)
+    }
+}
+
+impl Pass for InlineRefs {
+    fn name(&self) -> &'static str {
+        "gemini-inline-refs"
+    }
+
+    fn rule(&self) -> Option<&'static str> {
+        Some("gemini-unknown-field-title-examples-default-defs")
+    }
+
+    fn apply(&self, tool: &mut Tool, cx: &mut Cx<'_>) -> Result<Step, TooDeep> {
+        let doc = tool.input_schema.clone();
+        let mut has_ref = false;
+        schema::visit(&doc, &mut |_, n| has_ref |= n.contains_key("$ref"))?;
+        if has_ref {
+            let mut inliner = Inliner {
+                doc: &doc,
+                stack: Vec::new(),
+                inlines: 0,
+            };
+            if let Some(reason) = inliner.go(&mut tool.input_schema, "", 0, cx)? {
+                return Ok(Step::FailClosed(reason));
+            }
+        }
+        if self.drop_defs
+            && let Some(root) = tool.input_schema.as_object_mut()
+        {
+            for k in ["$defs", "definitions"] {
+                if root.shift_remove(k).is_some() {
+                    cx.record(
+                        "",
+                        k,
+                        Action::Removed,
+                        "definitions inlined at their uses (Gemini rejects the keyword)",
+                    );
+                }
+            }
+        }
+        Ok(Step::Continue)
+    }
+
+    fn mutants(&self) -> Vec<PassMutant> {
+        vec![PassMutant::new(
+            "keep the root definitions",
+            Self { drop_defs: false },
+        )]
+    }
+}
+
+// ---------------------------------------------------------------------------
+
+/// A scalar standing where a schema belongs, as a schema: a bare type name
+/// becomes `{"type": name}`, anything else (and `true`) `{}`.
+fn as_schema(v: &Value) -> Value {
+    const TYPES: &[&str] = &["string", "number", "integer", "boolean", "object", "array"];
+    match v {
+        Value::String(s) if TYPES.contains(&s.to_ascii_lowercase().as_str()) => {
+            json!({"type": s.to_ascii_lowercase()})
+        }
+        _ => json!({}),
+    }
+}
+
+fn is_scalar(v: &Value) -> bool {
+    matches!(v, Value::String(_) | Value::Number(_) | Value::Bool(_))
+}
+
+/// `gemini-schema-values`: a `Schema` position holding a scalar is a parse
+/// error (rule `gemini-property-schema-not-object`, recorded `Invalid value
+/// at '….properties[6].value' (…Schema), "object"`). In `properties`,
+/// `items` and `anyOf`: `false` removes the property (and its `required`
+/// entry) or the branch (no value may be sent there); `true` and other
+/// scalars become `{}` (a bare type name `{"type": name}`), typed later; a
+/// tuple `items: [A, B]` becomes `items: {"anyOf": [A, B]}` (one element:
+/// itself).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct SchemaValues {
+    /// Read a bare type name as that type (else `{}`; a mutation point).
+    pub(crate) type_names: bool,
+}
+
+impl Default for SchemaValues {
+    fn default() -> Self {
+        Self { type_names: true }
+    }
+}
+
+impl SchemaValues {
+    fn fix(self, v: &Value) -> Value {
+        if self.type_names {
+            as_schema(v)
+        } else {
+            json!({})
+        }
+    }
+}
+
+impl Pass for SchemaValues {
+    fn name(&self) -> &'static str {
+        "gemini-schema-values"
+    }
+
+    fn rule(&self) -> Option<&'static str> {
+        Some("gemini-property-schema-not-object")
+    }
+
+    fn apply(&self, tool: &mut Tool, cx: &mut Cx<'_>) -> Result<Step, TooDeep> {
+        schema::rewrite_pre_order(&mut tool.input_schema, &mut |path, node| {
+            let mut falses = Vec::new();
+            if let Some(Value::Object(props)) = node.get_mut("properties") {
+                for (name, v) in props.iter_mut() {
+                    let at = schema::child_path(&format!("{path}/properties"), name);
+                    if *v == Value::Bool(false) {
+                        falses.push(name.clone());
+                    } else if is_scalar(v) {
+                        cx.record(
+                            &at,
+                            "",
+                            Action::Rewritten,
+                            format!("scalar {v} where a Schema belongs"),
+                        );
+                        *v = self.fix(v);
+                    }
+                }
+                for name in &falses {
+                    props.shift_remove(name);
+                }
+            }
+            for name in &falses {
+                unrequire(node, name, path, cx);
+                cx.record(
+                    &schema::child_path(&format!("{path}/properties"), name),
+                    "properties",
+                    Action::Removed,
+                    "a property whose schema is false can never be sent",
+                );
+            }
+            match node.get_mut("items") {
+                Some(Value::Array(list)) => {
+                    let new = match list.len() {
+                        0 => json!({}),
+                        1 => list[0].clone(),
+                        _ => json!({"anyOf": list.clone()}),
+                    };
+                    let what = format!(
+                        "items in tuple order {}",
+                        schema::to_bytes(&Value::Array(list.clone()))
+                    );
+                    node.insert("items".into(), new);
+                    cx.record(
+                        path,
+                        "items",
+                        Action::Rewritten,
+                        noted(
+                            "tuple items have no Schema form",
+                            &format!("{path}/items"),
+                            &what,
+                        ),
+                    );
+                }
+                Some(v) if is_scalar(v) => {
+                    cx.record(
+                        path,
+                        "items",
+                        Action::Rewritten,
+                        format!("scalar {v} where a Schema belongs"),
+                    );
+                    *v = self.fix(v);
+                }
+                _ => {}
+            }
+            if let Some(Value::Array(branches)) = node.get_mut("anyOf") {
+                let before = branches.len();
+                for (i, b) in branches.iter_mut().enumerate() {
+                    if is_scalar(b) && *b != Value::Bool(false) {
+                        cx.record(
+                            &format!("{path}/anyOf/{i}"),
+                            "",
+                            Action::Rewritten,
+                            format!("scalar {b} where a Schema belongs"),
+                        );
+                        *b = self.fix(b);
+                    }
+                }
+                branches.retain(|b| *b != Value::Bool(false));
+                if branches.len() != before {
+                    cx.record(
+                        path,
+                        "anyOf",
+                        Action::Rewritten,
+                        "false branches (matching nothing) removed",
+                    );
+                }
+            }
+            true
+        })?;
+        Ok(Step::Continue)
+    }
+
+    fn mutants(&self) -> Vec<PassMutant> {
+        vec![PassMutant::new(
+            "read bare type names as {}",
+            Self { type_names: false },
+        )]
+    }
+}

@@ -1,0 +1,839 @@
+//! Gemini v1: each pass alone (exact bytes and marks, the no-op case, one
+//! test per rule and per mutation point) and the whole lane pipelines
+//! (oracle acceptance, idempotence, never-silent).
+#![allow(clippy::needless_pass_by_value)]
+
+use serde_json::{Value, json};
+
+use super::*;
+use crate::degradation::Action;
+use crate::invariants;
+use crate::lane::Lane;
+use crate::oracle::{self, DEFAULT_AS_OF};
+use crate::passes::test_support::{Ran, bytes, run, run_on_tool};
+use crate::pipeline::{Outcome, Pipeline, PipelineConfig, Profile, Shaped};
+
+const OA: Lane = Lane::GeminiOpenapi;
+const JS: Lane = Lane::GeminiJsonschema;
+
+fn one(pass: &dyn Pass, schema: Value) -> Ran {
+    run(pass, OA, schema)
+}
+
+fn mark(path: &str, keyword: &str, action: Action) -> (String, String, Action) {
+    (path.to_owned(), keyword.to_owned(), action)
+}
+
+/// The pass changes nothing and records nothing on `schema`.
+fn assert_noop(pass: &dyn Pass, schema: Value) {
+    let r = one(pass, schema.clone());
+    assert_eq!(bytes(r.schema()), bytes(&schema), "{}", pass.name());
+    assert!(r.records.is_empty(), "{}: {:?}", pass.name(), r.marks());
+}
+
+/// A second run of the pass over its own output records nothing.
+fn assert_idempotent(pass: &dyn Pass, schema: Value) {
+    let once = one(pass, schema);
+    let twice = one(pass, once.schema().clone());
+    assert_eq!(bytes(twice.schema()), bytes(once.schema()));
+    assert!(twice.records.is_empty(), "{:?}", twice.marks());
+}
+
+fn v1(lane: Lane, tool: Tool) -> Shaped {
+    Profile::V1
+        .with_config(PipelineConfig::default())
+        .shape(lane, &tool)
+}
+
+/// Rule ids the oracle still raises for the shaped tool, on `as_of`.
+fn rejections(lane: Lane, tool: &Tool, as_of: &str) -> Vec<&'static str> {
+    let tools = [lane.render(tool)];
+    oracle::check(&crate::rules::request(lane, &tools, as_of))
+        .into_iter()
+        .map(|r| r.rule)
+        .collect()
+}
+
+/// Every note fragment the records carry.
+fn note_of(r: &Ran) -> Option<String> {
+    r.records.iter().find_map(|d| {
+        let at = d.reason.find(NOTE_OPEN)?;
+        let rest = &d.reason[at + NOTE_OPEN.len()..];
+        Some(rest.strip_suffix(']').unwrap_or(rest).to_owned())
+    })
+}
+
+// ------------------------------------------------------------ names
+
+#[test]
+fn gemini_v1_function_names_follow_the_spec_valid_on_every_date() {
+    assert_eq!(FUNCTION_NAME.sanitize("a.b-c_9"), None);
+    assert_eq!(
+        FUNCTION_NAME.sanitize("21st_magic").as_deref(),
+        Some("_21st_magic")
+    );
+    // `:` is accepted only as of 2026-03-03: v1 never relies on it.
+    assert_eq!(
+        FUNCTION_NAME.sanitize("mcp:search").as_deref(),
+        Some("mcp_search")
+    );
+    assert_eq!(PARAMETER_NAME.sanitize("_file_path2"), None);
+    assert_eq!(
+        PARAMETER_NAME.sanitize("file-path.x").as_deref(),
+        Some("file_path_x")
+    );
+}
+
+#[test]
+fn gemini_v1_pass_lists() {
+    assert_eq!(
+        Profile::V1.pass_names(JS),
+        [
+            "sanitize-tool-name",
+            "gemini-maxitems-budget",
+            "gemini-constraint-note"
+        ]
+    );
+    assert_eq!(
+        Profile::V1.pass_names(OA),
+        [
+            "sanitize-tool-name",
+            "normalize",
+            "gemini-inline-refs",
+            "gemini-root-object",
+            "sanitize-property-keys",
+            "gemini-schema-values",
+            "gemini-type-list",
+            "gemini-const-to-enum",
+            "gemini-exclusive-bounds",
+            "gemini-fold-combinators",
+            "gemini-strip-additional-properties",
+            "gemini-strip-schema-keyword",
+            "gemini-strip-property-names",
+            "gemini-strip-annotations",
+            "gemini-strip-non-proto-fields",
+            "gemini-anyof-only",
+            "gemini-type-required",
+            "gemini-enum-strings",
+            "gemini-string-format",
+            "gemini-array-items",
+            "gemini-empty-objects",
+            "normalize",
+            "gemini-maxitems-budget",
+            "gemini-constraint-note",
+        ]
+    );
+}
+
+#[test]
+fn gemini_v1_renames_a_digit_first_tool_and_a_hyphenated_parameter() {
+    let s = v1(
+        OA,
+        Tool::new(
+            "21st_magic",
+            json!({"type":"object","properties":{"file-path":{"type":"string"}},"required":["file-path"]}),
+        ),
+    );
+    assert_eq!(s.tool.name, "_21st_magic");
+    assert_eq!(
+        bytes(&s.tool.input_schema),
+        r#"{"type":"object","properties":{"file_path":{"type":"string"}},"required":["file_path"]}"#
+    );
+    assert!(rejections(OA, &s.tool, "2025-09-06").is_empty());
+}
+
+// ------------------------------------------------------------ maxItems
+
+fn arrays(maxes: &[u64]) -> Value {
+    let props: serde_json::Map<String, Value> = maxes
+        .iter()
+        .enumerate()
+        .map(|(k, m)| {
+            (
+                format!("a{k}"),
+                json!({"type":"array","items":{"type":"string"},"maxItems":m}),
+            )
+        })
+        .collect();
+    json!({"type":"object","properties":props})
+}
+
+#[test]
+fn gemini_v1_max_items_budget_removes_the_largest_first() {
+    let r = one(
+        &MaxItemsBudget::default(),
+        arrays(&[100, 100, 100, 100, 100, 100, 100, 100, 100, 500]),
+    );
+    assert_eq!(
+        r.marks(),
+        [mark("/properties/a9", "maxItems", Action::Removed)]
+    );
+    assert_eq!(note_of(&r).as_deref(), Some("a9: maxItems 500"));
+    assert!(r.schema()["properties"]["a9"].get("maxItems").is_none());
+    assert_idempotent(&MaxItemsBudget::default(), arrays(&[100; 10]));
+}
+
+#[test]
+fn gemini_v1_max_items_budget_ties_go_in_walk_order_until_within_budget() {
+    let r = one(&MaxItemsBudget::default(), arrays(&[100; 10]));
+    assert_eq!(
+        r.marks(),
+        [mark("/properties/a0", "maxItems", Action::Removed)]
+    );
+    assert_noop(&MaxItemsBudget::default(), arrays(&[120; 8]));
+}
+
+#[test]
+fn gemini_v1_fixes_the_max_items_recording_on_both_wires() {
+    for lane in [JS, OA] {
+        let s = v1(lane, Tool::new("plan", arrays(&[100; 10])));
+        assert!(rejections(lane, &s.tool, DEFAULT_AS_OF).is_empty());
+        assert_eq!(
+            s.tool.description.as_deref(),
+            Some("Constraints this schema does not enforce (still follow them): a0: maxItems 100.")
+        );
+    }
+}
+
+// ------------------------------------------------------------ root
+
+#[test]
+fn gemini_v1_root_object_types_a_typeless_root_and_keeps_a_valid_one() {
+    let r = one(
+        &RootObject::default(),
+        json!({"properties":{"a":{"type":"string"}}}),
+    );
+    assert_eq!(
+        bytes(r.schema()),
+        r#"{"type":"object","properties":{"a":{"type":"string"}}}"#
+    );
+    assert_eq!(r.marks(), [mark("", "type", Action::Added)]);
+    assert_noop(
+        &RootObject::default(),
+        json!({"type":"OBJECT","properties":{"a":{"type":"string"}}}),
+    );
+    assert_noop(&RootObject::default(), Value::Null);
+}
+
+#[test]
+fn gemini_v1_root_object_merges_a_root_any_of_and_notes_its_groups() {
+    let r = one(
+        &RootObject::default(),
+        json!({"type":"object","anyOf":[
+            {"properties":{"a":{"type":"string"}},"required":["a"]},
+            {"properties":{"b":{"type":"string"}},"required":["b"]}]}),
+    );
+    assert_eq!(
+        bytes(r.schema()),
+        r#"{"type":"object","properties":{"a":{"type":"string"},"b":{"type":"string"}}}"#
+    );
+    assert_eq!(
+        note_of(&r).as_deref(),
+        Some("At least one of these parameter groups must be provided: a | b")
+    );
+}
+
+#[test]
+fn gemini_v1_root_object_floors_true_narrows_a_type_list_and_fails_closed_otherwise() {
+    let r = one(&RootObject::default(), json!(true));
+    assert_eq!(bytes(r.schema()), r#"{"type":"object","properties":{}}"#);
+    let r = one(
+        &RootObject::default(),
+        json!({"type":["object","null"],"properties":{"a":{"type":"string"}}}),
+    );
+    assert_eq!(
+        bytes(r.schema()),
+        r#"{"type":"object","properties":{"a":{"type":"string"}}}"#
+    );
+    for bad in [json!({"type":"string"}), json!(false), json!(3)] {
+        assert!(matches!(
+            one(&RootObject::default(), bad).step,
+            Step::FailClosed(_)
+        ));
+    }
+}
+
+#[test]
+fn gemini_v1_fixes_empty_parameters_by_shipping_none() {
+    for schema in [json!({}), json!({"type":"object","properties":{}})] {
+        let s = v1(OA, Tool::new("load_docs", schema));
+        assert_eq!(s.tool.input_schema, Value::Null);
+        assert!(rejections(OA, &s.tool, DEFAULT_AS_OF).is_empty());
+        let again = v1(OA, s.tool.clone());
+        assert!(again.degradations.is_empty());
+    }
+}
+
+// ------------------------------------------------------------ refs
+
+#[test]
+fn gemini_v1_inline_refs_inlines_local_refs_and_drops_the_definitions() {
+    let r = one(
+        &InlineRefs::default(),
+        json!({"type":"object","properties":{
+            "a":{"$ref":"#/$defs/A","description":"mine"},
+            "b":{"$ref":"#/definitions/B"},
+            "c":{"$ref":"https://example.com/x"}},
+            "$defs":{"A":{"type":"string","description":"theirs"}},
+            "definitions":{"B":{"$ref":"#/$defs/A"}}}),
+    );
+    assert_eq!(
+        bytes(r.schema()),
+        r#"{"type":"object","properties":{"a":{"type":"string","description":"mine"},"b":{"type":"string","description":"theirs"},"c":{}}}"#
+    );
+    assert_eq!(
+        r.marks(),
+        [
+            mark("/properties/a", "$ref", Action::Rewritten),
+            mark("/properties/b", "$ref", Action::Rewritten),
+            mark("/properties/b", "$ref", Action::Rewritten),
+            mark("/properties/c", "$ref", Action::Removed),
+            mark("", "$defs", Action::Removed),
+            mark("", "definitions", Action::Removed),
+        ]
+    );
+    assert_noop(
+        &InlineRefs::default(),
+        json!({"type":"object","properties":{"a":{"type":"string"}}}),
+    );
+}
+
+#[test]
+fn gemini_v1_inline_refs_fails_closed_on_a_recursive_ref() {
+    let r = one(
+        &InlineRefs::default(),
+        json!({"type":"object","properties":{"tree":{"$ref":"#/$defs/N"}},
+            "$defs":{"N":{"type":"object","properties":{"kids":{"type":"array","items":{"$ref":"#/$defs/N"}}}}}}),
+    );
+    match r.step {
+        Step::FailClosed(reason) => {
+            assert!(reason.starts_with("recursive $ref #/$defs/N"), "{reason}");
+        }
+        Step::Continue => panic!("expected fail closed"),
+    }
+}
+
+// ------------------------------------------------------------ schema values
+
+#[test]
+fn gemini_v1_schema_values_turns_scalars_into_schemas() {
+    let r = one(
+        &SchemaValues::default(),
+        json!({"type":"object","properties":{
+            "options":"object","any":true,"never":false,
+            "pair":{"type":"array","items":[{"type":"string"},{"type":"integer"}]},
+            "one":{"type":"array","items":[{"type":"string"}]},
+            "u":{"anyOf":[false,{"type":"string"},3]}},"required":["never","options"]}),
+    );
+    assert_eq!(
+        bytes(r.schema()),
+        r#"{"type":"object","properties":{"options":{"type":"object"},"any":{},"pair":{"type":"array","items":{"anyOf":[{"type":"string"},{"type":"integer"}]}},"one":{"type":"array","items":{"type":"string"}},"u":{"anyOf":[{"type":"string"},{}]}},"required":["options"]}"#
+    );
+    assert_eq!(
+        r.marks(),
+        [
+            mark("/properties/options", "", Action::Rewritten),
+            mark("/properties/any", "", Action::Rewritten),
+            mark("", "required", Action::Rewritten),
+            mark("/properties/never", "properties", Action::Removed),
+            mark("/properties/pair", "items", Action::Rewritten),
+            mark("/properties/one", "items", Action::Rewritten),
+            mark("/properties/u/anyOf/2", "", Action::Rewritten),
+            mark("/properties/u", "anyOf", Action::Rewritten),
+        ]
+    );
+    assert_noop(
+        &SchemaValues::default(),
+        json!({"type":"object","properties":{"a":{"type":"array","items":{"type":"string"}}}}),
+    );
+}
+
+// ------------------------------------------------------------ type lists
+
+#[test]
+fn gemini_v1_type_list_becomes_type_and_nullable() {
+    let r = one(
+        &TypeList::default(),
+        json!({"type":"object","properties":{"c":{"type":["string","null"],"maxLength":3}}}),
+    );
+    assert_eq!(
+        bytes(r.schema()),
+        r#"{"type":"object","properties":{"c":{"type":"string","maxLength":3,"nullable":true}}}"#
+    );
+    assert_eq!(
+        r.marks(),
+        [
+            mark("/properties/c", "nullable", Action::Added),
+            mark("/properties/c", "type", Action::Rewritten),
+        ]
+    );
+    assert_noop(
+        &TypeList::default(),
+        json!({"type":"string","nullable":true}),
+    );
+}
+
+#[test]
+fn gemini_v1_type_list_of_several_types_becomes_branches() {
+    let r = one(
+        &TypeList::default(),
+        json!({"type":["string","integer","null"],"description":"d","maxLength":3,"minimum":1}),
+    );
+    assert_eq!(
+        bytes(r.schema()),
+        r#"{"anyOf":[{"type":"string","description":"d","maxLength":3,"nullable":true},{"type":"integer","description":"d","minimum":1,"nullable":true}]}"#
+    );
+    let r = one(&TypeList::default(), json!({"type":["null"]}));
+    assert_eq!(bytes(r.schema()), r#"{"nullable":true}"#);
+    assert_idempotent(&TypeList::default(), json!({"type":["string","integer"]}));
+}
+
+// ------------------------------------------------------------ const, bounds
+
+#[test]
+fn gemini_v1_const_to_enum() {
+    let r = one(
+        &ConstToEnum::default(),
+        json!({"anyOf":[{"type":"string","const":"fast","description":"f"},{"type":"integer","const":5}]}),
+    );
+    assert_eq!(
+        bytes(r.schema()),
+        r#"{"anyOf":[{"type":"string","enum":["fast"],"description":"f"},{"type":"integer"}]}"#
+    );
+    assert_eq!(
+        r.marks(),
+        [
+            mark("/anyOf/0", "const", Action::Rewritten),
+            mark("/anyOf/1", "const", Action::Removed),
+        ]
+    );
+    assert_eq!(note_of(&r).as_deref(), Some("/anyOf/1: const 5"));
+    assert_noop(
+        &ConstToEnum::default(),
+        json!({"type":"string","enum":["a"]}),
+    );
+}
+
+#[test]
+fn gemini_v1_exclusive_bounds_become_inclusive_and_noted() {
+    let r = one(
+        &ExclusiveBounds::default(),
+        json!({"type":"object","properties":{
+            "q":{"type":"number","exclusiveMinimum":0},
+            "r":{"type":"number","minimum":5,"exclusiveMinimum":1,"exclusiveMaximum":false}}}),
+    );
+    assert_eq!(
+        bytes(r.schema()),
+        r#"{"type":"object","properties":{"q":{"type":"number","minimum":0},"r":{"type":"number","minimum":5}}}"#
+    );
+    assert_eq!(
+        r.marks(),
+        [
+            mark("/properties/q", "minimum", Action::Added),
+            mark("/properties/q", "exclusiveMinimum", Action::Removed),
+            mark("/properties/r", "exclusiveMinimum", Action::Removed),
+            mark("/properties/r", "exclusiveMaximum", Action::Removed),
+        ]
+    );
+    assert_eq!(note_of(&r).as_deref(), Some("q: exclusiveMinimum 0"));
+    assert_noop(
+        &ExclusiveBounds::default(),
+        json!({"type":"number","minimum":0}),
+    );
+}
+
+// ------------------------------------------------------------ combinators, strips
+
+#[test]
+fn gemini_v1_fold_combinators() {
+    let r = one(
+        &FoldCombinators::default(),
+        json!({"type":"object","properties":{
+            "o":{"oneOf":[{"type":"string"},{"type":"integer"}]},
+            "a":{"allOf":[{"type":"object","properties":{"x":{"type":"string"}},"required":["x"]},
+                          {"properties":{"y":{"type":"string"}},"required":["y"]}]}}}),
+    );
+    assert_eq!(
+        bytes(r.schema()),
+        r#"{"type":"object","properties":{"o":{"anyOf":[{"type":"string"},{"type":"integer"}]},"a":{"type":"object","properties":{"x":{"type":"string"},"y":{"type":"string"}},"required":["x","y"]}}}"#
+    );
+    assert_eq!(
+        r.marks(),
+        [
+            mark("/properties/o", "oneOf", Action::Rewritten),
+            mark("/properties/a", "allOf", Action::Rewritten),
+        ]
+    );
+    assert_noop(
+        &FoldCombinators::default(),
+        json!({"anyOf":[{"type":"string"}]}),
+    );
+}
+
+#[test]
+fn gemini_v1_strips_each_unknown_field_for_its_rule() {
+    let cases = [
+        (
+            StripFields::additional_properties(),
+            json!({"type":"object","additionalProperties":false}),
+        ),
+        (
+            StripFields::schema_keyword(),
+            json!({"type":"object","$schema":"x"}),
+        ),
+        (
+            StripFields::property_names(),
+            json!({"type":"object","propertyNames":{"pattern":"^a"},"patternProperties":{"^b":{}}}),
+        ),
+        (
+            StripFields::annotations(),
+            json!({"type":"object","title":"T","examples":[1],"default":{},"$defs":{},"definitions":{}}),
+        ),
+    ];
+    for (pass, schema) in cases {
+        let r = one(&pass, schema);
+        assert_eq!(bytes(r.schema()), r#"{"type":"object"}"#, "{}", pass.name());
+        assert!(r.marks().iter().all(|m| m.2 == Action::Removed));
+    }
+    let r = one(
+        &StripFields::property_names(),
+        json!({"type":"object","propertyNames":{"pattern":"^a"}}),
+    );
+    assert_eq!(
+        note_of(&r).as_deref(),
+        Some(r#"(root): propertyNames {"pattern":"^a"}"#)
+    );
+    let r = one(
+        &StripFields::additional_properties(),
+        json!({"additionalProperties":{}}),
+    );
+    assert_eq!(note_of(&r), None);
+}
+
+#[test]
+fn gemini_v1_strip_non_proto_keeps_every_proto_field() {
+    let all = json!({"type":"string","format":"date-time","description":"d","nullable":true,
+        "enum":["a"],"maxItems":1,"minItems":0,"properties":{"p":{"type":"string"}},"required":["p"],
+        "minProperties":1,"maxProperties":2,"minLength":1,"maxLength":2,"pattern":"a","example":"a",
+        "anyOf":[{"type":"string"}],"propertyOrdering":["p"],"items":{"type":"string"},"minimum":0,"maximum":1});
+    assert_eq!(all.as_object().unwrap().len(), PROTO_FIELDS.len());
+    assert_noop(&StripFields::non_proto(), all);
+    let r = one(
+        &StripFields::non_proto(),
+        json!({"type":"array","items":{"type":"string","$id":"x"},"uniqueItems":true,"not":{"const":1}}),
+    );
+    assert_eq!(
+        bytes(r.schema()),
+        r#"{"type":"array","items":{"type":"string"}}"#
+    );
+    assert_eq!(
+        r.marks(),
+        [
+            mark("", "uniqueItems", Action::Removed),
+            mark("", "not", Action::Removed),
+            mark("/items", "$id", Action::Removed),
+        ]
+    );
+    assert_eq!(note_of(&r).as_deref(), Some("(root): uniqueItems true"));
+}
+
+// ------------------------------------------------------------ anyOf only
+
+#[test]
+fn gemini_v1_any_of_siblings_move_into_every_branch() {
+    let r = one(
+        &AnyOfOnly::default(),
+        json!({"type":"object","properties":{"e":{"description":"The edits","nullable":true,
+            "properties":{"k":{"type":"string"}},"required":["k"],
+            "anyOf":[{"type":"object","properties":{"j":{"type":"string"}},"required":["j"]},
+                     {"type":"string","description":"A diff"}]}}}),
+    );
+    assert_eq!(
+        bytes(r.schema()),
+        r#"{"type":"object","properties":{"e":{"anyOf":[{"type":"object","properties":{"j":{"type":"string"},"k":{"type":"string"}},"required":["j","k"],"description":"The edits","nullable":true},{"type":"string","description":"A diff","nullable":true,"properties":{"k":{"type":"string"}},"required":["k"]}]}}}"#
+    );
+    assert_eq!(
+        r.marks(),
+        [
+            mark("/properties/e", "description", Action::Rewritten),
+            mark("/properties/e", "nullable", Action::Rewritten),
+            mark("/properties/e", "properties", Action::Rewritten),
+            mark("/properties/e", "required", Action::Rewritten),
+        ]
+    );
+    assert_noop(
+        &AnyOfOnly::default(),
+        json!({"type":"object","properties":{"e":{"anyOf":[{"type":"string"}]}}}),
+    );
+}
+
+// ------------------------------------------------------------ types
+
+#[test]
+fn gemini_v1_type_required_infers_or_narrows_to_scalars() {
+    let r = one(
+        &TypeRequired::default(),
+        json!({"type":"object","properties":{
+            "w":{"description":"Display width"},
+            "o":{"properties":{"a":{"type":"string"}}},
+            "e":{"enum":["a","b"]},
+            "n":{"enum":[1,2]}}}),
+    );
+    assert_eq!(
+        bytes(r.schema()),
+        r#"{"type":"object","properties":{"w":{"anyOf":[{"type":"string","description":"Display width"},{"type":"number","description":"Display width"},{"type":"boolean","description":"Display width"}]},"o":{"type":"object","properties":{"a":{"type":"string"}}},"e":{"type":"string","enum":["a","b"]},"n":{"type":"integer","enum":[1,2]}}}"#
+    );
+    assert_eq!(
+        r.marks(),
+        [
+            mark("/properties/w", "description", Action::Rewritten),
+            mark("/properties/w", "anyOf", Action::Added),
+            mark("/properties/o", "type", Action::Added),
+            mark("/properties/e", "type", Action::Added),
+            mark("/properties/n", "type", Action::Added),
+        ]
+    );
+    assert_noop(
+        &TypeRequired::default(),
+        json!({"properties":{"a":{"type":"string"},"b":{"anyOf":[{"type":"string"}]}}}),
+    );
+}
+
+// ------------------------------------------------------------ enum, format, items
+
+#[test]
+fn gemini_v1_enum_only_on_strings_with_string_members() {
+    let r = one(
+        &EnumStrings::default(),
+        json!({"type":"object","properties":{
+            "t":{"type":"integer","enum":["0","1"]},
+            "d":{"type":"number","enum":[0,1]},
+            "m":{"type":"array","items":{"type":"string"},"enum":["a"]},
+            "s":{"type":"string","enum":["a",1,null]},
+            "ok":{"type":"STRING","enum":["a"]}}}),
+    );
+    assert_eq!(
+        bytes(r.schema()),
+        r#"{"type":"object","properties":{"t":{"type":"integer"},"d":{"type":"number"},"m":{"type":"array","items":{"type":"string"}},"s":{"type":"string","enum":["a"]},"ok":{"type":"STRING","enum":["a"]}}}"#
+    );
+    assert_eq!(
+        r.marks(),
+        [
+            mark("/properties/t", "enum", Action::Removed),
+            mark("/properties/d", "enum", Action::Removed),
+            mark("/properties/m", "enum", Action::Removed),
+            mark("/properties/s", "enum", Action::Rewritten),
+        ]
+    );
+    assert_eq!(note_of(&r).as_deref(), Some(r#"t: one of ["0","1"]"#));
+}
+
+#[test]
+fn gemini_v1_string_format_keeps_enum_and_date_time_only() {
+    let r = one(
+        &StringFormat::default(),
+        json!({"type":"object","properties":{
+            "u":{"type":"string","format":"uri"},
+            "t":{"type":"string","format":"date-time"},
+            "e":{"type":"string","format":"enum","enum":["a"]},
+            "n":{"type":"integer","format":"int64"}}}),
+    );
+    assert_eq!(
+        bytes(r.schema()),
+        r#"{"type":"object","properties":{"u":{"type":"string"},"t":{"type":"string","format":"date-time"},"e":{"type":"string","format":"enum","enum":["a"]},"n":{"type":"integer","format":"int64"}}}"#
+    );
+    assert_eq!(
+        r.marks(),
+        [mark("/properties/u", "format", Action::Removed)]
+    );
+    assert_eq!(note_of(&r).as_deref(), Some("u: format uri"));
+}
+
+#[test]
+fn gemini_v1_array_items_fills_scalar_items() {
+    let r = one(
+        &ArrayItems::default(),
+        json!({"type":"object","properties":{"x":{"type":"array","description":"ids"}}}),
+    );
+    assert_eq!(
+        bytes(r.schema()),
+        r#"{"type":"object","properties":{"x":{"type":"array","items":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"}]},"description":"ids"}}}"#
+    );
+    assert_eq!(r.marks(), [mark("/properties/x", "items", Action::Added)]);
+    assert_noop(
+        &ArrayItems::default(),
+        json!({"type":"ARRAY","items":{"type":"STRING"}}),
+    );
+}
+
+// ------------------------------------------------------------ empty objects
+
+#[test]
+fn gemini_v1_empty_objects_drop_free_form_parameters() {
+    let r = one(
+        &EmptyObjects::default(),
+        json!({"type":"object","properties":{
+            "q":{"type":"string"},
+            "meta":{"type":"object"},
+            "rows":{"type":"array","items":{"type":"object","properties":{}}},
+            "u":{"anyOf":[{"type":"object"},{"type":"string"}]}},"required":["q","meta"]}),
+    );
+    assert_eq!(
+        bytes(r.schema()),
+        r#"{"type":"object","properties":{"q":{"type":"string"},"u":{"type":"string"}},"required":["q"]}"#
+    );
+    assert_eq!(
+        r.marks(),
+        [
+            mark("/properties/u", "anyOf", Action::Rewritten),
+            mark("", "required", Action::Rewritten),
+            mark("/properties/meta", "properties", Action::Removed),
+            mark("/properties/rows", "properties", Action::Removed),
+        ]
+    );
+    assert_eq!(
+        note_of(&r).as_deref(),
+        Some("meta: omitted, though required (a free-form object Gemini cannot declare)")
+    );
+    let r = one(
+        &EmptyObjects::default(),
+        json!({"type":"object","properties":{"m":{"type":"object"}}}),
+    );
+    assert_eq!(r.schema(), &Value::Null);
+    assert_noop(
+        &EmptyObjects::default(),
+        json!({"type":"object","properties":{"q":{"type":"string"}}}),
+    );
+}
+
+// ------------------------------------------------------------ whole lane
+
+/// A schema that trips every `gemini-openapi` rule at once.
+fn everything() -> Value {
+    json!({"$schema":"http://json-schema.org/draft-07/schema#","type":"object",
+        "additionalProperties":false,
+        "properties":{
+            "file-path":{"type":"string","title":"Path","examples":["a"],"format":"uri"},
+            "c":{"type":["string","null"]},
+            "mode":{"anyOf":[{"type":"string","const":"fast"},{"type":"string","const":"slow"}],"description":"m"},
+            "q":{"anyOf":[{"type":"number","exclusiveMinimum":0},{"type":"null"}]},
+            "labels":{"type":"object","properties":{"env":{"type":"string"}},"propertyNames":{"pattern":"^a"}},
+            "opts":"object",
+            "w":{"description":"Display width"},
+            "ids":{"type":"array"},
+            "depth":{"type":"number","enum":[0,1]},
+            "modes":{"type":"array","items":{"type":"string"},"enum":["a"]},
+            "ref":{"$ref":"#/$defs/R"},
+            "big":{"type":"array","items":{"type":"string"},"maxItems":1000}},
+        "$defs":{"R":{"type":"string","default":"x"}},
+        "required":["file-path"]})
+}
+
+#[test]
+fn gemini_v1_openapi_output_is_accepted_on_every_recorded_date() {
+    let tool = Tool::new("21st:magic", everything()).with_description("Does it.");
+    let s = v1(OA, tool.clone());
+    assert_eq!(s.outcome, Outcome::Shaped);
+    for as_of in ["2024-09-26", "2025-09-06", DEFAULT_AS_OF] {
+        assert_eq!(
+            rejections(OA, &s.tool, as_of),
+            Vec::<&str>::new(),
+            "{as_of}"
+        );
+    }
+    assert_eq!(
+        s.tool.description.as_deref(),
+        Some(
+            "Does it.\n\nConstraints this schema does not enforce (still follow them): q: exclusiveMinimum 0; labels: propertyNames {\"pattern\":\"^a\"}; depth: one of [0,1]; modes: one of [\"a\"]; file_path: format uri; opts: omitted (a free-form object Gemini cannot declare); big: maxItems 1000."
+        )
+    );
+    let pipeline = Profile::V1.with_config(PipelineConfig::default());
+    assert!(invariants::check_all(&pipeline, OA, &tool, &s, true).is_empty());
+}
+
+#[test]
+fn gemini_v1_jsonschema_keeps_full_json_schema() {
+    let tool = Tool::new("f", everything());
+    let s = v1(JS, tool.clone());
+    let mut expected = everything();
+    expected["properties"]["big"]
+        .as_object_mut()
+        .unwrap()
+        .shift_remove("maxItems");
+    assert_eq!(bytes(&s.tool.input_schema), bytes(&expected));
+    assert!(rejections(JS, &s.tool, DEFAULT_AS_OF).is_empty());
+}
+
+#[test]
+fn gemini_v1_constraint_note_is_one_note_per_tool() {
+    let r = run_on_tool(
+        &ConstraintNote::default(),
+        OA,
+        Tool::new("t", json!({})).with_description("D."),
+    );
+    assert!(r.records.is_empty());
+    assert_eq!(r.tool.description.as_deref(), Some("D."));
+    let s = v1(
+        OA,
+        Tool::new(
+            "t",
+            json!({"type":"object","properties":{"u":{"type":"string","format":"uri"},"v":{"type":"string","format":"uri"}}}),
+        ),
+    );
+    let noted: Vec<_> = s
+        .degradations
+        .iter()
+        .filter(|d| d.action == Action::Noted)
+        .collect();
+    assert_eq!(noted.len(), 1);
+    assert_eq!(
+        s.tool.description.as_deref(),
+        Some(
+            "Constraints this schema does not enforce (still follow them): u: format uri; v: format uri."
+        )
+    );
+}
+
+#[test]
+fn gemini_v1_inline_refs_leaves_refs_in_stripped_keywords_alone() {
+    let schema = json!({"type":"object","properties":{"a":{"type":"string"}},"not":{"$ref":"#"}});
+    assert_noop(&InlineRefs::default(), schema.clone());
+    let s = v1(OA, Tool::new("t", schema));
+    assert_eq!(s.outcome, Outcome::Shaped);
+    assert_eq!(
+        bytes(&s.tool.input_schema),
+        r#"{"type":"object","properties":{"a":{"type":"string"}}}"#
+    );
+}
+
+#[test]
+fn gemini_v1_is_idempotent_when_inlining_leaves_required_dangling() {
+    let tool = Tool::new(
+        "t",
+        json!({"type":"object","properties":{"r":{"$ref":"#/$defs/R"}},"required":["r"],
+            "$defs":{"R":{"type":"object","properties":{"a":{"type":"string"}},"required":["a","gone"]}}}),
+    );
+    let s = v1(OA, tool.clone());
+    assert_eq!(
+        bytes(&s.tool.input_schema),
+        r#"{"type":"object","properties":{"r":{"type":"object","properties":{"a":{"type":"string"}},"required":["a"]}},"required":["r"]}"#
+    );
+    let pipeline = Profile::V1.with_config(PipelineConfig::default());
+    assert!(invariants::check_all(&pipeline, OA, &tool, &s, true).is_empty());
+}
+
+#[test]
+fn gemini_v1_is_idempotent_when_the_prune_leaves_a_nullable_union() {
+    let tool = Tool::new(
+        "t",
+        json!({"type":"object","properties":{"e":{"oneOf":[
+            {"type":"string","maxLength":9},{"type":"null"},{"type":"object","additionalProperties":false}]}}}),
+    );
+    let s = v1(OA, tool.clone());
+    assert_eq!(
+        bytes(&s.tool.input_schema),
+        r#"{"type":"object","properties":{"e":{"type":"string","maxLength":9,"nullable":true}}}"#
+    );
+    let pipeline = Profile::V1.with_config(PipelineConfig::default());
+    assert!(invariants::check_all(&pipeline, OA, &tool, &s, true).is_empty());
+}

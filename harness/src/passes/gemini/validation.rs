@@ -1,0 +1,548 @@
+//! The `gemini-openapi` passes for Gemini's validation phase: `anyOf`
+//! alone, a type on every nested schema, string-only `enum`, string
+//! formats, array `items`, and objects with properties.
+
+use serde_json::{Map, Value, json};
+
+use super::openapi::{ANY_TYPES, merge_into, put_first, type_of, typed_branches, unrequire};
+use super::{noted, show};
+use crate::degradation::Action;
+use crate::passes::{Cx, Pass, PassMutant, Step};
+use crate::schema::{self, MAX_DEPTH, TooDeep};
+use crate::tool::Tool;
+
+/// `gemini-anyof-only`: an `anyOf` node may hold nothing else (rule
+/// `gemini-anyof-must-be-only-field`, recorded `schema specified other
+/// fields alongside any_of. When using any_of, it must be the only field
+/// set.`). The siblings move into every branch (`{S, anyOf: [A, B]}` ≡
+/// `{anyOf: [S∧A, S∧B]}`): keys a branch lacks are added, `properties`
+/// merge by name and `required` lists unite; the branch's own value wins
+/// any other clash.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct AnyOfOnly {
+    /// Merge `properties`/`required` (else the branch's wins; a mutation point).
+    pub(crate) merge_maps: bool,
+}
+
+impl Default for AnyOfOnly {
+    fn default() -> Self {
+        Self { merge_maps: true }
+    }
+}
+
+impl Pass for AnyOfOnly {
+    fn name(&self) -> &'static str {
+        "gemini-anyof-only"
+    }
+
+    fn rule(&self) -> Option<&'static str> {
+        Some("gemini-anyof-must-be-only-field")
+    }
+
+    fn apply(&self, tool: &mut Tool, cx: &mut Cx<'_>) -> Result<Step, TooDeep> {
+        schema::rewrite_pre_order(&mut tool.input_schema, &mut |path, node| {
+            if path.is_empty() || node.len() < 2 || !node.get("anyOf").is_some_and(Value::is_array)
+            {
+                return true;
+            }
+            let mut siblings = std::mem::take(node);
+            let Some(Value::Array(mut branches)) = siblings.shift_remove("anyOf") else {
+                return true;
+            };
+            for b in &mut branches {
+                if let Value::Object(m) = b {
+                    merge_into(m, &siblings, self.merge_maps);
+                }
+            }
+            for k in siblings.keys() {
+                cx.record(
+                    path,
+                    k,
+                    Action::Rewritten,
+                    "moved into every anyOf branch (anyOf must be the only field)",
+                );
+            }
+            node.insert("anyOf".into(), Value::Array(branches));
+            true
+        })?;
+        Ok(Step::Continue)
+    }
+
+    fn mutants(&self) -> Vec<PassMutant> {
+        vec![PassMutant::new(
+            "branch properties win whole",
+            Self { merge_maps: false },
+        )]
+    }
+}
+
+// ---------------------------------------------------------------------------
+
+/// The type a node's keywords imply, if any.
+fn implied_type(node: &Map<String, Value>) -> Option<&'static str> {
+    let has = |ks: &[&str]| ks.iter().any(|k| node.contains_key(*k));
+    if has(&[
+        "properties",
+        "required",
+        "minProperties",
+        "maxProperties",
+        "propertyOrdering",
+    ]) {
+        return Some("object");
+    }
+    if has(&["items", "minItems", "maxItems"]) {
+        return Some("array");
+    }
+    if let Some(Value::Array(members)) = node.get("enum")
+        && !members.is_empty()
+    {
+        if members.iter().all(Value::is_string) {
+            return Some("string");
+        }
+        if members.iter().all(|m| m.is_i64() || m.is_u64()) {
+            return Some("integer");
+        }
+        if members.iter().all(Value::is_number) {
+            return Some("number");
+        }
+        if members.iter().all(Value::is_boolean) {
+            return Some("boolean");
+        }
+        return None;
+    }
+    if has(&["minLength", "maxLength", "pattern"]) {
+        return Some("string");
+    }
+    if has(&["minimum", "maximum"]) {
+        return Some("number");
+    }
+    match node.get("format").and_then(Value::as_str) {
+        Some("int32" | "int64") => Some("integer"),
+        Some("float" | "double") => Some("number"),
+        Some(_) => Some("string"),
+        None => None,
+    }
+}
+
+/// `gemini-type-required`: a nested schema needs `type` unless it uses
+/// `anyOf` (rules `gemini-type-required-without-combinator`, recorded
+/// `….properties[query].type: must be specified when not using one_of,
+/// any_of or all_of fields`, and `vertex-schema-type-field-missing`,
+/// recorded `schema didn't specify the schema type field`). The type the
+/// node's keywords imply is added; a node that implies none (it accepted
+/// anything) becomes `anyOf` string | number | boolean, its keywords in
+/// every branch: narrower than "anything", so every value the model sends
+/// stays valid.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct TypeRequired {
+    /// Infer the type from keywords (else always the scalar anyOf; a mutation point).
+    pub(crate) infer: bool,
+}
+
+impl Default for TypeRequired {
+    fn default() -> Self {
+        Self { infer: true }
+    }
+}
+
+impl Pass for TypeRequired {
+    fn name(&self) -> &'static str {
+        "gemini-type-required"
+    }
+
+    fn rule(&self) -> Option<&'static str> {
+        Some("gemini-type-required-without-combinator")
+    }
+
+    fn apply(&self, tool: &mut Tool, cx: &mut Cx<'_>) -> Result<Step, TooDeep> {
+        schema::rewrite_pre_order(&mut tool.input_schema, &mut |path, node| {
+            let typeless = node.get("type").is_none_or(Value::is_null);
+            if path.is_empty() || !typeless || node.contains_key("anyOf") {
+                return true;
+            }
+            if node.shift_remove("type").is_some() {
+                cx.record(path, "type", Action::Removed, "type: null names no type");
+            }
+            if let Some(t) = implied_type(node).filter(|_| self.infer) {
+                put_first(node, "type", json!(t));
+                cx.record(
+                    path,
+                    "type",
+                    Action::Added,
+                    format!("untyped schema typed {t} by its keywords"),
+                );
+            } else {
+                let siblings = std::mem::take(node);
+                for k in siblings.keys() {
+                    cx.record(
+                        path,
+                        k,
+                        Action::Rewritten,
+                        "moved into every branch of the scalar anyOf",
+                    );
+                }
+                node.insert(
+                    "anyOf".into(),
+                    Value::Array(typed_branches(ANY_TYPES, &siblings)),
+                );
+                cx.record(
+                    path,
+                    "anyOf",
+                    Action::Added,
+                    "an untyped schema (any value) narrowed to string, number or boolean",
+                );
+            }
+            true
+        })?;
+        Ok(Step::Continue)
+    }
+
+    fn mutants(&self) -> Vec<PassMutant> {
+        vec![PassMutant::new("never infer a type", Self { infer: false })]
+    }
+}
+
+// ---------------------------------------------------------------------------
+
+/// `gemini-enum-strings`: `enum` members are proto strings and `enum` is
+/// only for STRING (rules `gemini-enum-values-must-be-strings`, recorded
+/// `Invalid value at '….enum[0]' (TYPE_STRING), 0`;
+/// `gemini-enum-only-string-type`, recorded `….enum: only allowed for
+/// STRING type`; `vertex-enum-with-object-or-array-type`). On a string the
+/// non-string members go (no string matches them); on any other type the
+/// `enum` goes and its values are noted: stringifying them would make the
+/// model send strings where the tool expects numbers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct EnumStrings {
+    /// Keep a string enum's string members (else drop it whole; a mutation point).
+    pub(crate) keep_strings: bool,
+}
+
+impl Default for EnumStrings {
+    fn default() -> Self {
+        Self { keep_strings: true }
+    }
+}
+
+impl Pass for EnumStrings {
+    fn name(&self) -> &'static str {
+        "gemini-enum-strings"
+    }
+
+    fn rule(&self) -> Option<&'static str> {
+        Some("gemini-enum-only-string-type")
+    }
+
+    fn apply(&self, tool: &mut Tool, cx: &mut Cx<'_>) -> Result<Step, TooDeep> {
+        schema::rewrite_pre_order(&mut tool.input_schema, &mut |path, node| {
+            let Some(members) = node.get("enum").cloned() else {
+                return true;
+            };
+            let is_string = type_of(node).as_deref() == Some("string");
+            let strings: Vec<Value> = members
+                .as_array()
+                .map(|a| a.iter().filter(|m| m.is_string()).cloned().collect())
+                .unwrap_or_default();
+            let all = members.as_array().is_some_and(|a| a.len() == strings.len());
+            if is_string && all {
+                return true;
+            }
+            if is_string && self.keep_strings && !strings.is_empty() {
+                node.insert("enum".into(), Value::Array(strings));
+                cx.record(
+                    path,
+                    "enum",
+                    Action::Rewritten,
+                    "non-string members of a string enum removed",
+                );
+            } else {
+                node.shift_remove("enum");
+                let reason = "Gemini takes enum only on strings";
+                let reason = if is_string {
+                    reason.to_owned()
+                } else {
+                    noted(reason, path, &show("one of", &members))
+                };
+                cx.record(path, "enum", Action::Removed, reason);
+            }
+            true
+        })?;
+        Ok(Step::Continue)
+    }
+
+    fn mutants(&self) -> Vec<PassMutant> {
+        vec![PassMutant::new(
+            "drop a mixed string enum whole",
+            Self {
+                keep_strings: false,
+            },
+        )]
+    }
+}
+
+// ---------------------------------------------------------------------------
+
+/// `gemini-string-format`: a STRING `format` other than `enum` /
+/// `date-time` is rejected (rule `gemini-string-format-enum-datetime-only`,
+/// recorded `….format: only 'enum' and 'date-time' are supported for STRING
+/// type` for `format: "uri"`). Others are removed and noted.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct StringFormat {
+    pub(crate) allowed: Vec<&'static str>,
+}
+
+impl Default for StringFormat {
+    fn default() -> Self {
+        Self {
+            allowed: vec!["enum", "date-time"],
+        }
+    }
+}
+
+impl Pass for StringFormat {
+    fn name(&self) -> &'static str {
+        "gemini-string-format"
+    }
+
+    fn rule(&self) -> Option<&'static str> {
+        Some("gemini-string-format-enum-datetime-only")
+    }
+
+    fn apply(&self, tool: &mut Tool, cx: &mut Cx<'_>) -> Result<Step, TooDeep> {
+        schema::rewrite_pre_order(&mut tool.input_schema, &mut |path, node| {
+            let bad = node
+                .get("format")
+                .and_then(Value::as_str)
+                .is_some_and(|f| !self.allowed.contains(&f));
+            if bad
+                && type_of(node).as_deref() == Some("string")
+                && let Some(v) = node.shift_remove("format")
+            {
+                cx.record(
+                    path,
+                    "format",
+                    Action::Removed,
+                    noted(
+                        "Gemini takes only enum and date-time string formats",
+                        path,
+                        &show("format", &v),
+                    ),
+                );
+            }
+            true
+        })?;
+        Ok(Step::Continue)
+    }
+
+    fn mutants(&self) -> Vec<PassMutant> {
+        self.allowed
+            .iter()
+            .map(|f| {
+                let mut m = self.clone();
+                m.allowed.retain(|x| x != f);
+                PassMutant::new(format!("drop {f:?} from the allowed formats"), m)
+            })
+            .collect()
+    }
+}
+
+// ---------------------------------------------------------------------------
+
+/// `gemini-array-items`: an ARRAY needs `items` (rule
+/// `gemini-array-items-required`, recorded `….items: missing field.`). A
+/// missing `items` (any item) becomes the scalar anyOf string | number |
+/// boolean (as an untyped schema does): narrower, so still valid.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct ArrayItems {
+    /// Give items the scalar anyOf (else `{}`; a mutation point).
+    pub(crate) scalar_any: bool,
+}
+
+impl Default for ArrayItems {
+    fn default() -> Self {
+        Self { scalar_any: true }
+    }
+}
+
+impl Pass for ArrayItems {
+    fn name(&self) -> &'static str {
+        "gemini-array-items"
+    }
+
+    fn rule(&self) -> Option<&'static str> {
+        Some("gemini-array-items-required")
+    }
+
+    fn apply(&self, tool: &mut Tool, cx: &mut Cx<'_>) -> Result<Step, TooDeep> {
+        schema::rewrite_pre_order(&mut tool.input_schema, &mut |path, node| {
+            let missing = node.get("items").is_none_or(Value::is_null);
+            if missing && type_of(node).as_deref() == Some("array") {
+                let items = if self.scalar_any {
+                    json!({"anyOf": typed_branches(ANY_TYPES, &Map::new())})
+                } else {
+                    json!({})
+                };
+                cx.set_keyword(
+                    path,
+                    node,
+                    ("type", "items"),
+                    items,
+                    "an array of any items narrowed to scalar items (Gemini requires items)",
+                );
+            }
+            true
+        })?;
+        Ok(Step::Continue)
+    }
+
+    fn mutants(&self) -> Vec<PassMutant> {
+        vec![PassMutant::new(
+            "fill items with {}",
+            Self { scalar_any: false },
+        )]
+    }
+}
+
+// ---------------------------------------------------------------------------
+
+/// `gemini-empty-objects`: an OBJECT needs non-empty `properties` (rule
+/// `gemini-object-properties-non-empty`, recorded `….parameters.properties:
+/// should be non-empty for OBJECT type`; "omit parameters instead"). A
+/// nested object that declares no properties (a free-form map) cannot be
+/// declared: its property is removed (with its `required` entry) and noted,
+/// an array of them or an `anyOf` left without branches goes the same way.
+/// A root left without properties ships as no parameters at all (`null`,
+/// the declaration's accepted no-argument form).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct EmptyObjects {
+    /// Ship an empty root as no parameters (a mutation point).
+    pub(crate) root_to_null: bool,
+}
+
+impl Default for EmptyObjects {
+    fn default() -> Self {
+        Self { root_to_null: true }
+    }
+}
+
+/// Prune free-form objects under `v`; whether `v` itself must go.
+fn prune(v: &mut Value, path: &str, depth: usize, cx: &mut Cx<'_>) -> Result<bool, TooDeep> {
+    let Some(node) = v.as_object_mut() else {
+        return Ok(false);
+    };
+    if depth > MAX_DEPTH {
+        return Err(TooDeep {
+            path: schema::display_path(path),
+            limit: MAX_DEPTH,
+        });
+    }
+    let mut gone: Vec<String> = Vec::new();
+    if let Some(Value::Object(props)) = node.get_mut("properties") {
+        for (name, sub) in props.iter_mut() {
+            let at = schema::child_path(&format!("{path}/properties"), name);
+            if prune(sub, &at, depth + 1, cx)? {
+                gone.push(name.clone());
+            }
+        }
+        for name in &gone {
+            props.shift_remove(name);
+        }
+    }
+    for name in &gone {
+        let at = schema::child_path(&format!("{path}/properties"), name);
+        let required = schema::required_names(node).contains(name);
+        unrequire(node, name, path, cx);
+        let what = if required {
+            "omitted, though required (a free-form object Gemini cannot declare)"
+        } else {
+            "omitted (a free-form object Gemini cannot declare)"
+        };
+        cx.record(
+            &at,
+            "properties",
+            Action::Removed,
+            noted("an object without properties is rejected", &at, what),
+        );
+    }
+    if let Some(items) = node.get_mut("items")
+        && prune(items, &format!("{path}/items"), depth + 1, cx)?
+    {
+        return Ok(true);
+    }
+    if let Some(Value::Array(branches)) = node.get_mut("anyOf") {
+        let mut keep = Vec::new();
+        let mut dropped = Vec::new();
+        for (i, mut b) in std::mem::take(branches).into_iter().enumerate() {
+            let at = format!("{path}/anyOf/{i}");
+            if prune(&mut b, &at, depth + 1, cx)? {
+                dropped.push(at);
+            } else {
+                keep.push(b);
+            }
+        }
+        *branches = keep;
+        let left = branches.len();
+        if !dropped.is_empty() {
+            cx.record(
+                path,
+                "anyOf",
+                Action::Rewritten,
+                format!(
+                    "branches {} removed: objects without properties",
+                    dropped.join(", ")
+                ),
+            );
+        }
+        if left == 0 {
+            return Ok(true);
+        }
+        // A single branch left stands for the node (as `normalize` would
+        // splice it on a second run).
+        if left == 1
+            && !dropped.is_empty()
+            && node.len() == 1
+            && let Some(Value::Array(mut only)) = node.shift_remove("anyOf")
+            && let Some(Value::Object(branch)) = only.pop()
+        {
+            *node = branch;
+        }
+    }
+    let object = type_of(node).as_deref() == Some("object");
+    let empty = node
+        .get("properties")
+        .and_then(Value::as_object)
+        .is_none_or(Map::is_empty);
+    Ok(object && empty)
+}
+
+impl Pass for EmptyObjects {
+    fn name(&self) -> &'static str {
+        "gemini-empty-objects"
+    }
+
+    fn rule(&self) -> Option<&'static str> {
+        Some("gemini-object-properties-non-empty")
+    }
+
+    fn apply(&self, tool: &mut Tool, cx: &mut Cx<'_>) -> Result<Step, TooDeep> {
+        if prune(&mut tool.input_schema, "", 0, cx)? && self.root_to_null {
+            tool.input_schema = Value::Null;
+            cx.record(
+                "",
+                "",
+                Action::Removed,
+                "no parameters left: the declaration ships without parameters (Gemini rejects an OBJECT without properties)",
+            );
+        }
+        Ok(Step::Continue)
+    }
+
+    fn mutants(&self) -> Vec<PassMutant> {
+        vec![PassMutant::new(
+            "keep an empty root",
+            Self {
+                root_to_null: false,
+            },
+        )]
+    }
+}
