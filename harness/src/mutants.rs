@@ -104,10 +104,26 @@ pub fn plan(profile: Profile, lanes: &[Lane], config: &PipelineConfig) -> Vec<Mu
     let mut out: Vec<Mutant> = Vec::new();
     for lane in lanes {
         let names = profile.pass_names(lane);
-        let name =
-            |pass: &str, change: &str| format!("{}/{}/{pass}: {change}", profile.id(), lane.id());
-        let info = |pass: &str, kind, change: String| MutantInfo {
-            name: name(pass, &change),
+        // A pass that runs twice on a lane (normalize on Gemini) is named by
+        // its occurrence: `normalize#2`.
+        let labels: Vec<String> = names
+            .iter()
+            .enumerate()
+            .map(|(i, n)| {
+                let total = names.iter().filter(|m| *m == n).count();
+                let nth = names[..=i].iter().filter(|m| *m == n).count();
+                if total > 1 {
+                    format!("{n}#{nth}")
+                } else {
+                    (*n).to_owned()
+                }
+            })
+            .collect();
+        let name = |at: usize, change: &str| {
+            format!("{}/{}/{}: {change}", profile.id(), lane.id(), labels[at])
+        };
+        let info = |at: usize, pass: &str, kind, change: String| MutantInfo {
+            name: name(at, &change),
             lane: lane.id().to_owned(),
             pass: pass.to_owned(),
             kind,
@@ -123,7 +139,7 @@ pub fn plan(profile: Profile, lanes: &[Lane], config: &PipelineConfig) -> Vec<Mu
         for (i, pass) in names.iter().enumerate() {
             let mut passes = profile.passes(lane);
             passes.remove(i);
-            let info = info(pass, MutantKind::Off, "switched off".to_owned());
+            let info = info(i, pass, MutantKind::Off, "switched off".to_owned());
             out.push(Mutant {
                 pipeline: pipeline(&info, passes),
                 info,
@@ -135,7 +151,12 @@ pub fn plan(profile: Profile, lanes: &[Lane], config: &PipelineConfig) -> Vec<Mu
             let mut passes = profile.passes(lane);
             passes.swap(i - 1, i);
             let (a, b) = (names[i - 1], names[i]);
-            let info = info(a, MutantKind::Swap, format!("swapped with {b}"));
+            let info = info(
+                i - 1,
+                a,
+                MutantKind::Swap,
+                format!("swapped with {}", labels[i]),
+            );
             out.push(Mutant {
                 pipeline: pipeline(&info, passes),
                 info,
@@ -147,7 +168,7 @@ pub fn plan(profile: Profile, lanes: &[Lane], config: &PipelineConfig) -> Vec<Mu
             for m in pass.mutants() {
                 let mut passes = profile.passes(lane);
                 passes[i] = m.pass;
-                let info = info(pass.name(), MutantKind::Declared, m.change);
+                let info = info(i, pass.name(), MutantKind::Declared, m.change);
                 out.push(Mutant {
                     pipeline: pipeline(&info, passes),
                     info,

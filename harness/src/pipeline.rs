@@ -205,9 +205,21 @@ impl Profile {
                 passes::compat::v1(lane)
             }
             (Self::V1, Lane::OpenaiResponses) => vec![
+                Box::new(passes::names::SanitizeToolName {
+                    spec: passes::names::NameSpec::word_or_dash(64),
+                    rule: "openai-tool-name-pattern",
+                }),
                 normalize(),
                 Box::new(ResponsesRootFlatten),
                 Box::new(StripLookaroundPatterns::default()),
+                Box::new(passes::openai::RepairKeywordTypes::new(
+                    "openai-required-null",
+                )),
+                Box::new(passes::openai::ReplaceNonSchemas::new(
+                    "openai-subschema-not-object",
+                )),
+                Box::new(passes::openai::ArrayItemsFloor::default()),
+                Box::new(passes::openai::StrictFallback::default()),
                 Box::new(StrictCloseObjects),
                 Box::new(StrictRequireAll),
             ],
@@ -215,6 +227,10 @@ impl Profile {
                 normalize(),
                 Box::new(DeepseekStrictUnusable),
                 Box::new(DeepseekPreGate),
+                Box::new(passes::compat::ParametersObjectFloor::new(
+                    "deepseek-parameters-must-be-object",
+                    true,
+                )),
                 Box::new(DeepseekRemoveOptionals::default()),
                 Box::new(DeepseekConstToEnum),
                 Box::new(DeepseekWideningStrips::default()),

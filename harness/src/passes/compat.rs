@@ -69,6 +69,9 @@ pub(crate) fn v1(lane: Lane) -> Vec<Box<dyn Pass>> {
                 false,
             )),
             Box::new(Draft4ExclusiveBounds::default()),
+            Box::new(super::gate::OracleGate::new(
+                "mistral-parameters-not-object-schema",
+            )),
         ],
         Lane::Ollama => vec![
             Box::new(OllamaPropertiesMap::default()),
@@ -262,6 +265,7 @@ mod tests {
                     "draft4-exclusive-bounds",
                     Some("mistral-parameters-not-object-schema")
                 ),
+                ("oracle-gate", Some("mistral-parameters-not-object-schema")),
             ]
         );
         assert_eq!(

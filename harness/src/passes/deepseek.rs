@@ -296,6 +296,17 @@ impl Pass for DeepseekPreGate {
                 "input schema is not a JSON object: strict mode needs an object schema".into(),
             ));
         }
+        if self.non_object_root
+            && let Some(t) = tool.input_schema.get("type")
+            && t != "object"
+            && !t
+                .as_array()
+                .is_some_and(|ts| ts.iter().any(|x| x == "object"))
+        {
+            return Ok(Step::FailClosed(format!(
+                "root declares type {t}: strict mode needs an object root"
+            )));
+        }
         if let Some(root) = tool.input_schema.as_object() {
             let props_empty = root
                 .get("properties")

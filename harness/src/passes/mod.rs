@@ -10,6 +10,7 @@ pub(crate) mod anthropic;
 pub(crate) mod bedrock;
 pub(crate) mod compat;
 mod deepseek;
+pub(crate) mod gate;
 pub(crate) mod gemini;
 mod lookaround;
 pub(crate) mod names;

@@ -7,8 +7,6 @@
 //! digits of the original's sha256, so two long names that share a prefix
 //! stay apart. A valid name is never touched (the passes are idempotent).
 
-#![allow(dead_code)] // until the lanes wire these passes (removed at merge)
-
 use serde_json::{Map, Value};
 
 use super::{Cx, Pass, Step};

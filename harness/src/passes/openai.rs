@@ -137,7 +137,9 @@ impl Pass for MetaschemaGate {
     }
 
     fn mutants(&self) -> Vec<PassMutant> {
-        vec![PassMutant::flip(self, "never fail closed", |p| &mut p.enabled)]
+        vec![PassMutant::flip(self, "never fail closed", |p| {
+            &mut p.enabled
+        })]
     }
 }
 
