@@ -154,7 +154,7 @@ impl Profile {
                 "previous release line: Responses-style root flatten on Messages lanes, nullable optionals on DeepSeek strict"
             }
             Self::V1 => {
-                "current line: narrowed Anthropic root strip, verbatim third-party Messages, Responses lookaround strip, documented DeepSeek strict subset"
+                "current line: every lane shaped to pass its provider's oracle (narrowed Anthropic root strip, Responses lookaround strip, DeepSeek strict subset, …), third-party Messages verbatim"
             }
             Self::Verbatim => "identity: every tool ships exactly as declared",
         }
