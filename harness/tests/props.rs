@@ -20,11 +20,15 @@ use wireshape::testing::properties;
 mod input;
 
 /// Few cases per property: the file stays well under 20 s on two cores.
+/// `PROPTEST_CASES=N` asks for more (a longer local hunt).
 const CASES: u32 = 24;
 
 fn config() -> ProptestConfig {
     ProptestConfig {
-        cases: CASES,
+        cases: std::env::var("PROPTEST_CASES")
+            .ok()
+            .and_then(|n| n.parse().ok())
+            .unwrap_or(CASES),
         failure_persistence: Some(Box::new(FileFailurePersistence::Direct(
             "proptest-regressions/props.txt",
         ))),

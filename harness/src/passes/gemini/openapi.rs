@@ -612,12 +612,17 @@ impl Pass for SchemaValues {
                 }
                 _ => {}
             }
-            if let Some(Value::Array(branches)) = node.get_mut("anyOf") {
+            // `oneOf` too: it becomes `anyOf` later, and a false branch
+            // (matching nothing) never changes which branch matches.
+            for kw in ["anyOf", "oneOf"] {
+                let Some(Value::Array(branches)) = node.get_mut(kw) else {
+                    continue;
+                };
                 let before = branches.len();
                 for (i, b) in branches.iter_mut().enumerate() {
                     if is_scalar(b) && *b != Value::Bool(false) {
                         cx.record(
-                            &format!("{path}/anyOf/{i}"),
+                            &format!("{path}/{kw}/{i}"),
                             "",
                             Action::Rewritten,
                             format!("scalar {b} where a Schema belongs"),
@@ -629,7 +634,7 @@ impl Pass for SchemaValues {
                 if branches.len() != before {
                     cx.record(
                         path,
-                        "anyOf",
+                        kw,
                         Action::Rewritten,
                         "false branches (matching nothing) removed",
                     );

@@ -348,6 +348,25 @@ fn gemini_v1_schema_values_turns_scalars_into_schemas() {
     );
 }
 
+#[test]
+fn gemini_v1_schema_values_drops_false_one_of_branches_too() {
+    let r = one(
+        &SchemaValues::default(),
+        json!({"type":"object","properties":{"p":{"oneOf":[false,{"type":"string"},"integer"]}}}),
+    );
+    assert_eq!(
+        bytes(r.schema()),
+        r#"{"type":"object","properties":{"p":{"oneOf":[{"type":"string"},{"type":"integer"}]}}}"#
+    );
+    assert_eq!(
+        r.marks(),
+        [
+            mark("/properties/p/oneOf/2", "", Action::Rewritten),
+            mark("/properties/p", "oneOf", Action::Rewritten),
+        ]
+    );
+}
+
 // ------------------------------------------------------------ type lists
 
 #[test]
