@@ -425,6 +425,9 @@ pub fn load_evidence(opts: &EvidenceOptions, lanes: &[Lane]) -> Result<MutantEvi
     })
 }
 
+/// A case's class, ledger matches (file, index) and stale pins.
+type LedgerVerdict = (Class, Vec<(String, usize)>, Vec<usize>);
+
 /// A case's verdicts, per check.
 #[derive(Debug, Clone, PartialEq, Eq)]
 struct CaseVerdict {
@@ -432,7 +435,7 @@ struct CaseVerdict {
     /// Class, ledger matches, stale pins. Only [`Lane::DIFFERENTIAL`] lanes
     /// have ledgers; on the others v0 is verbatim and every v1 change is a
     /// fix the oracle judges, so there the class counts only when errored.
-    ledger: Option<(Class, Vec<(String, usize)>, Vec<usize>)>,
+    ledger: Option<LedgerVerdict>,
     oracle: (Option<String>, Vec<String>),
 }
 
@@ -518,7 +521,7 @@ impl CaseVerdict {
 }
 
 /// The class of a ledger verdict (`unledgered` on lanes without ledgers).
-fn class_id(ledger: Option<&(Class, Vec<(String, usize)>, Vec<usize>)>) -> &'static str {
+fn class_id(ledger: Option<&LedgerVerdict>) -> &'static str {
     ledger.map_or("unledgered", |l| l.0.id())
 }
 
