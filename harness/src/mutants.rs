@@ -425,11 +425,17 @@ pub fn load_evidence(opts: &EvidenceOptions, lanes: &[Lane]) -> Result<MutantEvi
     })
 }
 
+/// A case's class, ledger matches (file, index) and stale pins.
+type LedgerVerdict = (Class, Vec<(String, usize)>, Vec<usize>);
+
 /// A case's verdicts, per check.
 #[derive(Debug, Clone, PartialEq, Eq)]
 struct CaseVerdict {
     invariants: Vec<String>,
-    ledger: (Class, Vec<(String, usize)>, Vec<usize>),
+    /// Class, ledger matches, stale pins. Only [`Lane::DIFFERENTIAL`] lanes
+    /// have ledgers; on the others v0 is verbatim and every v1 change is a
+    /// fix the oracle judges, so there the class counts only when errored.
+    ledger: Option<LedgerVerdict>,
     oracle: (Option<String>, Vec<String>),
 }
 
@@ -453,9 +459,10 @@ impl CaseVerdict {
             .iter()
             .map(|m: &LedgerMatch| (m.file.clone(), m.index))
             .collect();
+        let ledgered = Lane::DIFFERENTIAL.contains(&case.lane) || o.class == Class::Errored;
         Self {
             invariants,
-            ledger: (o.class, matches, stale),
+            ledger: ledgered.then_some((o.class, matches, stale)),
             oracle: (o.verdict, o.new.rejected_by),
         }
     }
@@ -473,8 +480,8 @@ impl CaseVerdict {
                 "ledger-diff",
                 format!(
                     "class {} (baseline {})",
-                    self.ledger.0.id(),
-                    base.ledger.0.id()
+                    class_id(self.ledger.as_ref()),
+                    class_id(base.ledger.as_ref())
                 ),
             ));
         }
@@ -498,17 +505,24 @@ impl CaseVerdict {
         if !self.invariants.is_empty() {
             return Some(format!("violates {}", self.invariants.join(", ")));
         }
-        if matches!(self.ledger.0, Class::Unexpected | Class::Errored) {
-            return Some(format!("class {}", self.ledger.0.id()));
-        }
-        if !self.ledger.2.is_empty() {
-            return Some("stale ledger pin".to_owned());
+        if let Some((class, _, stale)) = &self.ledger {
+            if matches!(class, Class::Unexpected | Class::Errored) {
+                return Some(format!("class {}", class.id()));
+            }
+            if !stale.is_empty() {
+                return Some("stale ledger pin".to_owned());
+            }
         }
         if self.oracle.0.as_deref() == Some("regression") {
             return Some("oracle regression".to_owned());
         }
         None
     }
+}
+
+/// The class of a ledger verdict (`unledgered` on lanes without ledgers).
+fn class_id(ledger: Option<&LedgerVerdict>) -> &'static str {
+    ledger.map_or("unledgered", |l| l.0.id())
 }
 
 fn fix_kind(f: &Fix) -> &'static str {

@@ -276,11 +276,7 @@ impl Pipeline for BuiltinPipeline {
         lane: Lane,
         parts: &mut crate::request::RequestParts,
     ) -> Vec<crate::request::RequestChange> {
-        let mut changes = self.profile.shape_request(lane, parts);
-        if self.profile.shapes_response_format(lane) {
-            changes.extend(crate::request::shape_response_format(self, lane, parts));
-        }
-        changes
+        crate::request::shape_request_as(self.profile, self, lane, parts)
     }
 }
 
@@ -305,6 +301,16 @@ impl Pipeline for PassList {
         } else {
             run_passes(&self.base.passes(lane), lane, &self.config, tool)
         }
+    }
+
+    /// The base profile's request rules; a strict `response_format` is
+    /// shaped with this pass list (so a mutant reaches it too).
+    fn shape_request(
+        &self,
+        lane: Lane,
+        parts: &mut crate::request::RequestParts,
+    ) -> Vec<crate::request::RequestChange> {
+        crate::request::shape_request_as(self.base, self, lane, parts)
     }
 }
 

@@ -162,6 +162,22 @@ impl Profile {
     }
 }
 
+/// `profile`'s request rules, then (where the profile shapes one) a strict
+/// `response_format` shaped by `pipeline`: what a built-in pipeline and a
+/// pass list standing in for one do to the request.
+pub(crate) fn shape_request_as(
+    profile: Profile,
+    pipeline: &dyn Pipeline,
+    lane: Lane,
+    parts: &mut RequestParts,
+) -> Vec<RequestChange> {
+    let mut changes = profile.shape_request(lane, parts);
+    if profile.shapes_response_format(lane) {
+        changes.extend(shape_response_format(pipeline, lane, parts));
+    }
+    changes
+}
+
 /// v1 on a Chat wire: a strict `response_format` schema is shaped by
 /// `pipeline` as a strict tool named after the format (the strict rules of a
 /// lane are the same for both), one change per degradation. A format the
