@@ -209,15 +209,19 @@ impl Profile {
                     spec: passes::names::NameSpec::word_or_dash(64),
                     rule: "openai-tool-name-pattern",
                 }),
-                normalize(),
-                Box::new(ResponsesRootFlatten),
-                Box::new(StripLookaroundPatterns::default()),
+                // Repairs first, so normalize's collapses see repaired
+                // keywords (a branch left `{}` by a repair is collapsed in
+                // the same run, not the next: idempotence).
                 Box::new(passes::openai::RepairKeywordTypes::new(
                     "openai-required-null",
                 )),
                 Box::new(passes::openai::ReplaceNonSchemas::new(
                     "openai-subschema-not-object",
                 )),
+                normalize(),
+                Box::new(ResponsesRootFlatten),
+                Box::new(passes::openai::StripKeywords::root_assertions_const()),
+                Box::new(StripLookaroundPatterns::default()),
                 Box::new(passes::openai::ArrayItemsFloor::default()),
                 Box::new(passes::openai::StrictFallback::default()),
                 Box::new(StrictCloseObjects),

@@ -1078,6 +1078,15 @@ impl StripKeywords {
         }
     }
 
+    /// Root `const` on Responses: the root flatten strips `enum` and `not`
+    /// but predates `const`, which OpenAI rejects at the root as well.
+    pub(crate) fn root_assertions_const() -> Self {
+        Self {
+            keywords: vec!["const"],
+            ..Self::root_assertions()
+        }
+    }
+
     pub(crate) fn xai() -> Self {
         Self {
             name: "strip-unsupported-keywords",

@@ -95,6 +95,9 @@ pub(crate) fn v1(lane: Lane) -> Vec<Box<dyn Pass>> {
         // Again: `required` entries left dangling by inlining, unions the
         // prune left with one branch or a null branch (idempotence).
         Box::new(super::Normalize::default()),
+        // Again: fields the passes after the first run put beside an
+        // `anyOf` (a type, a nullable flag, a collapsed branch's keys).
+        Box::new(AnyOfOnly::default()),
         Box::new(MaxItemsBudget::default()),
         Box::new(ConstraintNote::default()),
     ]

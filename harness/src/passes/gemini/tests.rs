@@ -119,6 +119,7 @@ fn gemini_v1_pass_lists() {
             "gemini-array-items",
             "gemini-empty-objects",
             "normalize",
+            "gemini-anyof-only",
             "gemini-maxitems-budget",
             "gemini-constraint-note",
         ]
