@@ -184,7 +184,12 @@ fn nullable(prop: &mut Value) -> &'static str {
         }
         Some(_) => "type",
         None => {
-            if let Some(Value::Array(branches)) = m.get_mut("anyOf") {
+            // An empty `anyOf` (matching nothing) is wrapped like any
+            // other schema: `anyOf: [{"type": "null"}]` would be collapsed
+            // by the next run's normalize (idempotence).
+            if let Some(Value::Array(branches)) = m.get_mut("anyOf")
+                && !branches.is_empty()
+            {
                 branches.push(json!({"type": "null"}));
                 return "anyOf";
             }
@@ -277,6 +282,21 @@ mod tests {
         let mut t = Tool::new("t", schema);
         t.strict = Some(true);
         t
+    }
+
+    #[test]
+    fn an_optional_empty_any_of_is_wrapped_not_extended() {
+        let ran = run_on_tool(
+            &StrictRequireAll,
+            Lane::OpenaiResponses,
+            strict(
+                json!({"type":"object","properties":{"a":{"anyOf":[]},"b":{"anyOf":[{"$ref":"#/$defs/x"}]}}}),
+            ),
+        );
+        assert_eq!(
+            bytes(ran.schema()),
+            r##"{"type":"object","properties":{"a":{"anyOf":[{"anyOf":[]},{"type":"null"}]},"b":{"anyOf":[{"$ref":"#/$defs/x"},{"type":"null"}]}},"required":["a","b"]}"##
+        );
     }
 
     #[test]
