@@ -612,6 +612,19 @@ impl Pass for SchemaValues {
                 }
                 _ => {}
             }
+            // A composition whose value is not an array is no schema at all
+            // (the metaschema rejects it): it goes, recorded.
+            for kw in ["anyOf", "oneOf", "allOf"] {
+                if node.get(kw).is_some_and(|v| !v.is_array()) {
+                    node.shift_remove(kw);
+                    cx.record(
+                        path,
+                        kw,
+                        Action::Removed,
+                        "not an array of schemas: a malformed composition constrains nothing",
+                    );
+                }
+            }
             // `oneOf` too: it becomes `anyOf` later, and a false branch
             // (matching nothing) never changes which branch matches.
             for kw in ["anyOf", "oneOf"] {

@@ -350,6 +350,25 @@ fn gemini_v1_schema_values_turns_scalars_into_schemas() {
 }
 
 #[test]
+fn gemini_v1_schema_values_removes_a_composition_that_is_not_an_array() {
+    let r = one(
+        &SchemaValues::default(),
+        json!({"type":"object","properties":{"p":{"type":"string","anyOf":{"type":"string"},"allOf":3}}}),
+    );
+    assert_eq!(
+        bytes(r.schema()),
+        r#"{"type":"object","properties":{"p":{"type":"string"}}}"#
+    );
+    assert_eq!(
+        r.marks(),
+        [
+            mark("/properties/p", "anyOf", Action::Removed),
+            mark("/properties/p", "allOf", Action::Removed),
+        ]
+    );
+}
+
+#[test]
 fn gemini_v1_schema_values_drops_false_one_of_branches_too() {
     let r = one(
         &SchemaValues::default(),
