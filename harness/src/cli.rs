@@ -333,6 +333,9 @@ struct ShapeArgs {
     /// Also print each tool's outcome and degradations (to stderr).
     #[arg(long)]
     explain: bool,
+    /// Also print each tool's schema after every pass that changed it (to stderr).
+    #[arg(long)]
+    trace: bool,
     /// Force the catalog format instead of detecting it.
     #[arg(long, env = "WIRESHAPE_FORMAT")]
     format: Option<String>,
@@ -433,6 +436,11 @@ fn shape(a: &ShapeArgs) -> Result<ExitStatus> {
     console::json(&lane.render_all(&tools))?;
     if a.explain {
         console::explain(lane, &pipeline.id(), &catalog, &shaped);
+    }
+    if a.trace {
+        for t in &catalog.tools {
+            console::trace(&t.name, &t.input_schema, &pipeline.trace(lane, t));
+        }
     }
     let errored = shaped
         .iter()

@@ -51,6 +51,25 @@ pub(crate) fn pipelines() {
 }
 
 /// The `--explain` report, on stderr so stdout stays valid JSON.
+/// `shape --trace`: a tool's schema as it came in and after each pass
+/// that changed it, one compact JSON line each.
+pub(crate) fn trace(name: &str, input: &serde_json::Value, steps: &[(&str, Shaped)]) {
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "{name}: input {}",
+        serde_json::to_string(input).unwrap_or_default()
+    );
+    for (pass, sh) in steps {
+        let tail = match &sh.outcome {
+            Outcome::Shaped => serde_json::to_string(&sh.tool.input_schema).unwrap_or_default(),
+            other => other.id().to_owned(),
+        };
+        let _ = writeln!(s, "  {pass}: {tail}");
+    }
+    eprint!("{s}");
+}
+
 pub(crate) fn explain(lane: Lane, pipeline: &str, catalog: &Catalog, shaped: &[Shaped]) {
     let count = |id: &str| shaped.iter().filter(|s| s.outcome.id() == id).count();
     let mut s = String::new();

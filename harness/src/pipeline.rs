@@ -266,6 +266,30 @@ pub struct BuiltinPipeline {
     pub config: PipelineConfig,
 }
 
+impl BuiltinPipeline {
+    /// The tool after each pass that changed it (or ended the run): each
+    /// prefix of the lane's pass list is run on its own, so a step shows
+    /// exactly what that many passes ship. For `wireshape shape --trace`.
+    pub fn trace(&self, lane: Lane, tool: &Tool) -> Vec<(&'static str, Shaped)> {
+        let passes = self.profile.passes(lane);
+        let mut steps = Vec::new();
+        let mut last = serde_json::to_string(&tool.input_schema).unwrap_or_default();
+        for k in 1..=passes.len() {
+            let shaped = run_passes(&passes[..k], lane, &self.config, tool);
+            let now = serde_json::to_string(&shaped.tool.input_schema).unwrap_or_default();
+            let ended = !matches!(shaped.outcome, Outcome::Shaped);
+            if now != last || ended {
+                last = now;
+                steps.push((passes[k - 1].name(), shaped));
+            }
+            if ended {
+                break;
+            }
+        }
+        steps
+    }
+}
+
 impl Pipeline for BuiltinPipeline {
     fn id(&self) -> String {
         self.profile.id().to_owned()

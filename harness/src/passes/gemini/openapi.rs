@@ -504,13 +504,16 @@ fn as_schema(v: &Value) -> Value {
     }
 }
 
+/// Not a schema, and not `false` (which has its own handling): a scalar, a
+/// JSON null or an array where one `Schema` belongs.
 fn is_scalar(v: &Value) -> bool {
-    matches!(v, Value::String(_) | Value::Number(_) | Value::Bool(_))
+    !v.is_object() && *v != Value::Bool(false)
 }
 
 /// `gemini-schema-values`: a `Schema` position holding a scalar is a parse
 /// error (rule `gemini-property-schema-not-object`, recorded `Invalid value
-/// at '….properties[6].value' (…Schema), "object"`). In `properties`,
+/// at '….properties[6].value' (…Schema), "object"`; a JSON null or a list
+/// there fails the same proto parse). In `properties`,
 /// `items` and `anyOf`: `false` removes the property (and its `required`
 /// entry) or the branch (no value may be sent there); `true` and other
 /// scalars become `{}` (a bare type name `{"type": name}`), typed later; a
@@ -560,7 +563,7 @@ impl Pass for SchemaValues {
                             &at,
                             "",
                             Action::Rewritten,
-                            format!("scalar {v} where a Schema belongs"),
+                            format!("{} where a Schema belongs", schema::to_bytes(v)),
                         );
                         *v = self.fix(v);
                     }
@@ -601,12 +604,12 @@ impl Pass for SchemaValues {
                         ),
                     );
                 }
-                Some(v) if is_scalar(v) => {
+                Some(v) if !v.is_object() => {
                     cx.record(
                         path,
                         "items",
                         Action::Rewritten,
-                        format!("scalar {v} where a Schema belongs"),
+                        format!("{} where a Schema belongs", schema::to_bytes(v)),
                     );
                     *v = self.fix(v);
                 }
@@ -633,12 +636,12 @@ impl Pass for SchemaValues {
                 };
                 let before = branches.len();
                 for (i, b) in branches.iter_mut().enumerate() {
-                    if is_scalar(b) && *b != Value::Bool(false) {
+                    if is_scalar(b) {
                         cx.record(
                             &format!("{path}/{kw}/{i}"),
                             "",
                             Action::Rewritten,
-                            format!("scalar {b} where a Schema belongs"),
+                            format!("{} where a Schema belongs", schema::to_bytes(b)),
                         );
                         *b = self.fix(b);
                     }

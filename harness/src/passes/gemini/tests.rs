@@ -349,6 +349,37 @@ fn gemini_v1_schema_values_turns_scalars_into_schemas() {
     );
 }
 
+/// A JSON null or a list where one Schema belongs fails the proto parse
+/// like a scalar (found by the conformance property).
+#[test]
+fn gemini_v1_schema_values_turns_null_and_lists_into_schemas() {
+    let r = one(
+        &SchemaValues::default(),
+        json!({"type":"object","properties":{
+            "n":null,"l":[{"type":"string"}],
+            "i":{"type":"array","items":null},
+            "u":{"anyOf":[null,{"type":"string"},[1]]}}}),
+    );
+    assert_eq!(
+        bytes(r.schema()),
+        r#"{"type":"object","properties":{"n":{},"l":{},"i":{"type":"array","items":{}},"u":{"anyOf":[{},{"type":"string"},{}]}}}"#
+    );
+    assert_eq!(
+        r.marks(),
+        [
+            mark("/properties/n", "", Action::Rewritten),
+            mark("/properties/l", "", Action::Rewritten),
+            mark("/properties/i", "items", Action::Rewritten),
+            mark("/properties/u/anyOf/0", "", Action::Rewritten),
+            mark("/properties/u/anyOf/2", "", Action::Rewritten),
+        ]
+    );
+    assert_idempotent(
+        &SchemaValues::default(),
+        json!({"type":"object","properties":{"n":null,"u":{"anyOf":[null]}}}),
+    );
+}
+
 #[test]
 fn gemini_v1_schema_values_removes_a_composition_that_is_not_an_array() {
     let r = one(
@@ -742,6 +773,29 @@ fn gemini_v1_empty_objects_drop_free_form_parameters() {
     assert_noop(
         &EmptyObjects::default(),
         json!({"type":"object","properties":{"q":{"type":"string"}}}),
+    );
+}
+
+/// A lone branch left that is no object (found by the conformance property:
+/// the composition was lost and the node shipped as an untyped `{}`).
+#[test]
+fn gemini_v1_empty_objects_keep_a_lone_branch_that_is_no_object() {
+    let r = one(
+        &EmptyObjects::default(),
+        json!({"type":"object","properties":{
+            "a":{"type":"array","items":{"anyOf":[true,{"type":"object","properties":{}}]}},
+            "s":{"anyOf":[{"type":"string"},{"type":"object"}]}}}),
+    );
+    assert_eq!(
+        bytes(r.schema()),
+        r#"{"type":"object","properties":{"a":{"type":"array","items":{"anyOf":[true]}},"s":{"type":"string"}}}"#
+    );
+    assert_eq!(
+        r.marks(),
+        [
+            mark("/properties/a/items", "anyOf", Action::Rewritten),
+            mark("/properties/s", "anyOf", Action::Rewritten),
+        ]
     );
 }
 

@@ -521,11 +521,12 @@ fn prune(v: &mut Value, path: &str, depth: usize, cx: &mut Cx<'_>) -> Result<boo
         }
         // A single branch left stands for the node (as `normalize` would
         // splice it on a second run).
-        if left == 1
-            && !dropped.is_empty()
+        let only = match branches.as_slice() {
+            [Value::Object(branch)] if !dropped.is_empty() => Some(branch.clone()),
+            _ => None,
+        };
+        if let Some(branch) = only
             && node.len() == 1
-            && let Some(Value::Array(mut only)) = node.shift_remove("anyOf")
-            && let Some(Value::Object(branch)) = only.pop()
         {
             *node = branch;
         }
