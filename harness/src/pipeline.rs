@@ -219,7 +219,7 @@ impl Profile {
                     "openai-subschema-not-object",
                 )),
                 normalize(),
-                Box::new(ResponsesRootFlatten),
+                Box::new(ResponsesRootFlatten::v1()),
                 Box::new(passes::openai::StripKeywords::root_assertions_const()),
                 Box::new(StripLookaroundPatterns::default()),
                 Box::new(passes::openai::ArrayItemsFloor::default()),

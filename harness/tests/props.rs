@@ -54,7 +54,6 @@ proptest! {
     }
 
     #[test]
-    #[ignore = "open (issue 5): finds non-idempotent v1 output on gemini-openapi; run with --ignored"]
     fn shape_idempotent(b in bytes()) {
         prop_assert_eq!(properties::shape_idempotent(&tool(&b)), Ok(()));
     }
@@ -65,7 +64,6 @@ proptest! {
     }
 
     #[test]
-    #[ignore = "open (issue 5): finds v1 outputs still rejected on several lanes; run with --ignored"]
     fn shape_conforms(b in bytes()) {
         prop_assert_eq!(properties::shape_conforms(&tool(&b)), Ok(()));
     }

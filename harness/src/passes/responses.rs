@@ -30,6 +30,11 @@ use crate::tool::Tool;
 pub(crate) struct ResponsesRootFlatten {
     /// Root keywords stripped, in merge order.
     pub(crate) stripped: Cow<'static, [&'static str]>,
+    /// Merge properties from the members of every stripped keyword (v0),
+    /// or only from the branches of the compositions (v1: `enum` members
+    /// are values, not schemas, and `not` negates its properties; merging
+    /// them surfaced content no earlier pass had repaired).
+    pub(crate) merge_values: bool,
     /// Keywords whose branches give the note, in precedence order.
     pub(crate) noted: Cow<'static, [&'static str]>,
     /// Stripped at every schema position.
@@ -46,6 +51,7 @@ pub(crate) struct ResponsesRootFlatten {
 #[allow(non_upper_case_globals)]
 pub(crate) const ResponsesRootFlatten: ResponsesRootFlatten = ResponsesRootFlatten {
     stripped: Cow::Borrowed(&["oneOf", "anyOf", "allOf", "enum", "not"]),
+    merge_values: true,
     noted: Cow::Borrowed(&["oneOf", "anyOf"]),
     dependent: Cow::Borrowed(&["dependentRequired", "dependentSchemas"]),
     merge: MergeOrder::FirstWins,
@@ -54,6 +60,16 @@ pub(crate) const ResponsesRootFlatten: ResponsesRootFlatten = ResponsesRootFlatt
     force_properties: true,
     prune_dangling_required: true,
 };
+
+impl ResponsesRootFlatten {
+    /// v1's flatten: properties merged from composition branches only.
+    pub(crate) fn v1() -> Self {
+        Self {
+            merge_values: false,
+            ..ResponsesRootFlatten
+        }
+    }
+}
 
 impl Default for ResponsesRootFlatten {
     fn default() -> Self {
@@ -78,6 +94,11 @@ impl Pass for ResponsesRootFlatten {
         let mut last = self.clone();
         last.merge = MergeOrder::LastWins;
         out.push(PassMutant::new("last-wins property merge", last));
+        out.push(PassMutant::flip(
+            self,
+            "flip merging from enum and not",
+            |p| &mut p.merge_values,
+        ));
         out.push(PassMutant::flip(self, "keep a non-object root", |p| {
             &mut p.replace_non_object_root
         }));
@@ -109,7 +130,12 @@ impl Pass for ResponsesRootFlatten {
                 &notes::required_groups(branches),
             ))
         });
-        root::strip_and_merge(rootmap, &self.stripped, self.merge, cx);
+        let merged: &[&str] = if self.merge_values {
+            &self.stripped
+        } else {
+            &["oneOf", "anyOf", "allOf"]
+        };
+        root::strip_and_merge_from(rootmap, &self.stripped, merged, self.merge, cx);
         if self.force_type && !schema::has_type(rootmap, "object") {
             let action = if rootmap.contains_key("type") {
                 Action::Rewritten
@@ -192,6 +218,40 @@ mod tests {
         assert_eq!(
             r.tool.description.as_deref(),
             Some("Pay.\n\nExactly one of these parameter groups must be provided: card | iban.")
+        );
+    }
+
+    /// v0 merges properties out of `enum` members and `not` too; v1 merges
+    /// only from composition branches (found by the idempotence property: a
+    /// merged enum member carried `required: null` no repair had seen).
+    #[test]
+    fn responses_flatten_v1_merges_from_compositions_only() {
+        let schema = json!({"type":"object","properties":{"q":{"type":"string"}},
+            "anyOf":[{"properties":{"a":{"type":"integer"}}}],
+            "enum":[{"properties":{"e":{"required":null}}}],
+            "not":{"properties":{"n":{"type":"string"}}}});
+        let v0 = flat(schema.clone());
+        assert_eq!(
+            bytes(v0.schema()),
+            r#"{"type":"object","properties":{"q":{"type":"string"},"a":{"type":"integer"},"e":{"required":null}}}"#
+        );
+        let v1 = run(&ResponsesRootFlatten::v1(), Lane::OpenaiResponses, schema);
+        assert_eq!(
+            bytes(v1.schema()),
+            r#"{"type":"object","properties":{"q":{"type":"string"},"a":{"type":"integer"}}}"#
+        );
+        assert_eq!(
+            v1.marks(),
+            [
+                (String::new(), "anyOf".into(), Action::Removed),
+                (String::new(), "enum".into(), Action::Removed),
+                (String::new(), "not".into(), Action::Removed),
+                (
+                    "/anyOf/0/properties/a".into(),
+                    "properties".into(),
+                    Action::Rewritten
+                ),
+            ]
         );
     }
 

@@ -51,6 +51,18 @@ pub(crate) fn strip_and_merge(
     order: MergeOrder,
     cx: &mut Cx<'_>,
 ) -> Vec<(String, Vec<Value>)> {
+    strip_and_merge_from(root, keywords, keywords, order, cx)
+}
+
+/// [`strip_and_merge`], merging properties only from the branches of the
+/// stripped keywords listed in `merged` (the others are stripped alone).
+pub(crate) fn strip_and_merge_from(
+    root: &mut Map<String, Value>,
+    keywords: &[&str],
+    merged: &[&str],
+    order: MergeOrder,
+    cx: &mut Cx<'_>,
+) -> Vec<(String, Vec<Value>)> {
     let mut removed = Vec::new();
     for kw in keywords {
         if let Some(v) = root.shift_remove(*kw) {
@@ -68,7 +80,10 @@ pub(crate) fn strip_and_merge(
         }
     }
     let mut incoming: Vec<(String, String, Value)> = Vec::new();
-    for (kw, branches) in &removed {
+    for (kw, branches) in removed
+        .iter()
+        .filter(|(kw, _)| merged.contains(&kw.as_str()))
+    {
         for (i, b) in branches.iter().enumerate() {
             if let Some(props) = b.get("properties").and_then(Value::as_object) {
                 for (name, s) in props {
