@@ -135,6 +135,35 @@ fn shape_openai_responses_v1_removes_exactly_the_lookaround_patterns() {
 }
 
 #[test]
+fn shape_trace_prints_the_schema_after_each_pass_that_changed_it() {
+    let (code, out, err) = run(&[
+        "shape",
+        "--lane",
+        "openai-responses",
+        "--trace",
+        "patterns.json",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let lines: Vec<&str> = err.lines().collect();
+    // the input, then only the passes that changed the schema, in order
+    let passes: Vec<&str> = lines[1..]
+        .iter()
+        .map(|l| l.trim_start().split(':').next().unwrap())
+        .collect();
+    assert_eq!(passes, ["strip-lookaround-patterns"], "{err}");
+    assert!(lines[0].contains(": input {"), "{err}");
+    // the last step is exactly what `shape` ships
+    let last = lines[1]
+        .trim_start()
+        .strip_prefix("strip-lookaround-patterns: ")
+        .unwrap();
+    assert_eq!(
+        serde_json::from_str::<serde_json::Value>(last).unwrap(),
+        parse(&out)[0]["parameters"]
+    );
+}
+
+#[test]
 fn shape_openai_responses_v0_keeps_lookaround_patterns() {
     let (code, out, _) = run(&[
         "shape",
