@@ -709,8 +709,10 @@ impl MutantResult {
     pub fn witness_line(&self) -> Option<String> {
         (self.outcome == MutantOutcome::Missed).then(|| match &self.witness {
             Some(case) => format!("output changes on: {case}"),
-            None => "no corpus tool's output changes: a new example must show it, or it is equivalent"
-                .to_owned(),
+            None => {
+                "no corpus tool's output changes: a new example must show it, or it is equivalent"
+                    .to_owned()
+            }
         })
     }
 }
@@ -1074,6 +1076,104 @@ mod tests {
                 );
             }
         }
+    }
+
+    /// A missed mutant names the smallest corpus case whose output it
+    /// changes; one that changes no output says so.
+    #[test]
+    fn a_missed_mutant_names_its_smallest_witness() {
+        use crate::outcome::CasePlan;
+        let lane = Lane::GeminiJsonschema;
+        let case = |id: &str, schema: serde_json::Value| PlannedCase {
+            plan: CasePlan {
+                lane: lane.id().to_owned(),
+                case: format!("t#{id}"),
+            },
+            lane,
+            tool: Tool::new(id, schema),
+            external: false,
+        };
+        let array = |max: u32| serde_json::json!({"type": "array", "maxItems": max});
+        let ev = MutantEvidence {
+            inputs: Inputs {
+                cases: vec![
+                    // Past the budget, and the largest input: a witness too.
+                    case(
+                        "big",
+                        serde_json::json!({"type": "object", "description": "a long description",
+                            "properties": {"a": array(1000), "b": array(10)}}),
+                    ),
+                    // The smallest input: the note changes nothing here.
+                    case("plain", serde_json::json!({"type": "object"})),
+                    case(
+                        "small",
+                        serde_json::json!({"type": "object", "properties": {"a": array(1000)}}),
+                    ),
+                ],
+                unusable: BTreeMap::new(),
+                external_loaded: false,
+                ledgers: BTreeMap::new(),
+            },
+            recordings: Vec::new(),
+            gaps: Vec::new(),
+            examples: BTreeMap::new(),
+            equivalent: Vec::new(),
+            config: PipelineConfig::default(),
+        };
+        let names = [
+            "v1/gemini-jsonschema/gemini-constraint-note: skip the note",
+            "v1/gemini-jsonschema/sanitize-tool-name: switched off",
+        ];
+        let mutants: Vec<Mutant> = plan(Profile::V1, &[lane], &PipelineConfig::default())
+            .into_iter()
+            .filter(|m| names.contains(&m.info.name.as_str()))
+            .collect();
+        assert_eq!(mutants.len(), 2);
+        let opts = RunOptions {
+            jobs: 1,
+            timeout: Duration::from_secs(60),
+        };
+        let report = run(&ev, &mutants, &opts, &mut |_| {}).unwrap();
+        let got: Vec<(&str, &str, Option<&str>, Option<String>)> = report
+            .results
+            .iter()
+            .map(|r| {
+                (
+                    r.info.name.as_str(),
+                    r.outcome.id(),
+                    r.witness.as_deref(),
+                    r.witness_line(),
+                )
+            })
+            .collect();
+        assert_eq!(
+            got,
+            [
+                (
+                    names[1],
+                    "missed",
+                    None,
+                    Some(
+                        "no corpus tool's output changes: a new example must show it, or it is equivalent"
+                            .to_owned()
+                    )
+                ),
+                (
+                    names[0],
+                    "missed",
+                    Some("t#small"),
+                    Some("output changes on: t#small".to_owned())
+                ),
+            ]
+        );
+        let json = serde_json::to_value(&report.results[1]).unwrap();
+        assert_eq!(json["witness"], "t#small");
+        assert!(
+            serde_json::to_value(&report.results[0])
+                .unwrap()
+                .get("witness")
+                .is_none()
+        );
     }
 
     #[test]
