@@ -490,6 +490,9 @@ pub(crate) fn mutants_summary(
     for r in &report.results {
         if matches!(r.outcome.id(), "missed" | "timeout") {
             println!("  {}: {}", r.outcome.id(), r.info.name);
+            if let Some(w) = r.witness_line() {
+                println!("    {w}");
+            }
         }
     }
     for s in &report.stale_equivalent {

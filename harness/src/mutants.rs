@@ -540,6 +540,15 @@ fn fix_kind(f: &Fix) -> &'static str {
 struct LaneBaseline {
     cases: Vec<(usize, CaseVerdict)>,
     replay: Vec<(String, &'static str, bool)>,
+    /// The v1 output bytes of every case of the lane (case index, output),
+    /// smallest input first (ties in case order): where witnesses are
+    /// looked for.
+    outputs: Vec<(usize, String)>,
+}
+
+/// The bytes a witness compares: the shaped tool and the outcome.
+fn output_bytes(shaped: &crate::pipeline::Shaped) -> String {
+    serde_json::to_string(&(&shaped.tool, &shaped.outcome)).unwrap_or_default()
 }
 
 impl MutantEvidence {
@@ -614,7 +623,36 @@ impl MutantEvidence {
                 ));
             }
         }
-        LaneBaseline { cases, replay }
+        let mut outputs: Vec<(usize, usize, String)> = self
+            .lane_cases(lane)
+            .map(|(i, c)| {
+                let size = serde_json::to_string(&c.tool).map_or(0, |t| t.len());
+                (size, i, output_bytes(&v1.shape(lane, &c.tool)))
+            })
+            .collect();
+        outputs.sort_by_key(|(size, i, _)| (*size, *i));
+        LaneBaseline {
+            cases,
+            replay,
+            outputs: outputs.into_iter().map(|(_, i, o)| (i, o)).collect(),
+        }
+    }
+
+    /// The witness of a missed mutant: the corpus case of its lane with the
+    /// smallest serialized input on which the mutant's output bytes (tool
+    /// and outcome) differ from v1's, though no check noticed. `None`: no
+    /// corpus tool's output changes.
+    fn witness(&self, base: &LaneBaseline, m: &Mutant) -> Option<String> {
+        let lane = Lane::parse(&m.info.lane).unwrap_or(Lane::OpenaiChat);
+        base.outputs.iter().find_map(|(i, want)| {
+            let case = &self.inputs.cases[*i];
+            (output_bytes(&m.pipeline.shape(lane, &case.tool)) != *want)
+                .then(|| case.plan.case.clone())
+        })
+    }
+
+    fn listed_equivalent(&self, name: &str) -> bool {
+        self.equivalent.iter().any(|e| e.mutant == name)
     }
 
     fn examples_of(&self, pass: &str) -> &[PassExample] {
@@ -659,6 +697,24 @@ pub struct MutantResult {
     pub info: MutantInfo,
     #[serde(flatten)]
     pub outcome: MutantOutcome,
+    /// Missed mutants only: the corpus case (`<catalog>#<tool>`) with the
+    /// smallest input whose output the mutant changes; absent when no
+    /// corpus tool's output changes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub witness: Option<String>,
+}
+
+impl MutantResult {
+    /// The line under a missed mutant in `missed.txt` and the summary.
+    pub fn witness_line(&self) -> Option<String> {
+        (self.outcome == MutantOutcome::Missed).then(|| match &self.witness {
+            Some(case) => format!("output changes on: {case}"),
+            None => {
+                "no corpus tool's output changes: a new example must show it, or it is equivalent"
+                    .to_owned()
+            }
+        })
+    }
 }
 
 /// A whole run.
@@ -794,13 +850,20 @@ pub fn run(
                     let i = next.fetch_add(1, Ordering::Relaxed);
                     let Some(m) = mutants.get(i) else { break };
                     let lane = Lane::parse(&m.info.lane).unwrap_or(Lane::OpenaiChat);
-                    let outcome = match baselines.get(&lane) {
-                        Some(base) => judge(ev, base, m, opts.timeout),
-                        None => MutantOutcome::Missed,
-                    };
+                    let base = baselines.get(&lane);
+                    let outcome = base.map_or(MutantOutcome::Missed, |base| {
+                        judge(ev, base, m, opts.timeout)
+                    });
+                    // Only a mutant that stays missed gets a witness.
+                    let witness = base
+                        .filter(|_| {
+                            outcome == MutantOutcome::Missed && !ev.listed_equivalent(&m.info.name)
+                        })
+                        .and_then(|base| ev.witness(base, m));
                     let r = MutantResult {
                         info: m.info.clone(),
                         outcome,
+                        witness,
                     };
                     if let Ok(mut s) = slots.lock() {
                         s[i] = Some(r.clone());
@@ -919,6 +982,11 @@ impl MutantsWriter {
             for r in report.results.iter().filter(|r| r.outcome.id() == outcome) {
                 lines.push_str(&r.info.name);
                 lines.push('\n');
+                if let Some(w) = r.witness_line() {
+                    lines.push_str("  ");
+                    lines.push_str(&w);
+                    lines.push('\n');
+                }
             }
             self.write(&format!("{outcome}.txt"), &lines)?;
         }
@@ -1008,6 +1076,104 @@ mod tests {
                 );
             }
         }
+    }
+
+    /// A missed mutant names the smallest corpus case whose output it
+    /// changes; one that changes no output says so.
+    #[test]
+    fn a_missed_mutant_names_its_smallest_witness() {
+        use crate::outcome::CasePlan;
+        let lane = Lane::GeminiJsonschema;
+        let case = |id: &str, schema: serde_json::Value| PlannedCase {
+            plan: CasePlan {
+                lane: lane.id().to_owned(),
+                case: format!("t#{id}"),
+            },
+            lane,
+            tool: Tool::new(id, schema),
+            external: false,
+        };
+        let array = |max: u32| serde_json::json!({"type": "array", "maxItems": max});
+        let ev = MutantEvidence {
+            inputs: Inputs {
+                cases: vec![
+                    // Past the budget, and the largest input: a witness too.
+                    case(
+                        "big",
+                        serde_json::json!({"type": "object", "description": "a long description",
+                            "properties": {"a": array(1000), "b": array(10)}}),
+                    ),
+                    // The smallest input: the note changes nothing here.
+                    case("plain", serde_json::json!({"type": "object"})),
+                    case(
+                        "small",
+                        serde_json::json!({"type": "object", "properties": {"a": array(1000)}}),
+                    ),
+                ],
+                unusable: BTreeMap::new(),
+                external_loaded: false,
+                ledgers: BTreeMap::new(),
+            },
+            recordings: Vec::new(),
+            gaps: Vec::new(),
+            examples: BTreeMap::new(),
+            equivalent: Vec::new(),
+            config: PipelineConfig::default(),
+        };
+        let names = [
+            "v1/gemini-jsonschema/gemini-constraint-note: skip the note",
+            "v1/gemini-jsonschema/sanitize-tool-name: switched off",
+        ];
+        let mutants: Vec<Mutant> = plan(Profile::V1, &[lane], &PipelineConfig::default())
+            .into_iter()
+            .filter(|m| names.contains(&m.info.name.as_str()))
+            .collect();
+        assert_eq!(mutants.len(), 2);
+        let opts = RunOptions {
+            jobs: 1,
+            timeout: Duration::from_secs(60),
+        };
+        let report = run(&ev, &mutants, &opts, &mut |_| {}).unwrap();
+        let got: Vec<(&str, &str, Option<&str>, Option<String>)> = report
+            .results
+            .iter()
+            .map(|r| {
+                (
+                    r.info.name.as_str(),
+                    r.outcome.id(),
+                    r.witness.as_deref(),
+                    r.witness_line(),
+                )
+            })
+            .collect();
+        assert_eq!(
+            got,
+            [
+                (
+                    names[1],
+                    "missed",
+                    None,
+                    Some(
+                        "no corpus tool's output changes: a new example must show it, or it is equivalent"
+                            .to_owned()
+                    )
+                ),
+                (
+                    names[0],
+                    "missed",
+                    Some("t#small"),
+                    Some("output changes on: t#small".to_owned())
+                ),
+            ]
+        );
+        let json = serde_json::to_value(&report.results[1]).unwrap();
+        assert_eq!(json["witness"], "t#small");
+        assert!(
+            serde_json::to_value(&report.results[0])
+                .unwrap()
+                .get("witness")
+                .is_none()
+        );
     }
 
     #[test]

@@ -120,10 +120,19 @@ fn a_missed_mutant_exits_1_and_is_listed() {
     ]);
     assert_eq!(code, 1, "{stdout}");
     assert!(stdout.contains(&format!("missed: {NOTE}")), "{stdout}");
+    // The witness: the smallest corpus case whose output the mutant changes.
+    let witness = "fixtures#pattern_lookbehind";
+    assert!(
+        stdout.contains(&format!("    output changes on: {witness}\n")),
+        "{stdout}"
+    );
     assert_eq!(
         std::fs::read_to_string(out.join("missed.txt")).unwrap(),
-        format!("{NOTE}\n")
+        format!("{NOTE}\n  output changes on: {witness}\n")
     );
+    let outcomes: Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("outcomes.json")).unwrap()).unwrap();
+    assert_eq!(outcomes["results"][0]["witness"], witness);
 }
 
 #[test]
