@@ -1069,6 +1069,41 @@ mod tests {
         );
     }
 
+    /// An allOf branch's `required` binds the whole input: kept at the root
+    /// (found by a mutation-check witness: the entry was dropped with only
+    /// "root allOf stripped" recorded). A name no property declares, and one
+    /// already required, are not added.
+    #[test]
+    fn anthropic_v1_keeps_the_required_entries_of_root_all_of_branches() {
+        let r = narrow(
+            json!({"type":"object","properties":{"q":{"type":"string"}},"required":["q"],
+            "allOf":[{"properties":{"ticket id":{"type":"string"}},"required":["ticket id","q"]},
+                     {"required":["ghost"]}]}),
+        );
+        assert_eq!(
+            bytes(r.schema()),
+            r#"{"type":"object","properties":{"q":{"type":"string"},"ticket id":{"type":"string"}},"required":["q","ticket id"]}"#
+        );
+        assert_eq!(
+            r.marks(),
+            [
+                (String::new(), "allOf".into(), Action::Removed),
+                (
+                    "/allOf/0/properties/ticket id".into(),
+                    "properties".into(),
+                    Action::Rewritten
+                ),
+                (String::new(), "required".into(), Action::Rewritten),
+                (String::new(), "description".into(), Action::Noted),
+            ]
+        );
+        let r = narrow(json!({"allOf":[{"type":"object","properties":{"a":{}},"required":["a"]}]}));
+        assert_eq!(
+            bytes(r.schema()),
+            r#"{"properties":{"a":{}},"required":["a"],"type":"object"}"#
+        );
+    }
+
     #[test]
     fn anthropic_v1_note_replaces_an_empty_description() {
         let r = narrow_tool(
@@ -1087,9 +1122,10 @@ mod tests {
             json!({"type":"object","allOf":[{"properties":{"a":{}},"required":["a"]},{"properties":{"b":{}},"required":["b"]}]}),
             "",
         );
+        // the groups are kept as required too
         assert_eq!(
             bytes(r.schema()),
-            r#"{"type":"object","properties":{"a":{},"b":{}}}"#
+            r#"{"type":"object","properties":{"a":{},"b":{}},"required":["a","b"]}"#
         );
         assert_eq!(
             r.tool.description.as_deref(),

@@ -121,11 +121,10 @@ pub(crate) fn unenforced_note(items: &[Unenforced]) -> Option<String> {
 /// The dependency note the old (v0) flatten appends when it strips
 /// `dependentRequired` / `dependentSchemas`.
 pub(crate) fn dependencies_note(items: &[(String, String, Value)]) -> Option<String> {
-    if items.is_empty() {
-        return None;
-    }
+    // An empty map constrains nothing: nothing to say about it.
     let parts: Vec<String> = items
         .iter()
+        .filter(|(_, _, value)| value.as_object().is_none_or(|m| !m.is_empty()))
         .map(|(pointer, keyword, value)| {
             let at = location(pointer);
             match (keyword.as_str(), value) {
@@ -141,6 +140,9 @@ pub(crate) fn dependencies_note(items: &[(String, String, Value)]) -> Option<Str
             }
         })
         .collect();
+    if parts.is_empty() {
+        return None;
+    }
     Some(format!("Parameter dependencies: {}.", parts.join("; ")))
 }
 
@@ -178,6 +180,28 @@ mod tests {
     #[test]
     fn a_single_group_gets_no_note() {
         assert_eq!(composition_note("oneOf", &[vec!["a".to_owned()]]), None);
+    }
+
+    /// An empty dependency map constrains nothing and gets no words (found
+    /// by a mutation check: "when  is provided, extra constraints apply").
+    #[test]
+    fn dependencies_note_skips_empty_maps() {
+        let item = |kw: &str, v: Value| ("/properties/o".to_owned(), kw.to_owned(), v);
+        assert_eq!(
+            dependencies_note(&[
+                item("dependentSchemas", json!({})),
+                item("dependentRequired", json!({}))
+            ]),
+            None
+        );
+        assert_eq!(
+            dependencies_note(&[
+                item("dependentSchemas", json!({})),
+                item("dependentRequired", json!({"a": ["b"]}))
+            ])
+            .as_deref(),
+            Some("Parameter dependencies: o: a requires b.")
+        );
     }
 
     #[test]

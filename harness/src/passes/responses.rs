@@ -33,7 +33,8 @@ pub(crate) struct ResponsesRootFlatten {
     /// Merge properties from the members of every stripped keyword (v0),
     /// or only from the branches of the compositions (v1: `enum` members
     /// are values, not schemas, and `not` negates its properties; merging
-    /// them surfaced content no earlier pass had repaired).
+    /// them surfaced content no earlier pass had repaired). v1 also keeps
+    /// the `required` entries of `allOf` branches at the root.
     pub(crate) merge_values: bool,
     /// Keywords whose branches give the note, in precedence order.
     pub(crate) noted: Cow<'static, [&'static str]>,
@@ -135,7 +136,14 @@ impl Pass for ResponsesRootFlatten {
         } else {
             &["oneOf", "anyOf", "allOf"]
         };
-        root::strip_and_merge_from(rootmap, &self.stripped, merged, self.merge, cx);
+        root::strip_and_merge_from(
+            rootmap,
+            &self.stripped,
+            merged,
+            !self.merge_values,
+            self.merge,
+            cx,
+        );
         if self.force_type && !schema::has_type(rootmap, "object") {
             let action = if rootmap.contains_key("type") {
                 Action::Rewritten
@@ -228,6 +236,7 @@ mod tests {
     fn responses_flatten_v1_merges_from_compositions_only() {
         let schema = json!({"type":"object","properties":{"q":{"type":"string"}},
             "anyOf":[{"properties":{"a":{"type":"integer"}}}],
+            "allOf":[{"required":["a"]}],
             "enum":[{"properties":{"e":{"required":null}}}],
             "not":{"properties":{"n":{"type":"string"}}}});
         let v0 = flat(schema.clone());
@@ -238,12 +247,13 @@ mod tests {
         let v1 = run(&ResponsesRootFlatten::v1(), Lane::OpenaiResponses, schema);
         assert_eq!(
             bytes(v1.schema()),
-            r#"{"type":"object","properties":{"q":{"type":"string"},"a":{"type":"integer"}}}"#
+            r#"{"type":"object","properties":{"q":{"type":"string"},"a":{"type":"integer"}},"required":["a"]}"#
         );
         assert_eq!(
             v1.marks(),
             [
                 (String::new(), "anyOf".into(), Action::Removed),
+                (String::new(), "allOf".into(), Action::Removed),
                 (String::new(), "enum".into(), Action::Removed),
                 (String::new(), "not".into(), Action::Removed),
                 (
@@ -251,6 +261,7 @@ mod tests {
                     "properties".into(),
                     Action::Rewritten
                 ),
+                (String::new(), "required".into(), Action::Added),
             ]
         );
     }

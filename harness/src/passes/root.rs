@@ -51,12 +51,78 @@ pub(crate) fn strip_and_merge(
     order: MergeOrder,
     cx: &mut Cx<'_>,
 ) -> Vec<(String, Vec<Value>)> {
-    strip_and_merge_from(root, keywords, keywords, order, cx)
+    strip_and_merge_from(root, keywords, keywords, true, order, cx)
 }
 
 /// [`strip_and_merge`], merging properties only from the branches of the
-/// stripped keywords listed in `merged` (the others are stripped alone).
+/// stripped keywords listed in `merged` (the others are stripped alone),
+/// and the `required` entries of `allOf` branches only when
+/// `all_of_required` (v0's flatten dropped them).
 pub(crate) fn strip_and_merge_from(
+    root: &mut Map<String, Value>,
+    keywords: &[&str],
+    merged: &[&str],
+    all_of_required: bool,
+    order: MergeOrder,
+    cx: &mut Cx<'_>,
+) -> Vec<(String, Vec<Value>)> {
+    let removed = strip_and_merge_properties(root, keywords, merged, order, cx);
+    if all_of_required && merged.contains(&"allOf") {
+        keep_all_of_required(root, &removed, cx);
+    }
+    removed
+}
+
+/// An `allOf` branch's `required` binds the whole input: its entries that
+/// name a root property after the merge join the root's `required` (in
+/// branch order, each once), recorded.
+fn keep_all_of_required(
+    root: &mut Map<String, Value>,
+    removed: &[(String, Vec<Value>)],
+    cx: &mut Cx<'_>,
+) {
+    let Some((_, branches)) = removed.iter().find(|(kw, _)| kw == "allOf") else {
+        return;
+    };
+    let props = root.get("properties").and_then(Value::as_object);
+    let mut required: Vec<Value> = match root.get("required") {
+        Some(Value::Array(r)) => r.clone(),
+        _ => Vec::new(),
+    };
+    let mut added = Vec::new();
+    for name in branches
+        .iter()
+        .filter_map(|b| b.get("required")?.as_array())
+        .flatten()
+        .filter_map(Value::as_str)
+    {
+        let declared = props.is_some_and(|p| p.contains_key(name));
+        if declared && !required.iter().any(|r| r.as_str() == Some(name)) {
+            required.push(Value::String(name.to_owned()));
+            added.push(name.to_owned());
+        }
+    }
+    if added.is_empty() || !matches!(root.get("required"), None | Some(Value::Array(_))) {
+        return;
+    }
+    let action = if root.contains_key("required") {
+        Action::Rewritten
+    } else {
+        Action::Added
+    };
+    root.insert("required".into(), Value::Array(required));
+    cx.record(
+        "",
+        "required",
+        action,
+        format!(
+            "required entries of the root allOf branches kept at the root: {}",
+            added.join(", ")
+        ),
+    );
+}
+
+fn strip_and_merge_properties(
     root: &mut Map<String, Value>,
     keywords: &[&str],
     merged: &[&str],
