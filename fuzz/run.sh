@@ -22,8 +22,9 @@ fuzz_one() {
   local t=$1 log status=0 runs rate
   mkdir -p "corpus/$t" "artifacts/$t"
   log="artifacts/$t/last-run.log"
-  # libFuzzer can hang after reporting a timeout: bound the whole run.
-  timeout --kill-after=10 $((seconds + 120)) cargo fuzz run "$t" -s none "corpus/$t" "seeds/$t" -- \
+  # libFuzzer can hang after reporting a timeout: bound the whole run
+  # (with room for a rebuild when the sources changed since the build above).
+  timeout --kill-after=10 $((seconds + 600)) cargo fuzz run "$t" -s none "corpus/$t" "seeds/$t" -- \
     -dict=json-schema.dict -max_total_time="$seconds" -timeout=20 -rss_limit_mb=2048 \
     -max_len=65536 -print_final_stats=1 >"$log" 2>&1 || status=$?
   runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)

@@ -397,3 +397,39 @@ pub(crate) fn run_passes(
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every pass of every built-in line names, as its rule, a rule some
+    /// oracle has (a degradation's `[rule]` must be one `wireshape check`
+    /// and the recordings know; a rule recorded through another wire of the
+    /// same provider counts), or no rule at all.
+    #[test]
+    fn every_pass_names_a_rule_an_oracle_has() {
+        let ids: Vec<&str> = Lane::ALL
+            .iter()
+            .flat_map(|l| crate::oracle::rules_for(*l))
+            .map(|r| r.id)
+            .collect();
+        let mut unknown = Vec::new();
+        for profile in Profile::ALL {
+            for lane in Lane::ALL {
+                for pass in profile.passes(*lane) {
+                    if let Some(rule) = pass.rule()
+                        && !ids.contains(&rule)
+                    {
+                        unknown.push(format!(
+                            "{}/{}/{}: {rule}",
+                            profile.id(),
+                            lane.id(),
+                            pass.name()
+                        ));
+                    }
+                }
+            }
+        }
+        assert_eq!(unknown, Vec::<String>::new());
+    }
+}

@@ -56,7 +56,7 @@ impl Pass for StripLookaroundPatterns {
     }
 
     fn rule(&self) -> Option<&'static str> {
-        Some("openai-responses-pattern-lookaround")
+        Some("openai-pattern-lookaround")
     }
 
     fn mutants(&self) -> Vec<PassMutant> {
