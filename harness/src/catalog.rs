@@ -21,7 +21,7 @@
 //! | `bedrock` | `[{"toolSpec":{name,description,inputSchema:{json}}}]`, `{"tools":[…]}` or `{"toolConfig":{"tools":[…]}}`; `{"cachePoint":…}` entries are skipped |
 //! | `shared-corpus` | `{"source","commit","path",…,"tools":[{name,description,input_schema,…}]}`: extra top-level and per-tool keys are ignored |
 //! | `bfcl` | any tools-array shape above whose schemas use the BFCL dialect (see below), translated |
-//! | `jsonl` | one JSON object per line: benchmark lines `{"id","description","schema",…}` (tool named by `id`, else `line-N`) or history lines `{name,input_schema,commit,…}` (tool named `<name>@<commit[..7]>`); blank lines skipped |
+//! | `jsonl` | one JSON object per line: benchmark lines `{"id","description","schema",…}` (tool named by `id`, else `line-N`) or history lines `{name,input_schema,commit,…}` (tool named `<name>@<commit[..7]>`); a line's `strict` flag is kept; blank lines skipped |
 //! | `test-suite` | JSON-Schema-Test-Suite: a top-level array of `{description,schema,tests}` groups, one tool per group named by the slug of its description (`group-N` when that is empty) |
 //! | `schema` | a single schema document (object, or boolean when forced): one tool named after the file stem |
 //!
@@ -1113,6 +1113,7 @@ fn jsonl_line<'a>(src: Src<'a>, line_no: usize, value: &mut Value) -> Result<Raw
         return Err(src.error("", "expected a json object"));
     };
     let description = tool_description(src, "", obj)?;
+    let strict = tool_strict(src, "", obj)?;
     let (name, schema) = if obj.contains_key("schema") {
         let name = match obj.get("id") {
             Some(Value::String(s)) if !s.is_empty() => s.clone(),
@@ -1149,7 +1150,7 @@ fn jsonl_line<'a>(src: Src<'a>, line_no: usize, value: &mut Value) -> Result<Raw
         name,
         description,
         schema,
-        strict: None,
+        strict,
         notes: Vec::new(),
     })
 }
@@ -2006,6 +2007,24 @@ mod tests {
             r#"{"type":"object","properties":{"b":{"type":"string"},"a":{"type":"number"}}}"#
         );
         assert_eq!(c.tools[1].input_schema, json!(true));
+    }
+
+    /// A single tool object (detected as one jsonl line) keeps its `strict`
+    /// flag, like every format that carries one; a non-boolean is an error.
+    #[test]
+    fn a_jsonl_line_keeps_its_strict_flag() {
+        let text = r#"{"name":"t","strict":true,"input_schema":{"type":"object"}}"#;
+        let c = load_catalog_bytes("t", Path::new("t.json"), text.as_bytes(), None).unwrap();
+        assert_eq!(c.format, Format::Jsonl);
+        assert_eq!(c.tools[0].strict, Some(true));
+        let text = "{\"id\":\"a\",\"schema\":{}}\n{\"id\":\"b\",\"strict\":1,\"schema\":{}}\n";
+        let err = load_catalog_bytes("t", Path::new("t.jsonl"), text.as_bytes(), None)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("t.jsonl:2:") && err.contains("expected a boolean"),
+            "{err}"
+        );
     }
 
     #[test]
