@@ -33,8 +33,7 @@ pub(crate) struct ResponsesRootFlatten {
     /// Merge properties from the members of every stripped keyword (v0),
     /// or only from the branches of the compositions (v1: `enum` members
     /// are values, not schemas, and `not` negates its properties; merging
-    /// them surfaced content no earlier pass had repaired). v1 also keeps
-    /// the `required` entries of `allOf` branches at the root.
+    /// them surfaced content no earlier pass had repaired).
     pub(crate) merge_values: bool,
     /// Keywords whose branches give the note, in precedence order.
     pub(crate) noted: Cow<'static, [&'static str]>,
@@ -136,14 +135,11 @@ impl Pass for ResponsesRootFlatten {
         } else {
             &["oneOf", "anyOf", "allOf"]
         };
-        root::strip_and_merge_from(
-            rootmap,
-            &self.stripped,
-            merged,
-            !self.merge_values,
-            self.merge,
-            cx,
-        );
+        // The `required` entries of `allOf` branches are not kept, in v1
+        // either: Responses output stays byte-identical to v0's except
+        // where a provider rejects it (seeds 003 and 004: prompt-cache
+        // identity); the strip is recorded.
+        root::strip_and_merge_from(rootmap, &self.stripped, merged, false, self.merge, cx);
         if self.force_type && !schema::has_type(rootmap, "object") {
             let action = if rootmap.contains_key("type") {
                 Action::Rewritten
@@ -247,7 +243,7 @@ mod tests {
         let v1 = run(&ResponsesRootFlatten::v1(), Lane::OpenaiResponses, schema);
         assert_eq!(
             bytes(v1.schema()),
-            r#"{"type":"object","properties":{"q":{"type":"string"},"a":{"type":"integer"}},"required":["a"]}"#
+            r#"{"type":"object","properties":{"q":{"type":"string"},"a":{"type":"integer"}}}"#
         );
         assert_eq!(
             v1.marks(),
@@ -261,7 +257,6 @@ mod tests {
                     "properties".into(),
                     Action::Rewritten
                 ),
-                (String::new(), "required".into(), Action::Added),
             ]
         );
     }
