@@ -139,7 +139,7 @@ impl Pass for ResponsesRootFlatten {
         // either: Responses output stays byte-identical to v0's except
         // where a provider rejects it (seeds 003 and 004: prompt-cache
         // identity); the strip is recorded.
-        root::strip_and_merge_from(rootmap, &self.stripped, merged, false, self.merge, cx);
+        root::strip_and_merge_properties(rootmap, &self.stripped, merged, self.merge, cx);
         if self.force_type && !schema::has_type(rootmap, "object") {
             let action = if rootmap.contains_key("type") {
                 Action::Rewritten

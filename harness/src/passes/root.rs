@@ -43,7 +43,8 @@ pub(crate) fn replace_non_object_root(root: &mut Value, cx: &mut Cx<'_>) -> bool
 
 /// Remove `keywords` from the root in that order and merge their object
 /// branches' `properties` into the root's `properties` (root first, then
-/// branches in keyword and branch order, per `order`). Returns the removed
+/// branches in keyword and branch order, per `order`), and keep the
+/// `required` entries of `allOf` branches at the root. Returns the removed
 /// `(keyword, branches)` pairs in `keywords` order.
 pub(crate) fn strip_and_merge(
     root: &mut Map<String, Value>,
@@ -51,25 +52,8 @@ pub(crate) fn strip_and_merge(
     order: MergeOrder,
     cx: &mut Cx<'_>,
 ) -> Vec<(String, Vec<Value>)> {
-    strip_and_merge_from(root, keywords, keywords, true, order, cx)
-}
-
-/// [`strip_and_merge`], merging properties only from the branches of the
-/// stripped keywords listed in `merged` (the others are stripped alone),
-/// and the `required` entries of `allOf` branches only when
-/// `all_of_required` (v0's flatten dropped them).
-pub(crate) fn strip_and_merge_from(
-    root: &mut Map<String, Value>,
-    keywords: &[&str],
-    merged: &[&str],
-    all_of_required: bool,
-    order: MergeOrder,
-    cx: &mut Cx<'_>,
-) -> Vec<(String, Vec<Value>)> {
-    let removed = strip_and_merge_properties(root, keywords, merged, order, cx);
-    if all_of_required && merged.contains(&"allOf") {
-        keep_all_of_required(root, &removed, cx);
-    }
+    let removed = strip_and_merge_properties(root, keywords, keywords, order, cx);
+    keep_all_of_required(root, &removed, cx);
     removed
 }
 
@@ -122,7 +106,10 @@ fn keep_all_of_required(
     );
 }
 
-fn strip_and_merge_properties(
+/// Remove `keywords` from the root and merge the `properties` of the
+/// branches of those listed in `merged` (the others are stripped alone);
+/// `required` entries are left alone (v0's Responses flatten).
+pub(crate) fn strip_and_merge_properties(
     root: &mut Map<String, Value>,
     keywords: &[&str],
     merged: &[&str],
