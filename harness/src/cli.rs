@@ -885,7 +885,7 @@ fn metamorphic(a: &MetamorphicArgs) -> Result<ExitStatus> {
         "text" => console::metamorphic_text(&pipeline.id(), &rates),
         other => return Err(wireshape::UsageError::UnknownOutputFormat(other.to_owned()).into()),
     }
-    Ok(if rates.iter().any(|r| r.unhandled > 0) {
+    Ok(if rates.iter().any(|r| r.rejected() > 0) {
         ExitStatus::Failures
     } else {
         ExitStatus::Clean

@@ -256,18 +256,27 @@ pub(crate) fn summary(report: &RunReport, dir: &std::path::Path, took: std::time
         .map(|c| format!("{} {}", totals.get(c.id()).copied().unwrap_or(0), c.id()))
         .collect();
     println!(
-        "wireshape {} → {}: {} cases in {:.1}s: {}; oracle: {} fixes, {} regressions",
+        "wireshape {} → {}: {} cases in {:.1}s: {}; oracle: {} fixes, {} regressions, {} old and {} new outputs rejected ({} declared)",
         report.old,
         report.new,
         s.cases,
         took.as_secs_f64(),
         parts.join(", "),
         s.fixes,
-        s.regressions
+        s.regressions,
+        s.rejected.values().map(|r| r.old).sum::<usize>(),
+        s.rejected.values().map(|r| r.new).sum::<usize>(),
+        s.rejected.values().map(|r| r.declared).sum::<usize>(),
     );
     let failing: Vec<_> = report.outcomes.iter().filter(|o| o.is_failure()).collect();
     for o in failing.iter().take(20) {
-        let why = if o.violations.is_empty() {
+        let why = if o.undeclared_rejection() && o.violations.is_empty() && !o.class.is_failure() {
+            format!(
+                "{} by {}",
+                o.verdict.map_or("", wireshape::Verdict::id),
+                o.new.rejected_by.join(", ")
+            )
+        } else if o.violations.is_empty() {
             o.tags.join(" ")
         } else {
             o.violations
@@ -426,7 +435,10 @@ pub(crate) fn replay_text(results: &[wireshape::ReplayResult]) {
         let fix = match &r.fix {
             wireshape::Fix::Fixed => "v1 fixes it".to_owned(),
             wireshape::Fix::FailedClosed { tools } => {
-                format!("v1 fails closed by design ({})", tools.join(", "))
+                format!(
+                    "v1 fails closed ({}) and the request is STILL REJECTED",
+                    tools.join(", ")
+                )
             }
             wireshape::Fix::KnownGap { .. } => {
                 "known gap: no v1 shaping for this lane yet".to_owned()
@@ -444,7 +456,7 @@ pub(crate) fn replay_text(results: &[wireshape::ReplayResult]) {
             (Some(_), _) => "oracle-missed",
             (None, _) if r.known_gap.is_some() && !r.failed => "declared-gap",
             (None, wireshape::Fix::Fixed) => "fixed",
-            (None, wireshape::Fix::FailedClosed { .. }) => "failed-closed",
+            (None, wireshape::Fix::FailedClosed { .. }) => "failed-closed-rejected",
             (None, wireshape::Fix::RuleRetired { .. }) => "rule-retired",
             (None, wireshape::Fix::KnownGap { .. }) => "known-gap",
             (None, _) => "still-rejected",
@@ -508,14 +520,16 @@ pub(crate) fn mutants_summary(
 
 /// `wireshape metamorphic`: the handled rate per lane and rule.
 pub(crate) fn metamorphic_text(pipeline: &str, rates: &[wireshape::RuleRate]) {
-    println!("schema mutation of {pipeline}: handled = accepted by the oracle or failed closed");
+    println!(
+        "schema mutation of {pipeline}: handled = accepted by the oracle (failed closed and still rejected is not handled)"
+    );
     for r in rates {
         let total = r.total();
         let rate = if total == 0 {
             "   n/a".to_owned()
         } else {
             #[allow(clippy::cast_precision_loss)]
-            let pct = 100.0 * (r.fixed + r.failed_closed) as f64 / total as f64;
+            let pct = 100.0 * r.fixed as f64 / total as f64;
             format!("{pct:5.1}%")
         };
         let positions: Vec<String> = wireshape::METAMORPHIC_POSITIONS
@@ -523,7 +537,7 @@ pub(crate) fn metamorphic_text(pipeline: &str, rates: &[wireshape::RuleRate]) {
             .map(|p| format!("{p} {}", r.cases.get(*p).copied().unwrap_or(0)))
             .collect();
         println!(
-            "  {:<22} {:<48} {rate}  {} cases ({}; {} fixed, {} failed closed, {} unhandled){}",
+            "  {:<22} {:<48} {rate}  {} cases ({}; {} fixed, {} failed closed and rejected, {} still rejected){}",
             r.lane,
             r.rule,
             total,

@@ -18,9 +18,12 @@ use crate::error::LoadError;
 use crate::invariants;
 use crate::lane::Lane;
 use crate::ledger::{self, LaneLedger};
-use crate::outcome::{CaseOutcome, CasePlan, Class, LedgerIssue, RunReport, Side, WirePair};
+use crate::outcome::{
+    CaseOutcome, CasePlan, Class, LedgerIssue, LedgerTable, RunReport, Side, WirePair,
+};
 use crate::pipeline::{Outcome, Pipeline, Shaped};
 use crate::tool::Tool;
+use crate::verdict::{Verdict, rejected_by};
 
 /// What to run.
 pub struct DiffOptions<'a> {
@@ -134,35 +137,6 @@ pub fn prepare(opts: &DiffOptions<'_>) -> Result<Inputs, LoadError> {
     })
 }
 
-/// The oracle rules rejecting one wire tool on its own (as tools[0]).
-fn rejected_by(lane: Lane, wire_tool: &serde_json::Value) -> Vec<String> {
-    let tools = crate::replay::oracle_tools(lane, &lane_tools(lane, wire_tool));
-    let mut rules: Vec<String> = crate::oracle::check(&crate::oracle::Request {
-        tools_present: true,
-        lane,
-        tools: &tools,
-        tool_choice: None,
-        response_format: None,
-        as_of: crate::oracle::DEFAULT_AS_OF,
-    })
-    .into_iter()
-    .map(|r| r.rule.to_owned())
-    .collect();
-    rules.sort();
-    rules.dedup();
-    rules
-}
-
-/// A one-tool request's tools array on this wire.
-fn lane_tools(lane: Lane, wire_tool: &serde_json::Value) -> Vec<serde_json::Value> {
-    match lane.wire() {
-        crate::lane::Wire::GeminiParameters | crate::lane::Wire::GeminiJsonSchema => {
-            vec![serde_json::json!({"functionDeclarations": [wire_tool]})]
-        }
-        _ => vec![wire_tool.clone()],
-    }
-}
-
 fn side(pipeline: &dyn Pipeline, shaped: &Shaped, wire: &str, keep_records: bool) -> Side {
     let (outcome, detail) = match &shaped.outcome {
         Outcome::Shaped => ("shaped", None),
@@ -225,26 +199,28 @@ pub fn run_case(
             (false, _) => Class::Unexpected,
         }
     };
+    // Every output gets its oracle verdict, identical ones too: a
+    // rejection old and new share still takes the request down. Identical
+    // bytes get the same verdict, so the oracle runs once for them.
+    let new_rejected = rejected_by(lane, &wb);
+    let old_rejected = if comparison == Comparison::Identical {
+        new_rejected.clone()
+    } else {
+        rejected_by(lane, &wa)
+    };
+    let closed = matches!(b.outcome, Outcome::FailedClosed { .. });
+    let verdict = Verdict::of(!old_rejected.is_empty(), !new_rejected.is_empty(), closed);
+    if let Some(v) = verdict.filter(|v| v.is_rejection())
+        && let Some(l) = ledger
+    {
+        matches.extend(l.judge_rejection(&case.plan.case, case.external, v, &new_rejected));
+    }
     // Records are kept for failing cases only (the report stays small; any
     // case's records are one `wireshape shape --explain` away).
-    // Identical outputs get the same verdict on both sides: no fix, no
-    // regression, so the oracle runs only where the outputs differ.
-    let (old_rejected, new_rejected) = if comparison == Comparison::Identical {
-        (Vec::new(), Vec::new())
-    } else {
-        (rejected_by(lane, &wa), rejected_by(lane, &wb))
-    };
-    // A tool that fails closed ships as declared, by design: if the
-    // provider rejects that, the report says so, but it is no regression.
-    let closed = matches!(b.outcome, Outcome::FailedClosed { .. });
-    let verdict = match (old_rejected.is_empty(), new_rejected.is_empty()) {
-        (false, true) => Some("fix".to_owned()),
-        (true, false) if closed => Some("failed-closed-rejected".to_owned()),
-        (true, false) => Some("regression".to_owned()),
-        _ => None,
-    };
-    let keep =
-        class.is_failure() || !violations.is_empty() || verdict.as_deref() == Some("regression");
+    let keep = class.is_failure()
+        || !violations.is_empty()
+        || (verdict.is_some_and(Verdict::is_rejection)
+            && !matches.iter().any(|m| m.table == LedgerTable::Rejection));
     let mut old_side = side(old, &a, &sa, keep);
     old_side.rejected_by = old_rejected;
     let mut new_side = side(new, &b, &sb, keep);

@@ -9,13 +9,21 @@
 //! run; an entry whose pin no longer matches is *stale*. Entries marked
 //! `external = true` apply only to cases from `WIRESHAPE_CORPUS_PATH`
 //! catalogs, and are judged unused only in runs that loaded one.
+//!
+//! A new output the lane's oracle rejects fails the run (shaped, failed
+//! closed, or a rejection old and new share) unless a `[[rejection]]` entry
+//! declares it: its `case` glob matches and its `rules` globs cover every
+//! rule that rejects the output (and, with `verdicts`, the case's verdict
+//! is one of those). Each such entry is an accepted risk and carries its
+//! reason; unused ones fail the run like divergence entries.
 
 use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
 use crate::error::LoadError;
-use crate::outcome::{LedgerIssue, LedgerMatch, LedgerUse};
+use crate::outcome::{LedgerIssue, LedgerMatch, LedgerTable, LedgerUse};
+use crate::verdict::Verdict as OracleVerdict;
 
 /// One `[[divergence]]` entry.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -44,11 +52,37 @@ pub struct Entry {
     pub new_sha256: Option<String>,
 }
 
+/// One `[[rejection]]` entry: new outputs the oracle rejects, accepted as
+/// a risk with a reason.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RejectionEntry {
+    /// Case id or glob.
+    pub case: String,
+    /// Rule-id globs this entry declares; every rule rejecting the output
+    /// must be covered by one.
+    pub rules: Vec<String>,
+    /// Short label for the report: the accepted-risk class.
+    pub class: String,
+    /// Why shipping a rejected output is accepted.
+    pub reason: String,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub evidence: Vec<String>,
+    /// Applies only to cases from external corpora.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub external: bool,
+    /// Applies only to these verdicts (empty: any rejection).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub verdicts: Vec<OracleVerdict>,
+}
+
 #[derive(Debug, Default, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct File {
     #[serde(default)]
     divergence: Vec<Entry>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    rejection: Vec<RejectionEntry>,
 }
 
 /// The entries of one lane's file.
@@ -57,6 +91,7 @@ pub struct LaneLedger {
     /// File name relative to the ledger directory (`<lane>.toml`).
     pub file: String,
     pub entries: Vec<Entry>,
+    pub rejections: Vec<RejectionEntry>,
 }
 
 /// `*`/`?` glob match over the whole string.
@@ -96,14 +131,32 @@ pub fn load_lane(dir: &Path, lane: &str) -> Result<LaneLedger, LoadError> {
             return Ok(LaneLedger {
                 file,
                 entries: Vec::new(),
+                rejections: Vec::new(),
             });
         }
         Err(source) => return Err(LoadError::Io { path, source }),
     };
     let parsed: File = toml::from_str(&text).map_err(|e| LoadError::from_toml(&path, &text, &e))?;
+    if let Some((i, what)) = parsed.rejection.iter().enumerate().find_map(|(i, r)| {
+        if r.rules.is_empty() {
+            Some((i, "`rules` is empty: name the rule ids the entry accepts"))
+        } else if r.reason.trim().is_empty() {
+            Some((i, "`reason` is empty: an accepted risk needs its reason"))
+        } else {
+            None
+        }
+    }) {
+        return Err(LoadError::Shape {
+            path,
+            line: 0,
+            column: 0,
+            message: format!("[[rejection]] entry {i}: {what}"),
+        });
+    }
     Ok(LaneLedger {
         file,
         entries: parsed.divergence,
+        rejections: parsed.rejection,
     })
 }
 
@@ -146,6 +199,7 @@ impl LaneLedger {
             if used {
                 v.matches.push(LedgerMatch {
                     file: self.file.clone(),
+                    table: LedgerTable::Divergence,
                     index: i,
                     class: e.class.clone(),
                     reason: e.reason.clone(),
@@ -159,21 +213,76 @@ impl LaneLedger {
         v
     }
 
+    /// The `[[rejection]]` entries declaring a new output rejected by
+    /// `rules`: empty unless every rule is covered by a matching entry.
+    pub fn judge_rejection(
+        &self,
+        case: &str,
+        external: bool,
+        verdict: OracleVerdict,
+        rules: &[String],
+    ) -> Vec<LedgerMatch> {
+        let mut covered = vec![false; rules.len()];
+        let mut out = Vec::new();
+        for (i, e) in self.rejections.iter().enumerate() {
+            if (e.external && !external)
+                || !glob_match(&e.case, case)
+                || !(e.verdicts.is_empty() || e.verdicts.contains(&verdict))
+            {
+                continue;
+            }
+            let mut used = false;
+            for (ri, r) in rules.iter().enumerate() {
+                if e.rules.iter().any(|p| glob_match(p, r)) {
+                    covered[ri] = true;
+                    used = true;
+                }
+            }
+            if used {
+                out.push(LedgerMatch {
+                    file: self.file.clone(),
+                    table: LedgerTable::Rejection,
+                    index: i,
+                    class: e.class.clone(),
+                    reason: e.reason.clone(),
+                });
+            }
+        }
+        if rules.is_empty() || !covered.iter().all(|c| *c) {
+            out.clear();
+        }
+        out
+    }
+
     /// Use counts for every entry that applies to this run (external
     /// entries only when an external corpus was loaded).
     pub fn uses(&self, matches: &[LedgerMatch], external_loaded: bool) -> Vec<LedgerUse> {
-        self.entries
+        let count = |table: LedgerTable, i: usize| {
+            matches
+                .iter()
+                .filter(|m| m.file == self.file && m.table == table && m.index == i)
+                .count()
+        };
+        let divergences = self
+            .entries
             .iter()
             .enumerate()
             .filter(|(_, e)| external_loaded || !e.external)
-            .map(|(i, e)| LedgerUse {
+            .map(|(i, e)| (LedgerTable::Divergence, i, &e.class));
+        let rejections = self
+            .rejections
+            .iter()
+            .enumerate()
+            .filter(|(_, e)| external_loaded || !e.external)
+            .map(|(i, e)| (LedgerTable::Rejection, i, &e.class));
+        divergences
+            .chain(rejections)
+            .map(|(table, i, class)| LedgerUse {
                 file: self.file.clone(),
+                table,
                 index: i,
-                class: e.class.clone(),
-                uses: matches
-                    .iter()
-                    .filter(|m| m.file == self.file && m.index == i)
-                    .count(),
+                class: class.clone(),
+                uses: count(table, i),
             })
             .collect()
     }
@@ -183,6 +292,7 @@ impl LaneLedger {
         let e = &self.entries[index];
         LedgerIssue {
             file: self.file.clone(),
+            table: LedgerTable::Divergence,
             index,
             class: e.class.clone(),
             kind: "stale".to_owned(),
@@ -198,6 +308,7 @@ impl LaneLedger {
 pub fn to_toml(entries: &[Entry]) -> String {
     let file = File {
         divergence: entries.to_vec(),
+        rejection: Vec::new(),
     };
     toml::to_string(&file).unwrap_or_default()
 }
@@ -223,6 +334,7 @@ mod tests {
         LaneLedger {
             file: "lane.toml".into(),
             entries,
+            rejections: Vec::new(),
         }
     }
 

@@ -33,6 +33,7 @@ mod request;
 mod rules;
 mod schema;
 mod tool;
+mod verdict;
 
 pub use catalog::{Catalog, Format, LoadNote, load_catalog, load_catalog_bytes};
 pub use corpus::{CorpusEntry, CorpusScan, corpus_dirs_from_env, scan_corpus};
@@ -76,6 +77,7 @@ pub use report::{ReportError, ReportWriter, read_report, write_report};
 pub use request::{RequestChange, RequestParts, RequestRule};
 pub use schema::{MAX_DEPTH, TooDeep};
 pub use tool::Tool;
+pub use verdict::Verdict;
 
 /// Internals exposed for tests, fuzz targets and benches only.
 #[doc(hidden)]

@@ -5,8 +5,10 @@
 //! oracle accepts verbatim) at three positions — merged into the root, as a
 //! new root property, and as a property of a nested object — and keep the
 //! injections that make the oracle fire that rule. For each, the pipeline's
-//! output must be accepted by the oracle or fail closed (judged by
-//! [`lint`](crate::lint::lint), the `wireshape check` verdict). Rules whose
+//! output must be accepted by the oracle (judged by
+//! [`lint`](crate::lint::lint), the `wireshape check` verdict): a tool that
+//! fails closed and is still rejected takes the request down, so it is not
+//! handled (one judgement with `run` and `replay`). Rules whose
 //! construct is not a schema node (tool names, request members) have no
 //! injection and are reported with zero cases.
 
@@ -38,11 +40,11 @@ pub struct RuleRate {
     pub constructs: usize,
     /// Injections that trigger the rule, per position.
     pub cases: BTreeMap<String, usize>,
-    /// Outputs the oracle accepts.
+    /// Outputs the oracle accepts: the only handled ones.
     pub fixed: usize,
-    /// Outputs that failed closed by design.
+    /// Outputs that failed closed and are still rejected (not handled).
     pub failed_closed: usize,
-    /// Outputs the oracle still rejects.
+    /// Shaped outputs the oracle still rejects (not handled).
     pub unhandled: usize,
     /// The first few unhandled cases (`<tool>@<position>`).
     pub unhandled_cases: Vec<String>,
@@ -51,6 +53,11 @@ pub struct RuleRate {
 impl RuleRate {
     pub fn total(&self) -> usize {
         self.fixed + self.failed_closed + self.unhandled
+    }
+
+    /// Cases whose output the oracle still rejects, failed closed or not.
+    pub fn rejected(&self) -> usize {
+        self.failed_closed + self.unhandled
     }
 }
 
@@ -156,14 +163,15 @@ pub fn run(
                         };
                         *rate.cases.entry((*position).to_owned()).or_default() += 1;
                         match f.v1 {
-                            V1Verdict::Fixed => rate.fixed += 1,
-                            V1Verdict::FailedClosed => rate.failed_closed += 1,
-                            V1Verdict::NoShaping | V1Verdict::StillRejected => {
-                                rate.unhandled += 1;
-                                if rate.unhandled_cases.len() < 3 {
-                                    rate.unhandled_cases.push(format!("{}@{position}", t.name));
-                                }
+                            V1Verdict::Fixed => {
+                                rate.fixed += 1;
+                                continue;
                             }
+                            V1Verdict::FailedClosed => rate.failed_closed += 1,
+                            V1Verdict::NoShaping | V1Verdict::StillRejected => rate.unhandled += 1,
+                        }
+                        if rate.unhandled_cases.len() < 3 {
+                            rate.unhandled_cases.push(format!("{}@{position}", t.name));
                         }
                     }
                 }

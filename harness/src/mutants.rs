@@ -436,7 +436,7 @@ struct CaseVerdict {
     /// have ledgers; on the others v0 is verbatim and every v1 change is a
     /// fix the oracle judges, so there the class counts only when errored.
     ledger: Option<LedgerVerdict>,
-    oracle: (Option<String>, Vec<String>),
+    oracle: (Option<crate::verdict::Verdict>, Vec<String>),
 }
 
 impl CaseVerdict {
@@ -490,9 +490,9 @@ impl CaseVerdict {
                 "oracle",
                 format!(
                     "verdict {} rejected by [{}] (baseline {} [{}])",
-                    self.oracle.0.as_deref().unwrap_or("none"),
+                    self.oracle.0.map_or("none", crate::verdict::Verdict::id),
                     self.oracle.1.join(", "),
-                    base.oracle.0.as_deref().unwrap_or("none"),
+                    base.oracle.0.map_or("none", crate::verdict::Verdict::id),
                     base.oracle.1.join(", ")
                 ),
             ));
@@ -513,7 +513,7 @@ impl CaseVerdict {
                 return Some("stale ledger pin".to_owned());
             }
         }
-        if self.oracle.0.as_deref() == Some("regression") {
+        if self.oracle.0 == Some(crate::verdict::Verdict::Regression) {
             return Some("oracle regression".to_owned());
         }
         None

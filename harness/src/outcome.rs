@@ -10,6 +10,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::degradation::Degradation;
 use crate::exit_code::ExitStatus;
+use crate::verdict::Verdict;
 
 /// One planned unit of work: a tool on a lane.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -98,13 +99,44 @@ pub struct Violation {
     pub message: String,
 }
 
-/// The ledger entry that classified a case as intended.
+/// Which table of a ledger file an entry sits in.
+#[derive(
+    Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize,
+)]
+#[serde(rename_all = "kebab-case")]
+pub enum LedgerTable {
+    /// `[[divergence]]`: an intended v0 → v1 change.
+    #[default]
+    Divergence,
+    /// `[[rejection]]`: a rejected new output accepted as a risk, with a reason.
+    Rejection,
+}
+
+impl LedgerTable {
+    pub fn id(self) -> &'static str {
+        match self {
+            Self::Divergence => "divergence",
+            Self::Rejection => "rejection",
+        }
+    }
+
+    #[allow(clippy::trivially_copy_pass_by_ref)] // serde's skip_serializing_if takes &T
+    fn is_divergence(&self) -> bool {
+        *self == Self::Divergence
+    }
+}
+
+/// The ledger entry that classified a case as intended, or declared its
+/// rejection.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct LedgerMatch {
     /// Ledger file, relative to the ledger directory (`anthropic-messages.toml`).
     pub file: String,
-    /// 0-based index of the `[[divergence]]` entry in that file.
+    /// The table the entry sits in (omitted: `divergence`).
+    #[serde(default, skip_serializing_if = "LedgerTable::is_divergence")]
+    pub table: LedgerTable,
+    /// 0-based index of the entry in its table.
     pub index: usize,
     pub class: String,
     pub reason: String,
@@ -142,12 +174,11 @@ pub struct CaseOutcome {
     /// Present when the outputs differ.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub wire: Option<WirePair>,
-    /// The oracle's view of the change: `fix` (old rejected, new accepted),
-    /// `regression` (old accepted, new rejected: a failure), or
-    /// `failed-closed-rejected` (new failed closed by design and the
-    /// provider rejects the tool as declared: reported, not a failure).
+    /// The oracle's view of the pair (absent: both accepted). Every
+    /// verdict but `fix` means the new output is rejected: a failure unless
+    /// a `[[rejection]]` ledger entry declares it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub verdict: Option<String>,
+    pub verdict: Option<Verdict>,
 }
 
 impl CaseOutcome {
@@ -155,11 +186,20 @@ impl CaseOutcome {
         format!("{}::{}", self.lane, self.case)
     }
 
-    /// The case fails the run: an unexpected or errored class, or a violation.
+    /// The case fails the run: an unexpected or errored class, a
+    /// violation, or a new output the oracle rejects that no
+    /// `[[rejection]]` entry declares.
     pub fn is_failure(&self) -> bool {
-        self.class.is_failure()
-            || !self.violations.is_empty()
-            || self.verdict.as_deref() == Some("regression")
+        self.class.is_failure() || !self.violations.is_empty() || self.undeclared_rejection()
+    }
+
+    /// The new output is rejected and the ledger does not declare it.
+    pub fn undeclared_rejection(&self) -> bool {
+        self.verdict.is_some_and(Verdict::is_rejection)
+            && !self
+                .ledger
+                .iter()
+                .any(|m| m.table == LedgerTable::Rejection)
     }
 }
 
@@ -168,6 +208,8 @@ impl CaseOutcome {
 #[serde(deny_unknown_fields)]
 pub struct LedgerIssue {
     pub file: String,
+    #[serde(default, skip_serializing_if = "LedgerTable::is_divergence")]
+    pub table: LedgerTable,
     pub index: usize,
     pub class: String,
     /// `unused` (matched nothing: fails the run) or `stale` (its sha256 pin
@@ -181,6 +223,8 @@ pub struct LedgerIssue {
 #[serde(deny_unknown_fields)]
 pub struct LedgerUse {
     pub file: String,
+    #[serde(default, skip_serializing_if = "LedgerTable::is_divergence")]
+    pub table: LedgerTable,
     pub index: usize,
     pub class: String,
     pub uses: usize,
@@ -200,10 +244,26 @@ pub struct Summary {
     /// Cases the oracle rejected before and accepts now.
     #[serde(default)]
     pub fixes: usize,
-    /// Cases the oracle accepted before and rejects now (failures).
+    /// Cases the oracle accepted before and rejects now.
     #[serde(default)]
     pub regressions: usize,
+    /// lane → outputs the oracle rejects, old and new, and how many of the
+    /// new ones the ledger declares (every lane present, zeros included).
+    #[serde(default)]
+    pub rejected: BTreeMap<String, Rejected>,
     pub exit_code: u8,
+}
+
+/// Rejected outputs on one lane.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Rejected {
+    /// Old outputs the oracle rejects.
+    pub old: usize,
+    /// New outputs the oracle rejects (shaped, failed closed or shared).
+    pub new: usize,
+    /// New rejections a `[[rejection]]` ledger entry declares.
+    pub declared: usize,
 }
 
 /// Everything a run decided, sorted; what the report files are made from.
@@ -242,14 +302,19 @@ impl RunReport {
             .iter()
             .filter(|u| u.uses == 0 && !self.sharded)
         {
+            let at = match u.table {
+                LedgerTable::Divergence => format!("{}#{}", u.file, u.index),
+                LedgerTable::Rejection => format!("{}#rejection-{}", u.file, u.index),
+            };
             self.ledger_issues.push(LedgerIssue {
                 file: u.file.clone(),
+                table: u.table,
                 index: u.index,
                 class: u.class.clone(),
                 kind: "unused".to_owned(),
                 message: format!(
-                    "ledger entry {}#{} ({}) matched no case: remove it or fix its `case`",
-                    u.file, u.index, u.class
+                    "ledger entry {at} ({}) matched no case: remove it or fix its `case`",
+                    u.class
                 ),
             });
         }
@@ -261,6 +326,18 @@ impl RunReport {
             for c in Class::ALL {
                 row.insert(c.id().to_owned(), 0);
             }
+        }
+        let mut rejected: BTreeMap<String, Rejected> = lanes
+            .iter()
+            .map(|l| (l.clone(), Rejected::default()))
+            .collect();
+        for o in &self.outcomes {
+            let r = rejected.entry(o.lane.clone()).or_default();
+            r.old += usize::from(!o.old.rejected_by.is_empty());
+            r.new += usize::from(!o.new.rejected_by.is_empty());
+            r.declared += usize::from(
+                o.verdict.is_some_and(Verdict::is_rejection) && !o.undeclared_rejection(),
+            );
         }
         for o in &self.outcomes {
             *classes
@@ -290,13 +367,14 @@ impl RunReport {
             fixes: self
                 .outcomes
                 .iter()
-                .filter(|o| o.verdict.as_deref() == Some("fix"))
+                .filter(|o| o.verdict == Some(Verdict::Fix))
                 .count(),
             regressions: self
                 .outcomes
                 .iter()
-                .filter(|o| o.verdict.as_deref() == Some("regression"))
+                .filter(|o| o.verdict == Some(Verdict::Regression))
                 .count(),
+            rejected,
             exit_code: 0,
         };
         self.summary.exit_code = self.exit_status().code();
@@ -320,7 +398,7 @@ impl RunReport {
 pub fn merge_reports(shards: Vec<RunReport>) -> RunReport {
     let mut out = RunReport::default();
     let mut lanes: Vec<String> = Vec::new();
-    let mut uses: BTreeMap<(String, usize), LedgerUse> = BTreeMap::new();
+    let mut uses: BTreeMap<(String, LedgerTable, usize), LedgerUse> = BTreeMap::new();
     for shard in shards {
         if out.old.is_empty() {
             out.old = shard.old;
@@ -337,7 +415,7 @@ pub fn merge_reports(shards: Vec<RunReport>) -> RunReport {
                 .filter(|i| i.kind != "unused"),
         );
         for u in shard.ledger_use {
-            uses.entry((u.file.clone(), u.index))
+            uses.entry((u.file.clone(), u.table, u.index))
                 .and_modify(|e| e.uses += u.uses)
                 .or_insert(u);
         }

@@ -245,6 +245,17 @@ impl Profile {
         }
     }
 
+    /// The provider's non-strict lane that shapes a tool failing closed on
+    /// `lane`: the tool then ships as that lane shapes it (non-strict), not
+    /// verbatim, since a verbatim tool the provider rejects takes the whole
+    /// request down. `None`: a tool failing closed ships unchanged.
+    pub(crate) fn fail_closed_lane(self, lane: Lane) -> Option<Lane> {
+        match (self, lane) {
+            (Self::V1, Lane::DeepseekStrict) => Some(Lane::DeepseekChat),
+            _ => None,
+        }
+    }
+
     /// The pass ids for one lane, in order.
     pub fn pass_names(self, lane: Lane) -> Vec<&'static str> {
         self.passes(lane).iter().map(|p| p.name()).collect()
@@ -296,7 +307,13 @@ impl Pipeline for BuiltinPipeline {
     }
 
     fn shape(&self, lane: Lane, tool: &Tool) -> Shaped {
-        run_passes(&self.profile.passes(lane), lane, &self.config, tool)
+        shape_with(
+            &self.profile.passes(lane),
+            self.profile,
+            lane,
+            &self.config,
+            tool,
+        )
     }
 
     fn shape_request(
@@ -325,9 +342,9 @@ impl Pipeline for PassList {
 
     fn shape(&self, lane: Lane, tool: &Tool) -> Shaped {
         if lane == self.lane {
-            run_passes(&self.passes, lane, &self.config, tool)
+            shape_with(&self.passes, self.base, lane, &self.config, tool)
         } else {
-            run_passes(&self.base.passes(lane), lane, &self.config, tool)
+            shape_with(&self.base.passes(lane), self.base, lane, &self.config, tool)
         }
     }
 
@@ -340,6 +357,54 @@ impl Pipeline for PassList {
     ) -> Vec<crate::request::RequestChange> {
         crate::request::shape_request_as(self.base, self, lane, parts)
     }
+}
+
+/// Run `passes` over `tool`; a tool that fails closed is then shaped by
+/// the profile's [`Profile::fail_closed_lane`], if any (its records
+/// relabelled to `lane`): when the strict passes serve that output it ships
+/// strict, else it ships non-strict as that lane shaped it, the fail-closed
+/// reason kept. When that lane changes nothing or cannot shape it either,
+/// it ships unchanged.
+fn shape_with(
+    passes: &[Box<dyn Pass>],
+    profile: Profile,
+    lane: Lane,
+    config: &PipelineConfig,
+    tool: &Tool,
+) -> Shaped {
+    let shaped = run_passes(passes, lane, config, tool);
+    let (Outcome::FailedClosed { reason }, Some(plain_lane)) =
+        (&shaped.outcome, profile.fail_closed_lane(lane))
+    else {
+        return shaped;
+    };
+    let mut plain = run_passes(&profile.passes(plain_lane), plain_lane, config, tool);
+    if !matches!(plain.outcome, Outcome::Shaped) {
+        return shaped;
+    }
+    for d in &mut plain.degradations {
+        lane.id().clone_into(&mut d.lane);
+    }
+    // The non-strict repairs may be what the strict passes needed (a
+    // non-object root made an object): then the strict passes serve the
+    // repaired tool, so shaping the output again changes nothing.
+    let strict = run_passes(passes, lane, config, &plain.tool);
+    if matches!(strict.outcome, Outcome::Shaped) {
+        let mut degradations = plain.degradations;
+        degradations.extend(strict.degradations);
+        return Shaped {
+            degradations,
+            ..strict
+        };
+    }
+    if plain.degradations.is_empty() {
+        return shaped;
+    }
+    plain.tool.strict = None;
+    plain.outcome = Outcome::FailedClosed {
+        reason: format!("{reason}; shaped as on {} instead", plain_lane.id()),
+    };
+    plain
 }
 
 /// Run `passes` over `tool`: the heart of every built-in pipeline.

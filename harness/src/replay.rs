@@ -103,7 +103,9 @@ pub fn reproduces(rec: &Recording) -> Result<(), String> {
 pub enum Fix {
     /// The reshaped request is accepted.
     Fixed,
-    /// Every tool the oracle still rejects failed closed by design.
+    /// Every tool the oracle still rejects failed closed by design: the
+    /// request is still rejected, so this is a failure unless a known gap
+    /// declares it.
     FailedClosed { tools: Vec<String> },
     /// v1's request is still rejected as of the recording date, but the
     /// rules that reject it have since been retired by the provider: it is
@@ -350,10 +352,9 @@ pub fn gap_for<'a>(gaps: &'a [KnownGap], id: &str) -> Option<&'a KnownGap> {
 /// Judge a v1 fix against the declared gaps: `Ok` when it fixes an
 /// undeclared recording or fails as declared; `Err` otherwise.
 pub fn judge_fix(id: &str, fix: &Fix, gaps: &[KnownGap]) -> Result<(), String> {
-    let fixed = matches!(
-        fix,
-        Fix::Fixed | Fix::FailedClosed { .. } | Fix::RuleRetired { .. }
-    );
+    // Handled means accepted (one judgement with `run` and `metamorphic`):
+    // a tool that failed closed and is still rejected takes the request down.
+    let fixed = matches!(fix, Fix::Fixed | Fix::RuleRetired { .. });
     match (gap_for(gaps, id), fixed) {
         (None, true) | (Some(_), false) => Ok(()),
         (None, false) => Err(format!("recording {id}: v1 does not fix it: {fix:?}")),

@@ -499,12 +499,13 @@ fn plural(n: usize, one: &str, many: &str) -> String {
 fn exit_code_meaning(code: u8) -> &'static str {
     match code {
         0 => {
-            "clean: no unexpected or errored cases, no invariant violations, no unused ledger \
-             entries (stale ledger entries and unusable corpus files only warn)"
+            "clean: no unexpected or errored cases, no undeclared rejected outputs, no invariant \
+             violations, no unused ledger entries (stale ledger entries and unusable corpus files \
+             only warn)"
         }
         1 => {
-            "failures found: unexpected or errored cases, invariant violations or unused ledger \
-             entries"
+            "failures found: unexpected or errored cases, undeclared rejected outputs, invariant \
+             violations or unused ledger entries"
         }
         2 => "usage or input error",
         3 => "timeout",
@@ -788,6 +789,7 @@ fn write_summary_md(out: &mut String, view: &View<'_>) -> fmt::Result {
         write!(out, " {} |", view.class_total(c))?;
     }
     writeln!(out, " {} |", view.outcomes.len())?;
+    write_rejected_md(out, view)?;
 
     let unexpected: Vec<_> = view
         .outcomes
@@ -883,6 +885,69 @@ fn write_summary_md(out: &mut String, view: &View<'_>) -> fmt::Result {
         view.exit_code(),
         exit_code_meaning(view.exit_code())
     )
+}
+
+/// The oracle's verdicts per lane, and the undeclared rejections.
+fn write_rejected_md(out: &mut String, view: &View<'_>) -> fmt::Result {
+    let rejected = &view.report.summary.rejected;
+    writeln!(
+        out,
+        "\nOutputs the lane's oracle rejects (one rejected tool takes the whole request down; \
+         a new one fails the run unless a `[[rejection]]` ledger entry declares it):\n"
+    )?;
+    writeln!(
+        out,
+        "| lane | old rejected | new rejected | declared | undeclared |"
+    )?;
+    writeln!(out, "|:---|---:|---:|---:|---:|")?;
+    let mut total = crate::outcome::Rejected::default();
+    for (lane, r) in rejected {
+        writeln!(
+            out,
+            "| {} | {} | {} | {} | {} |",
+            Md(lane),
+            r.old,
+            r.new,
+            r.declared,
+            r.new - r.declared
+        )?;
+        total.old += r.old;
+        total.new += r.new;
+        total.declared += r.declared;
+    }
+    writeln!(
+        out,
+        "| **total** | {} | {} | {} | {} |",
+        total.old,
+        total.new,
+        total.declared,
+        total.new - total.declared
+    )?;
+    let undeclared: Vec<_> = view
+        .outcomes
+        .iter()
+        .filter(|o| o.undeclared_rejection())
+        .collect();
+    if !undeclared.is_empty() {
+        writeln!(out, "\n## Rejected new outputs ({})\n", undeclared.len())?;
+        for o in undeclared.iter().take(SUMMARY_LIST_LIMIT) {
+            writeln!(
+                out,
+                "- {} ({}, {}): {}",
+                Code(&o.key()),
+                o.verdict.map_or("", crate::verdict::Verdict::id),
+                Md(&o.new.outcome),
+                o.new
+                    .rejected_by
+                    .iter()
+                    .map(|r| Code(r).to_string())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )?;
+        }
+        write_more(out, SUMMARY_LIST_LIMIT, undeclared.len(), "failures.txt")?;
+    }
+    Ok(())
 }
 
 // ---------------------------------------------------------------------------
@@ -1320,6 +1385,31 @@ fn write_index_html(out: &mut String, view: &View<'_>) -> fmt::Result {
     )?;
     writeln!(out, "</section>")?;
 
+    // Oracle verdicts per lane.
+    writeln!(out, r#"<section id="rejected">"#)?;
+    writeln!(out, "<h2>Rejected by the oracle</h2>")?;
+    writeln!(
+        out,
+        r#"<table class="matrix"><thead><tr><th>lane</th><th class="n">old rejected</th><th class="n">new rejected</th><th class="n">declared</th><th class="n">undeclared</th></tr></thead><tbody>"#
+    )?;
+    for (lane, r) in &view.report.summary.rejected {
+        writeln!(
+            out,
+            r#"<tr><td class="mono">{}</td><td class="n">{}</td><td class="n">{}</td><td class="n">{}</td><td class="n">{}</td></tr>"#,
+            Esc(lane),
+            r.old,
+            r.new,
+            r.declared,
+            r.new - r.declared
+        )?;
+    }
+    writeln!(out, "</tbody></table>")?;
+    writeln!(
+        out,
+        r#"<p class="muted">A rejected new output fails the run (shaped, failed closed, or shared with old) unless a <code>[[rejection]]</code> ledger entry declares it with a reason.</p>"#
+    )?;
+    writeln!(out, "</section>")?;
+
     // Case table.
     writeln!(out, r#"<section id="cases">"#)?;
     writeln!(
@@ -1457,10 +1547,11 @@ fn write_case_row(out: &mut String, i: usize, o: &CaseOutcome) -> fmt::Result {
     }
     write!(out, "</td><td>")?;
     badge(out, o.class.id())?;
-    if let Some(v) = &o.verdict {
-        // The oracle's view: fix (old rejected, new accepted) or regression.
+    if let Some(v) = o.verdict {
+        // The oracle's view: fix, regression, still-rejected or
+        // failed-closed-rejected.
         write!(out, " ")?;
-        badge(out, v)?;
+        badge(out, v.id())?;
     }
     write!(out, "</td><td>")?;
     for tag in &o.tags {
@@ -1674,7 +1765,7 @@ fn write_ledger_html(out: &mut String, view: &View<'_>) -> fmt::Result {
 mod tests {
     use super::*;
     use crate::degradation::{Action, Degradation};
-    use crate::outcome::{LedgerMatch, Violation, WirePair, merge_reports};
+    use crate::outcome::{LedgerMatch, LedgerTable, Violation, WirePair, merge_reports};
 
     const NASTY: &str = r#"weird#<&"'>"#;
 
@@ -1711,6 +1802,7 @@ mod tests {
     fn ledger_match(file: &str, index: usize, class: &str) -> LedgerMatch {
         LedgerMatch {
             file: file.to_owned(),
+            table: LedgerTable::Divergence,
             index,
             class: class.to_owned(),
             reason: "v1 drops `pattern` on purpose".to_owned(),
@@ -1785,18 +1877,21 @@ mod tests {
         let uses = vec![
             LedgerUse {
                 file: "anthropic.toml".to_owned(),
+                table: LedgerTable::Divergence,
                 index: 0,
                 class: "reordered".to_owned(),
                 uses: 1,
             },
             LedgerUse {
                 file: "gemini.toml".to_owned(),
+                table: LedgerTable::Divergence,
                 index: 0,
                 class: "intended".to_owned(),
                 uses: 1,
             },
             LedgerUse {
                 file: "gemini.toml".to_owned(),
+                table: LedgerTable::Divergence,
                 index: 1,
                 class: "intended".to_owned(),
                 uses: 0,
@@ -1804,6 +1899,7 @@ mod tests {
         ];
         let issues = vec![LedgerIssue {
             file: "anthropic.toml".to_owned(),
+            table: LedgerTable::Divergence,
             index: 0,
             class: "reordered".to_owned(),
             kind: "stale".to_owned(),
@@ -2209,7 +2305,7 @@ mod tests {
             .iter()
             .position(|o| o.class == Class::Intended)
             .unwrap();
-        report.outcomes[at].verdict = Some("fix".to_owned());
+        report.outcomes[at].verdict = Some(crate::verdict::Verdict::Fix);
         let dir = write_report(&tmp.path().join("latest"), &report, &meta("t")).unwrap();
         let html = read(&dir, INDEX_HTML);
         assert!(
@@ -2277,6 +2373,15 @@ mod tests {
 | openai | 3 | 0 | 0 | 0 | 0 | 3 |
 | **total** | 4 | 1 | 1 | 1 | 1 | 8 |
 
+Outputs the lane's oracle rejects (one rejected tool takes the whole request down; a new one fails the run unless a `[[rejection]]` ledger entry declares it):
+
+| lane | old rejected | new rejected | declared | undeclared |
+|:---|---:|---:|---:|---:|
+| anthropic | 0 | 0 | 0 | 0 |
+| gemini | 0 | 0 | 0 | 0 |
+| openai | 0 | 0 | 0 | 0 |
+| **total** | 0 | 0 | 0 | 0 |
+
 ## Unexpected divergences (1)
 
 - `anthropic::weird#<&"'>`: `new:pattern:removed`, `old:<b>&amp;:kept`
@@ -2300,7 +2405,7 @@ mod tests {
 
 ---
 
-Exit code 1: failures found: unexpected or errored cases, invariant violations or unused ledger entries. Details: `index.html`, `junit.xml`, `divergences.jsonl` and one `*.txt` list per class in the report directory.
+Exit code 1: failures found: unexpected or errored cases, undeclared rejected outputs, invariant violations or unused ledger entries. Details: `index.html`, `junit.xml`, `divergences.jsonl` and one `*.txt` list per class in the report directory.
 "#;
         assert_eq!(md, expected);
     }
@@ -2318,7 +2423,7 @@ Exit code 1: failures found: unexpected or errored cases, invariant violations o
         }));
         assert!(md.contains("\n**clean**: 1 case on 3 lanes\n"), "{md}");
         assert!(!md.contains("\n## "), "{md}");
-        assert!(md.ends_with("Exit code 0: clean: no unexpected or errored cases, no invariant violations, no unused ledger entries (stale ledger entries and unusable corpus files only warn). Details: `index.html`, `junit.xml`, `divergences.jsonl` and one `*.txt` list per class in the report directory.\n"), "{md}");
+        assert!(md.ends_with("Exit code 0: clean: no unexpected or errored cases, no undeclared rejected outputs, no invariant violations, no unused ledger entries (stale ledger entries and unusable corpus files only warn). Details: `index.html`, `junit.xml`, `divergences.jsonl` and one `*.txt` list per class in the report directory.\n"), "{md}");
     }
 
     #[test]

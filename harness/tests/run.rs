@@ -279,3 +279,147 @@ fn a_bad_shard_is_a_usage_error() {
         "wireshape: bad shard `5/4`: expected K/N with 1 <= K <= N\n"
     );
 }
+
+/// A ledger directory holding one `[[rejection]]` entry for `lane`.
+fn rejection_ledger(dir: &Path, lane: &str, case: &str, rule: &str) {
+    let led = dir.join("rejections");
+    std::fs::create_dir_all(&led).unwrap();
+    std::fs::write(
+        led.join(format!("{lane}.toml")),
+        format!(
+            "[[rejection]]\ncase = \"{case}\"\nrules = [\"{rule}\"]\nclass = \"accepted-risk\"\nreason = \"declared by the test\"\n"
+        ),
+    )
+    .unwrap();
+}
+
+#[test]
+fn a_rejection_old_and_new_share_fails_the_run_unless_a_rejection_entry_declares_it() {
+    // verbatim → verbatim: every output identical, so `mini#union`'s root
+    // anyOf is a rejection both sides share, counted all the same.
+    let dir = copy_of_testdata();
+    let args = [
+        "diff",
+        "--old",
+        "verbatim",
+        "--new",
+        "verbatim",
+        "--lanes",
+        "anthropic-messages",
+        "--ledger",
+        "rejections",
+    ];
+    std::fs::create_dir_all(dir.path().join("rejections")).unwrap();
+    let (code, out, _) = run_in(dir.path(), &args);
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        out.contains("  identical  anthropic-messages::mini#union  still-rejected by anthropic-root-composition\n"),
+        "{out}"
+    );
+    let failures = std::fs::read_to_string(dir.path().join("reports/latest/failures.txt")).unwrap();
+    assert_eq!(failures, "anthropic-messages::mini#union\n");
+    let summary = std::fs::read_to_string(dir.path().join("reports/latest/summary.md")).unwrap();
+    assert!(
+        summary.contains("| anthropic-messages | 1 | 1 | 0 | 1 |\n"),
+        "{summary}"
+    );
+
+    rejection_ledger(
+        dir.path(),
+        "anthropic-messages",
+        "mini#union",
+        "anthropic-root-*",
+    );
+    let (code, out, _) = run_in(dir.path(), &args);
+    assert_eq!(code, 0, "{out}");
+    let summary = std::fs::read_to_string(dir.path().join("reports/latest/summary.md")).unwrap();
+    assert!(
+        summary.contains("| anthropic-messages | 1 | 1 | 1 | 0 |\n"),
+        "{summary}"
+    );
+}
+
+#[test]
+fn a_failed_closed_tool_the_oracle_still_rejects_fails_the_run_unless_declared() {
+    // deepseek-strict: v1 fails closed on a bare string root and ships it
+    // unchanged, which DeepSeek still rejects.
+    let dir = copy_of_testdata();
+    let own = dir.path().join("closed");
+    std::fs::create_dir_all(&own).unwrap();
+    std::fs::write(
+        own.join("c.json"),
+        r#"{"tools":[{"name":"word","description":"A bare string root.","input_schema":{"type":"string"}}]}"#,
+    )
+    .unwrap();
+    std::fs::create_dir_all(dir.path().join("rejections")).unwrap();
+    let args = [
+        "diff",
+        "--old",
+        "verbatim",
+        "--new",
+        "v1",
+        "--lanes",
+        "deepseek-strict",
+        "--own",
+        "closed",
+        "--ledger",
+        "rejections",
+    ];
+    let (code, out, _) = run_in(dir.path(), &args);
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        out.contains("  identical  deepseek-strict::c#word  failed-closed-rejected by deepseek-parameters-must-be-object\n"),
+        "{out}"
+    );
+
+    rejection_ledger(
+        dir.path(),
+        "deepseek-strict",
+        "c#word",
+        "deepseek-parameters-must-be-object",
+    );
+    let (code, out, _) = run_in(dir.path(), &args);
+    assert_eq!(code, 0, "{out}");
+
+    // An entry that covers another rule only does not declare it.
+    rejection_ledger(
+        dir.path(),
+        "deepseek-strict",
+        "c#word",
+        "deepseek-other-rule",
+    );
+    let (code, out, _) = run_in(dir.path(), &args);
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        out.contains("ledger unused: ledger entry deepseek-strict.toml#rejection-0 (accepted-risk) matched no case"),
+        "{out}"
+    );
+}
+
+#[test]
+fn a_rejection_entry_without_a_reason_is_an_input_error() {
+    let dir = copy_of_testdata();
+    let led = dir.path().join("rejections");
+    std::fs::create_dir_all(&led).unwrap();
+    std::fs::write(
+        led.join("anthropic-messages.toml"),
+        "[[rejection]]\ncase = \"*\"\nrules = [\"*\"]\nclass = \"c\"\nreason = \" \"\n",
+    )
+    .unwrap();
+    let (code, _, err) = run_in(
+        dir.path(),
+        &[
+            "run",
+            "--lanes",
+            "anthropic-messages",
+            "--ledger",
+            "rejections",
+        ],
+    );
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("anthropic-messages.toml")
+            && err.contains("[[rejection]] entry 0: `reason` is empty"),
+        "{err}"
+    );
+}

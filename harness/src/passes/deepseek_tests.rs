@@ -25,7 +25,8 @@ fn bytes(v: &Value) -> String {
     serde_json::to_string(v).unwrap()
 }
 
-/// The tool failed closed: shipped byte-for-byte as given, no flag, no note.
+/// The tool failed closed: shipped non-strict as deepseek-chat shapes it,
+/// which for these inputs is byte-for-byte as given, no flag, no note.
 fn assert_failed_closed(schema: Value, reason_contains: &str) {
     let s = v1(schema.clone());
     match &s.outcome {
@@ -562,13 +563,65 @@ fn deepseek_v1_is_idempotent_on_a_shaped_tool() {
 }
 
 #[test]
-fn deepseek_v1_fails_closed_on_a_root_that_is_not_a_json_object() {
+fn deepseek_v1_replaces_a_root_that_is_not_a_json_object_as_deepseek_chat_does_then_ships_strict() {
+    // The strict passes fail closed on it; deepseek-chat's object floor
+    // makes it `{}` typed object, which the strict passes then serve (so
+    // shaping the output again changes nothing).
     for root in [
         json!([{"type":"object"}]),
         json!(7),
         json!(true),
         json!(null),
     ] {
-        assert_failed_closed(root, "input schema is not a JSON object");
+        let s = v1(root.clone());
+        assert_strict(&s);
+        assert_eq!(
+            bytes(&s.tool.input_schema),
+            r#"{"type":"object","properties":{},"required":[],"additionalProperties":false}"#,
+            "{root}"
+        );
+        let records: Vec<(&str, &str, &str)> = s
+            .degradations
+            .iter()
+            .map(|d| (d.pass.as_str(), d.keyword.as_str(), d.lane.as_str()))
+            .collect();
+        assert_eq!(
+            records,
+            [
+                ("parameters-object-floor", "", "deepseek-strict"),
+                ("parameters-object-floor", "type", "deepseek-strict"),
+                ("parameters-object-floor", "properties", "deepseek-strict"),
+                ("deepseek-close-objects", "required", "deepseek-strict"),
+                (
+                    "deepseek-close-objects",
+                    "additionalProperties",
+                    "deepseek-strict"
+                ),
+                ("deepseek-mark-strict", "strict", "deepseek-strict"),
+            ],
+            "{root}"
+        );
     }
+}
+
+#[test]
+fn deepseek_v1_ships_a_tool_failing_closed_non_strict_as_deepseek_chat_shapes_it() {
+    // `not` keeps it out of strict mode; the typeless root, which DeepSeek
+    // rejects even non-strict, still gets deepseek-chat's `type: object`.
+    let s = v1(json!({"properties":{"a":{"not":{"type":"string"}}}}));
+    match &s.outcome {
+        Outcome::FailedClosed { reason } => assert!(
+            reason.ends_with("; shaped as on deepseek-chat instead"),
+            "{reason}"
+        ),
+        other => panic!("expected failed closed, got {other:?}"),
+    }
+    assert_eq!(s.tool.strict, None);
+    assert_eq!(
+        bytes(&s.tool.input_schema),
+        r#"{"type":"object","properties":{"a":{"not":{"type":"string"}}}}"#
+    );
+    assert_eq!(s.degradations.len(), 1);
+    assert_eq!(s.degradations[0].keyword, "type");
+    assert_eq!(s.degradations[0].lane, "deepseek-strict");
 }
