@@ -85,13 +85,19 @@ struct MutantsArgs {
     )]
     recordings: PathBuf,
     /// Pass examples directory (`<pass>.json` files).
-    #[arg(long, value_name = "DIR", default_value = "corpus/pass-examples")]
+    #[arg(
+        long,
+        value_name = "DIR",
+        default_value = "corpus/pass-examples",
+        env = "WIRESHAPE_EXAMPLES"
+    )]
     examples: PathBuf,
     /// Mutants equivalent by construction, with reasons.
     #[arg(
         long,
         value_name = "FILE",
-        default_value = "corpus/mutants-equivalent.toml"
+        default_value = "corpus/mutants-equivalent.toml",
+        env = "WIRESHAPE_EQUIVALENT"
     )]
     equivalent: PathBuf,
     /// Per-mutant time budget in seconds (checked between cases).
@@ -124,7 +130,12 @@ struct MetamorphicArgs {
     )]
     recordings: PathBuf,
     /// Output format: `text` or `json`.
-    #[arg(long = "output-format", value_name = "FORMAT", default_value = "text")]
+    #[arg(
+        long = "output-format",
+        value_name = "FORMAT",
+        default_value = "text",
+        env = "WIRESHAPE_OUTPUT_FORMAT"
+    )]
     output_format: String,
     #[command(flatten)]
     config: ConfigArg,
@@ -160,7 +171,12 @@ struct CheckArgs {
     #[arg(long, default_value = "all", env = "WIRESHAPE_LANE")]
     lane: String,
     /// Output format: `text` or `json` (stable).
-    #[arg(long = "output-format", value_name = "FORMAT", default_value = "text")]
+    #[arg(
+        long = "output-format",
+        value_name = "FORMAT",
+        default_value = "text",
+        env = "WIRESHAPE_OUTPUT_FORMAT"
+    )]
     output_format: String,
     /// Judge as of this date (YYYY-MM-DD): rules that changed use their rule of that day.
     #[arg(long, env = "WIRESHAPE_AS_OF")]
@@ -193,7 +209,12 @@ struct ReplayArgs {
     )]
     recordings: PathBuf,
     /// Output format: `text` or `json`.
-    #[arg(long = "output-format", value_name = "FORMAT", default_value = "text")]
+    #[arg(
+        long = "output-format",
+        value_name = "FORMAT",
+        default_value = "text",
+        env = "WIRESHAPE_OUTPUT_FORMAT"
+    )]
     output_format: String,
     #[command(flatten)]
     config: ConfigArg,
@@ -297,10 +318,10 @@ struct AcceptArgs {
     #[arg(long, value_name = "GLOB")]
     glob: Option<String>,
     /// The old pipeline.
-    #[arg(long, default_value = "v0")]
+    #[arg(long, default_value = "v0", env = "WIRESHAPE_OLD")]
     old: String,
     /// The new pipeline.
-    #[arg(long, default_value = "v1")]
+    #[arg(long, default_value = "v1", env = "WIRESHAPE_NEW")]
     new: String,
     #[command(flatten)]
     corpus: CorpusArgs,
@@ -318,7 +339,12 @@ struct MergeArgs {
     #[arg(required = true)]
     dirs: Vec<PathBuf>,
     /// Where the merged report goes.
-    #[arg(long, value_name = "DIR", default_value = "reports/latest")]
+    #[arg(
+        long,
+        value_name = "DIR",
+        default_value = "reports/latest",
+        env = "WIRESHAPE_OUTPUT"
+    )]
     output: PathBuf,
 }
 
