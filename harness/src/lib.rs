@@ -14,6 +14,7 @@ mod differential;
 mod ecma;
 mod error;
 mod exit_code;
+pub mod facts;
 mod invariants;
 mod lane;
 mod ledger;

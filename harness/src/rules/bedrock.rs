@@ -28,6 +28,12 @@
 //!   characters; the message is the AWS constraint-validation text.
 //!
 //! The strict flag is read from `toolSpec.strict`, where Converse carries it.
+//! The two `anthropic-strict-*` rules are documented for the Messages API
+//! too (structured-outputs limitations, read 2026-12-01), but they do not
+//! judge `anthropic-messages` yet: v1's `strict-fallback` pass consults that
+//! lane's oracle while shaping, so the rule would change v1's bytes until
+//! the pass reads the provider-facts table instead. `is_strict` already
+//! reads the Messages `strict` flag for that day.
 //!
 //! Left out: `anthropic-bedrock-invoke-input-schema-key` (Bedrock
 //! InvokeModel with the Anthropic-native body: `tools.0.custom.input_schema:
@@ -39,7 +45,8 @@
 use serde_json::{Map, Value};
 
 use super::{each_schema, finding, nodes};
-use crate::lane::Lane;
+use crate::facts;
+use crate::lane::{Lane, Wire};
 use crate::oracle::{Finding, Request, Rule, Status};
 use crate::schema::{child_path, is_object_schema};
 
@@ -71,6 +78,7 @@ pub(crate) static RULES: &[Rule] = &[
         docs: &[STRUCTURED_OUTPUTS],
         first_seen: Some("2026-09-12"),
         last_seen: Some("2026-09-12"),
+        read: Some(facts::READ),
         status_code: 400,
         check: strict_additional_properties_false,
     },
@@ -82,6 +90,7 @@ pub(crate) static RULES: &[Rule] = &[
         docs: &[STRUCTURED_OUTPUTS],
         first_seen: Some("2026-07-15"),
         last_seen: Some("2026-07-15"),
+        read: Some(facts::READ),
         status_code: 400,
         check: strict_numeric_bounds,
     },
@@ -93,6 +102,7 @@ pub(crate) static RULES: &[Rule] = &[
         docs: &[],
         first_seen: Some("2025-04-09"),
         last_seen: Some("2025-04-09"),
+        read: None,
         status_code: 400,
         check: extraneous_defs,
     },
@@ -104,6 +114,7 @@ pub(crate) static RULES: &[Rule] = &[
         docs: &[TOOL_INPUT_SCHEMA],
         first_seen: Some("2024-07-09"),
         last_seen: Some("2024-07-09"),
+        read: None,
         status_code: 400,
         check: json_not_document,
     },
@@ -115,6 +126,7 @@ pub(crate) static RULES: &[Rule] = &[
         docs: &[],
         first_seen: Some("2026-02-21"),
         last_seen: Some("2026-02-21"),
+        read: None,
         status_code: 400,
         check: properties_not_object,
     },
@@ -126,6 +138,7 @@ pub(crate) static RULES: &[Rule] = &[
         docs: &[TOOL_INPUT_SCHEMA],
         first_seen: Some("2025-07-08"),
         last_seen: Some("2025-10-08"),
+        read: None,
         status_code: 400,
         check: root_type_object,
     },
@@ -137,6 +150,7 @@ pub(crate) static RULES: &[Rule] = &[
         docs: &[TOOL_SPECIFICATION],
         first_seen: None,
         last_seen: None,
+        read: None,
         status_code: 400,
         check: tool_name_pattern,
     },
@@ -144,6 +158,9 @@ pub(crate) static RULES: &[Rule] = &[
 
 /// `toolSpec.strict` (Converse carries the flag inside the tool spec).
 fn is_strict(req: &Request<'_>, i: usize) -> bool {
+    if req.lane.wire() != Wire::Bedrock {
+        return req.strict(i) == Some(true);
+    }
     req.tools
         .get(i)
         .and_then(|t| t.pointer("/toolSpec/strict"))
