@@ -303,9 +303,6 @@ pub mod openai {
         doc: CHAT_REFERENCE,
         read: READ,
     };
-
-    /// Function-name alphabet (`^[a-zA-Z0-9_-]{1,64}$`).
-    pub const NAME_PATTERN: &str = "^[a-zA-Z0-9_-]{1,64}$";
 }
 
 // ===========================================================================
@@ -772,6 +769,9 @@ pub mod moonshot {
         doc: MFJS_SPEC,
         read: READ,
     };
+
+    /// The function-name pattern of the tool-use reference.
+    pub const NAME_PATTERN: &str = "^[a-zA-Z_][a-zA-Z0-9-_]{2,63}$";
 
     pub const TOOLS: Limit = Limit {
         id: "moonshot-tools",
