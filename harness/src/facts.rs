@@ -1149,6 +1149,16 @@ mod tests {
     }
 
     #[test]
+    fn facts_import_nothing_from_the_crate() {
+        // The bottom layer: passes and rules read it, it reads neither.
+        let source = include_str!("facts.rs");
+        let code = &source[..source.find("#[cfg(test)]").unwrap()];
+        for needle in [["cra", "te::"].concat(), ["use ", "std"].concat()] {
+            assert!(!code.contains(&needle), "facts.rs mentions {needle}");
+        }
+    }
+
+    #[test]
     fn fact_ids_are_unique() {
         let mut ids: Vec<&str> = KEYWORD_SETS
             .iter()

@@ -23,6 +23,9 @@
 //!   The recording hit this on `output_config.format.schema`; for a tool the
 //!   message names `tools.N.custom`, as the strict `additionalProperties`
 //!   recording does.
+//! - `bedrock-converse-strict-format-unsupported` (documented only,
+//!   structured outputs): with `toolSpec.strict: true`, a `format` outside
+//!   the documented list (which includes `uri`; `facts::bedrock`).
 //! - `bedrock-converse-tool-name-pattern` (documented only,
 //!   `ToolSpecification`): the name matches `[a-zA-Z0-9_-]+`, 1 to 64
 //!   characters; the message is the AWS constraint-validation text.
@@ -153,6 +156,18 @@ pub(crate) static RULES: &[Rule] = &[
         read: None,
         status_code: 400,
         check: tool_name_pattern,
+    },
+    Rule {
+        id: "bedrock-converse-strict-format-unsupported",
+        lanes: CONVERSE,
+        status: Status::Documented,
+        summary: "strict tool: a string format outside date-time, time, date, duration, email, hostname, uri, ipv4, ipv6, uuid",
+        docs: &[facts::bedrock::STRUCTURED_OUTPUT],
+        first_seen: None,
+        last_seen: None,
+        read: Some(facts::READ),
+        status_code: 400,
+        check: strict_format_unsupported,
     },
 ];
 
@@ -293,6 +308,21 @@ fn strict_additional_properties_false(req: &Request<'_>) -> Vec<Finding> {
                 format!(
                     "tools.{i}.custom: For 'object' type, 'additionalProperties' must be explicitly set to false"
                 ),
+            )
+        })
+    })
+}
+
+/// Documented (Bedrock structured outputs, read 2026-12-01); the message is
+/// ours, in the strict rules' `tools.N.custom` style.
+fn strict_format_unsupported(req: &Request<'_>) -> Vec<Finding> {
+    strict_nodes(req, &|i, ptr, node| {
+        let f = node.get("format")?.as_str()?;
+        (!facts::bedrock::STRICT_FORMATS.items.contains(&f)).then(|| {
+            finding(
+                i,
+                &child_path(ptr, "format"),
+                format!("tools.{i}.custom: For 'string' type, format '{f}' is not supported"),
             )
         })
     })
@@ -562,5 +592,29 @@ mod tests {
     #[test]
     fn bedrock_converse_accepts_a_64_character_name() {
         assert!(converse(&[tool(&"a_-9".repeat(16), object())]).is_empty());
+    }
+
+    #[test]
+    fn bedrock_converse_strict_rejects_an_undocumented_format_and_accepts_uri() {
+        let tools = [strict_tool(
+            "save",
+            json!({"type": "object", "properties": {
+                "u": {"type": "string", "format": "uri"},
+                "p": {"type": "string", "format": "phone"}
+            }, "required": ["u", "p"], "additionalProperties": false}),
+        )];
+        let r = converse(&tools);
+        assert_eq!(r.len(), 1, "{r:#?}");
+        assert_eq!(r[0].rule, "bedrock-converse-strict-format-unsupported");
+        assert_eq!(r[0].path, "/properties/p/format");
+        assert_eq!(
+            r[0].message,
+            "tools.0.custom: For 'string' type, format 'phone' is not supported"
+        );
+        let loose = [tool(
+            "save",
+            json!({"type": "object", "properties": {"p": {"type": "string", "format": "phone"}}}),
+        )];
+        assert!(converse(&loose).is_empty());
     }
 }
