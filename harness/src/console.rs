@@ -371,8 +371,14 @@ pub(crate) fn check_text(
                 String::new()
             };
             let _ = write!(ev, "; recording {} {}{more}", e.id, e.url);
+            if let Some(d) = f.docs.first() {
+                let _ = write!(ev, "; docs {d}");
+            }
         } else if let Some(d) = f.docs.first() {
             let _ = write!(ev, "; {d}");
+        }
+        if let Some(read) = &f.read {
+            let _ = write!(ev, " (read {read})");
         }
         let _ = writeln!(s, "      evidence: {ev}");
         let _ = writeln!(s, "      {}", v1_words(&f.v1));

@@ -3,7 +3,9 @@
 //! Stages: load (`catalog`, `corpus`) → shape (`pipeline` of `passes`, per
 //! `lane`) → check (`invariants`) → diff (`diff`) → classify (`ledger`) →
 //! report (`outcome`, `report`); `differential` runs them over a corpus.
-//! Oracles (`oracle`, `rules`) judge outputs per provider; `recording`,
+//! Provider facts (`facts`: documented keyword sets, formats, limits and
+//! open questions, plain data) sit below both the passes and the oracles'
+//! documented rules. Oracles (`oracle`, `rules`) judge outputs per provider; `recording`,
 //! `replay`, `lint` (`check`) and `mock` build on them.
 
 mod catalog;
@@ -14,6 +16,7 @@ mod differential;
 mod ecma;
 mod error;
 mod exit_code;
+pub mod facts;
 mod invariants;
 mod lane;
 mod ledger;

@@ -52,6 +52,9 @@ pub struct LintFinding {
     pub first_seen: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub last_seen: Option<String>,
+    /// When the documentation was read (documented rules).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub read: Option<String>,
     pub v1: V1Verdict,
     /// What v1 did to the tool (its degradations), or why it still fails.
     pub v1_detail: Vec<String>,
@@ -138,6 +141,7 @@ pub fn lint(
                     .unwrap_or_default(),
                 first_seen: rule.and_then(|x| x.first_seen).map(str::to_owned),
                 last_seen: rule.and_then(|x| x.last_seen).map(str::to_owned),
+                read: rule.and_then(|x| x.read).map(str::to_owned),
                 v1: v1v,
                 v1_detail: detail,
             });

@@ -121,6 +121,9 @@ pub struct Rule {
     /// First and last date a rejection was observed (`YYYY-MM-DD`).
     pub first_seen: Option<&'static str>,
     pub last_seen: Option<&'static str>,
+    /// The date the documentation in `docs` was read (`YYYY-MM-DD`), for
+    /// documented rules built from the provider-facts table (`facts.rs`).
+    pub read: Option<&'static str>,
     /// HTTP status the provider answers with.
     pub status_code: u16,
     /// The predicate: every finding in the request.

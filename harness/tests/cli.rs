@@ -401,3 +401,258 @@ fn replay_of_the_committed_recordings_exits_0() {
         "{o}"
     );
 }
+
+/// `(tool, rule, JSON path, message)` of every rejection of `rules` in
+/// `check --output-format json` output, each also asserted to carry its
+/// documentation URL `doc`.
+fn rejections_of(stdout: &str, rules: &[&str], doc: &str) -> Vec<(String, String, String, String)> {
+    let v = parse(stdout);
+    v["rejections"]
+        .as_array()
+        .expect("rejections")
+        .iter()
+        .filter(|r| rules.contains(&r["rule"].as_str().unwrap_or_default()))
+        .map(|r| {
+            let docs: Vec<&str> = r["docs"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .filter_map(Value::as_str)
+                .collect();
+            assert!(docs.contains(&doc), "{r}");
+            let s = |k: &str| r[k].as_str().unwrap().to_owned();
+            (s("tool"), s("rule"), s("path"), s("message"))
+        })
+        .collect()
+}
+
+fn row(tool: &str, rule: &str, path: &str, message: &str) -> (String, String, String, String) {
+    (tool.into(), rule.into(), path.into(), message.into())
+}
+
+#[test]
+fn check_openai_strict_reports_each_unsupported_construct_with_rule_and_doc_url() {
+    let dir = copy_of_testdata();
+    std::fs::create_dir_all(dir.path().join("recordings")).unwrap();
+    let out = wireshape(dir.path())
+        .args([
+            "check",
+            "--lane",
+            "openai-strict",
+            "--output-format",
+            "json",
+            "strict-constructs.json",
+        ])
+        .output()
+        .unwrap();
+    let (o, e) = outputs(&out);
+    assert_eq!(out.status.code(), Some(1), "{e}");
+    let doc = "https://platform.openai.com/docs/guides/structured-outputs#supported-schemas";
+    let rules = [
+        "openai-strict-keyword-not-permitted",
+        "openai-strict-format-unsupported",
+    ];
+    let kw = "openai-strict-keyword-not-permitted";
+    let ctx = |tool: &str, at: &str, k: &str| {
+        format!("Invalid schema for function '{tool}': In context={at}, '{k}' is not permitted.")
+    };
+    assert_eq!(
+        rejections_of(&o, &rules, doc),
+        [
+            row(
+                "fetch_url",
+                "openai-strict-format-unsupported",
+                "/properties/url/format",
+                "Invalid schema for function 'fetch_url': In context=('properties', 'url'), 'uri' is not a valid format."
+            ),
+            row(
+                "update_labels",
+                kw,
+                "/properties/labels/oneOf",
+                &ctx("update_labels", "('properties', 'labels')", "oneOf")
+            ),
+            row(
+                "histogram",
+                kw,
+                "/properties/bins/anyOf/1/not",
+                &ctx("histogram", "('properties', 'bins', 'anyOf', 1)", "not")
+            ),
+            row(
+                "set_mode",
+                kw,
+                "/properties/mode/if",
+                &ctx("set_mode", "('properties', 'mode')", "if")
+            ),
+            row(
+                "set_mode",
+                kw,
+                "/properties/mode/then",
+                &ctx("set_mode", "('properties', 'mode')", "then")
+            ),
+            row(
+                "login",
+                kw,
+                "/dependentRequired",
+                &ctx("login", "()", "dependentRequired")
+            ),
+            row(
+                "set_env",
+                kw,
+                "/properties/env/patternProperties",
+                &ctx("set_env", "('properties', 'env')", "patternProperties")
+            ),
+            row(
+                "tag",
+                kw,
+                "/properties/tags/propertyNames",
+                &ctx("tag", "('properties', 'tags')", "propertyNames")
+            ),
+            row(
+                "find",
+                kw,
+                "/properties/ids/contains",
+                &ctx("find", "('properties', 'ids')", "contains")
+            ),
+            row(
+                "move_to",
+                kw,
+                "/properties/point/prefixItems",
+                &ctx("move_to", "('properties', 'point')", "prefixItems")
+            ),
+            row(
+                "merge",
+                kw,
+                "/properties/ids/uniqueItems",
+                &ctx("merge", "('properties', 'ids')", "uniqueItems")
+            ),
+        ]
+    );
+    // The text form names the rule and the documentation URL with its read date.
+    let text = wireshape(dir.path())
+        .args(["check", "--lane", "openai-strict", "strict-constructs.json"])
+        .output()
+        .unwrap();
+    let (t, _) = outputs(&text);
+    assert!(
+        t.contains("openai-strict-keyword-not-permitted at /properties/labels/oneOf"),
+        "{t}"
+    );
+    assert!(
+        t.contains(&format!("evidence: documented; {doc} (read 2026-12-01)")),
+        "{t}"
+    );
+}
+
+#[test]
+fn check_gemini_openapi_reports_each_unknown_schema_field_with_rule_and_doc_url() {
+    let dir = copy_of_testdata();
+    std::fs::create_dir_all(dir.path().join("recordings")).unwrap();
+    let out = wireshape(dir.path())
+        .args([
+            "check",
+            "--lane",
+            "gemini-openapi",
+            "--output-format",
+            "json",
+            "strict-constructs.json",
+        ])
+        .output()
+        .unwrap();
+    let (o, e) = outputs(&out);
+    assert_eq!(out.status.code(), Some(1), "{e}");
+    let doc = "https://ai.google.dev/api/caching#Schema";
+    let unknown = |i: usize, at: &str, k: &str| {
+        format!(
+            "Invalid JSON payload received. Unknown name \"{k}\" at 'tools[0].function_declarations[{i}].parameters{at}': Cannot find field."
+        )
+    };
+    let proto = "gemini-unknown-field-schema-proto";
+    let names = "gemini-unknown-field-propertynames";
+    assert_eq!(
+        rejections_of(&o, &[proto, names], doc),
+        [
+            row(
+                "update_labels",
+                proto,
+                "/properties/labels/oneOf",
+                &unknown(1, ".properties[0].value", "oneOf")
+            ),
+            row(
+                "histogram",
+                proto,
+                "/properties/bins/anyOf/1/not",
+                &unknown(2, ".properties[0].value.any_of[1]", "not")
+            ),
+            row(
+                "set_mode",
+                proto,
+                "/properties/mode/if",
+                &unknown(3, ".properties[0].value", "if")
+            ),
+            row(
+                "set_mode",
+                proto,
+                "/properties/mode/then",
+                &unknown(3, ".properties[0].value", "then")
+            ),
+            row(
+                "login",
+                proto,
+                "/dependentRequired",
+                &unknown(4, "", "dependentRequired")
+            ),
+            row(
+                "set_env",
+                names,
+                "/properties/env/patternProperties",
+                &unknown(5, ".properties[0].value", "patternProperties")
+            ),
+            row(
+                "tag",
+                names,
+                "/properties/tags/propertyNames",
+                &unknown(6, ".properties[0].value", "propertyNames")
+            ),
+            row(
+                "find",
+                proto,
+                "/properties/ids/contains",
+                &unknown(7, ".properties[0].value", "contains")
+            ),
+            row(
+                "move_to",
+                proto,
+                "/properties/point/prefixItems",
+                &unknown(8, ".properties[0].value", "prefixItems")
+            ),
+            row(
+                "merge",
+                proto,
+                "/properties/ids/uniqueItems",
+                &unknown(9, ".properties[0].value", "uniqueItems")
+            ),
+        ]
+    );
+    // A parse error rejects the whole request before validation: the
+    // `format: "uri"` tool alone reaches the format rule.
+    let out = wireshape(dir.path())
+        .args(["check", "--lane", "gemini-openapi", "--output-format", "json", "-"])
+        .write_stdin(r#"[{"name":"fetch_url","description":"Fetch a page.","input_schema":{"type":"object","properties":{"url":{"type":"string","format":"uri"}},"required":["url"]}}]"#)
+        .output()
+        .unwrap();
+    let (o, e) = outputs(&out);
+    assert_eq!(out.status.code(), Some(1), "{e}");
+    assert_eq!(
+        rejections_of(
+            &o,
+            &["gemini-string-format-enum-datetime-only"],
+            "https://firebase.google.com/docs/reference/js/ai.schemashared"
+        ),
+        [row(
+            "fetch_url",
+            "gemini-string-format-enum-datetime-only",
+            "/properties/url/format",
+            "* GenerateContentRequest.tools[0].function_declarations[0].parameters.properties[url].format: only 'enum' and 'date-time' are supported for STRING type"
+        )]
+    );
+}

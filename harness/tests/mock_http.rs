@@ -54,7 +54,87 @@ fn main() {
             v1_trial(&all, &all[i], lane, &parts)
         }));
     }
+    trials.push(Trial::test(
+        "documented::openai-strict::nested-one-of-is-a-400-in-openai-body-format",
+        openai_strict_documented_rejection,
+    ));
+    trials.push(Trial::test(
+        "documented::gemini-openapi::nested-one-of-is-a-400-in-gemini-body-format",
+        gemini_openapi_documented_rejection,
+    ));
     libtest_mimic::run(&args, trials).exit();
+}
+
+/// POST `body` to a mock for `lane` (no recordings, verdicts as of the
+/// day the documentation was read): the status and the body text.
+fn post_to_mock(lane: Lane, body: &Value) -> Result<(u16, String), Failed> {
+    let server = serve_mock(
+        lane,
+        "127.0.0.1:0",
+        Vec::new(),
+        "2026-12-01".to_owned(),
+        Box::new(|_| {}),
+    )
+    .map_err(|e| format!("bind 127.0.0.1:0: {e}"))?;
+    let client = reqwest::blocking::Client::builder()
+        .timeout(Duration::from_secs(5))
+        .no_proxy()
+        .build()
+        .map_err(|e| e.to_string())?;
+    let url = format!("{}{}", server.url(), endpoint_path(lane));
+    let result = client
+        .post(&url)
+        .json(body)
+        .send()
+        .and_then(|resp| {
+            let status = resp.status().as_u16();
+            resp.text().map(|text| (status, text))
+        })
+        .map_err(|e| Failed::from(format!("POST {url}: {e}")));
+    server.stop();
+    result
+}
+
+/// A strict tool that is valid under strict but for a nested `oneOf`
+/// (rule `openai-strict-keyword-not-permitted`, documented only).
+fn openai_strict_documented_rejection() -> Result<(), Failed> {
+    // Arrange
+    let tools = [
+        json!({"type": "function", "function": {"name": "update_labels", "strict": true, "parameters": {
+        "type": "object",
+        "properties": {"labels": {"oneOf": [{"type": "string"}, {"type": "array", "items": {"type": "string"}}]}},
+        "required": ["labels"], "additionalProperties": false}}}),
+    ];
+    let body = request_body(Lane::OpenaiStrict, Some(&tools), None, None);
+    // Act
+    let (status, got) = post_to_mock(Lane::OpenaiStrict, &body)?;
+    // Assert
+    let want = r#"{"error":{"message":"Invalid schema for function 'update_labels': In context=('properties', 'labels'), 'oneOf' is not permitted.","type":"invalid_request_error","param":null,"code":null}}"#;
+    if status != 400 || got != want {
+        return Err(format!("answered {status} {got}\n  want 400 {want}").into());
+    }
+    Ok(())
+}
+
+/// A declaration that is valid but for a nested `oneOf` (rule
+/// `gemini-unknown-field-schema-proto`, documented only).
+fn gemini_openapi_documented_rejection() -> Result<(), Failed> {
+    // Arrange
+    let tools = [
+        json!({"functionDeclarations": [{"name": "update_labels", "parameters": {
+        "type": "object",
+        "properties": {"labels": {"oneOf": [{"type": "string"}, {"type": "array", "items": {"type": "string"}}]}},
+        "required": ["labels"]}}]}),
+    ];
+    let body = request_body(Lane::GeminiOpenapi, Some(&tools), None, None);
+    // Act
+    let (status, got) = post_to_mock(Lane::GeminiOpenapi, &body)?;
+    // Assert
+    let want = r#"{"error":{"code":400,"message":"Invalid JSON payload received. Unknown name \"oneOf\" at 'tools[0].function_declarations[0].parameters.properties[0].value': Cannot find field.","status":"INVALID_ARGUMENT"}}"#;
+    if status != 400 || got != want {
+        return Err(format!("answered {status} {got}\n  want 400 {want}").into());
+    }
+    Ok(())
 }
 
 /// The recorded request goes out; the recorded answer comes back.

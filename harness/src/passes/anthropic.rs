@@ -653,19 +653,9 @@ impl Pass for StrictMinItems {
     }
 }
 
-/// The string formats strict mode supports (structured-outputs limitations).
-const STRICT_FORMATS: &[&str] = &[
-    "date-time",
-    "time",
-    "date",
-    "duration",
-    "email",
-    "hostname",
-    "uri",
-    "ipv4",
-    "ipv6",
-    "uuid",
-];
+/// The string formats strict mode supports (structured-outputs
+/// limitations), from the provider-facts table.
+const STRICT_FORMATS: &[&str] = crate::facts::anthropic::STRICT_FORMATS.items;
 
 /// `strict-unsupported-formats`: a string `format` outside the strict list
 /// (rule `anthropic-strict-format-unsupported`, documented) is removed and

@@ -37,7 +37,7 @@ use crate::schema::{self, ChildKey, MAX_DEPTH, TooDeep};
 use crate::tool::Tool;
 
 /// DeepSeek's documented `format` values.
-pub(crate) const FORMATS: &[&str] = &["email", "hostname", "ipv4", "ipv6", "uuid"];
+pub(crate) const FORMATS: &[&str] = crate::facts::deepseek::STRICT_FORMATS.items;
 
 /// Keywords stripped because removing them only widens what is accepted.
 pub(crate) const WIDENING: &[&str] = &[

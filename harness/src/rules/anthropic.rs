@@ -32,9 +32,15 @@
 //! Strict rules see strict tools (`strict: true`) and the request's
 //! `output_config.format` (passed as `response_format` on this lane).
 //!
-//! Left out: `anthropic-strict-additionalproperties-false` and
-//! `anthropic-strict-numeric-bounds` (recorded through Bedrock Converse:
-//! they live in `bedrock.rs`); `anthropic-strict-grammar-too-large` (the
+//! `anthropic-strict-additionalproperties-false` and
+//! `anthropic-strict-numeric-bounds` (recorded through Bedrock Converse,
+//! documented for Messages) live in `bedrock.rs`; they judge Converse only
+//! until v1's `strict-fallback` pass stops consulting this lane's oracle
+//! (see `bedrock.rs`).
+//! Formats and limits come from the provider-facts table
+//! (`facts::anthropic`).
+//!
+//! Left out: `anthropic-strict-grammar-too-large` (the
 //! ceiling is undocumented and model-dependent, nothing in a request gives
 //! it); `strict` on `computer_toolset`/`browser_toolset` entries (server
 //! tools the lanes never render).
@@ -67,6 +73,7 @@ pub(crate) static RULES: &[Rule] = &[
         docs: &[],
         first_seen: Some("2025-08-07"),
         last_seen: Some("2026-05-26"),
+        read: None,
         status_code: 400,
         check: root_composition,
     },
@@ -78,6 +85,7 @@ pub(crate) static RULES: &[Rule] = &[
         docs: &[DEFINE_TOOLS],
         first_seen: Some("2025-03-07"),
         last_seen: Some("2025-03-07"),
+        read: None,
         status_code: 400,
         check: tool_name_pattern,
     },
@@ -89,6 +97,7 @@ pub(crate) static RULES: &[Rule] = &[
         docs: &[DEFINE_TOOLS],
         first_seen: Some("2026-09-22"),
         last_seen: Some("2026-09-22"),
+        read: None,
         status_code: 400,
         check: tool_name_length,
     },
@@ -100,6 +109,7 @@ pub(crate) static RULES: &[Rule] = &[
         docs: &[DEFINE_TOOLS],
         first_seen: Some("2026-01-23"),
         last_seen: Some("2026-01-23"),
+        read: None,
         status_code: 400,
         check: input_schema_missing,
     },
@@ -111,6 +121,7 @@ pub(crate) static RULES: &[Rule] = &[
         docs: &[],
         first_seen: Some("2025-08-06"),
         last_seen: Some("2025-08-06"),
+        read: None,
         status_code: 400,
         check: bedrock_invoke_input_schema_key,
     },
@@ -122,6 +133,7 @@ pub(crate) static RULES: &[Rule] = &[
         docs: &[DEFINE_TOOLS],
         first_seen: Some("2026-07-09"),
         last_seen: Some("2026-07-09"),
+        read: None,
         status_code: 400,
         check: input_schema_type_required,
     },
@@ -133,6 +145,7 @@ pub(crate) static RULES: &[Rule] = &[
         docs: &[],
         first_seen: Some("2025-04-05"),
         last_seen: Some("2025-12-20"),
+        read: None,
         status_code: 400,
         check: json_schema_invalid,
     },
@@ -144,6 +157,7 @@ pub(crate) static RULES: &[Rule] = &[
         docs: &[],
         first_seen: Some("2026-03-31"),
         last_seen: Some("2026-03-31"),
+        read: None,
         status_code: 400,
         check: property_key_pattern,
     },
@@ -155,6 +169,7 @@ pub(crate) static RULES: &[Rule] = &[
         docs: &[JSON_SCHEMA_LIMITATIONS],
         first_seen: Some("2026-05-01"),
         last_seen: Some("2026-05-01"),
+        read: None,
         status_code: 400,
         check: strict_min_items,
     },
@@ -166,6 +181,7 @@ pub(crate) static RULES: &[Rule] = &[
         docs: &[JSON_SCHEMA_LIMITATIONS, STRICT_TOOL_USE],
         first_seen: Some("2026-05-04"),
         last_seen: Some("2026-05-04"),
+        read: None,
         status_code: 400,
         check: strict_schema_too_complex,
     },
@@ -177,6 +193,7 @@ pub(crate) static RULES: &[Rule] = &[
         docs: &[JSON_SCHEMA_LIMITATIONS],
         first_seen: None,
         last_seen: None,
+        read: Some(crate::facts::READ),
         status_code: 400,
         check: strict_union_types_limit,
     },
@@ -188,6 +205,7 @@ pub(crate) static RULES: &[Rule] = &[
         docs: &[JSON_SCHEMA_LIMITATIONS],
         first_seen: None,
         last_seen: None,
+        read: None,
         status_code: 400,
         check: strict_recursive_schema,
     },
@@ -199,6 +217,7 @@ pub(crate) static RULES: &[Rule] = &[
         docs: &[JSON_SCHEMA_LIMITATIONS],
         first_seen: None,
         last_seen: None,
+        read: None,
         status_code: 400,
         check: strict_external_ref,
     },
@@ -210,6 +229,7 @@ pub(crate) static RULES: &[Rule] = &[
         docs: &[JSON_SCHEMA_LIMITATIONS],
         first_seen: None,
         last_seen: None,
+        read: None,
         status_code: 400,
         check: strict_pattern_unsupported,
     },
@@ -221,6 +241,7 @@ pub(crate) static RULES: &[Rule] = &[
         docs: &[JSON_SCHEMA_LIMITATIONS],
         first_seen: None,
         last_seen: None,
+        read: Some(crate::facts::READ),
         status_code: 400,
         check: strict_format_unsupported,
     },
@@ -498,9 +519,9 @@ fn optional_count(node: &Map<String, Value>) -> usize {
 /// properties against a limit of 24"). An approximation: a request under
 /// both can still be too complex (optional properties inside array items
 /// multiply, enricai/leerie PR #157).
-const MAX_STRICT_TOOLS: usize = 20;
-const MAX_OPTIONAL_PROPERTIES: usize = 24;
-const MAX_UNION_PROPERTIES: usize = 16;
+const MAX_STRICT_TOOLS: usize = crate::facts::anthropic::STRICT_TOOLS.value;
+const MAX_OPTIONAL_PROPERTIES: usize = crate::facts::anthropic::STRICT_OPTIONAL.value;
+const MAX_UNION_PROPERTIES: usize = crate::facts::anthropic::STRICT_UNIONS.value;
 
 fn strict_schema_too_complex(req: &Request<'_>) -> Vec<Finding> {
     let strict_tools = (0..req.tools.len())
@@ -667,19 +688,8 @@ fn strict_pattern_unsupported(req: &Request<'_>) -> Vec<Finding> {
 }
 
 /// The string formats strict mode supports (the structured-outputs
-/// limitations of 2025-11-13, as copied in docs.rs claude-agent 0.2.25).
-const FORMATS: &[&str] = &[
-    "date-time",
-    "time",
-    "date",
-    "duration",
-    "email",
-    "hostname",
-    "uri",
-    "ipv4",
-    "ipv6",
-    "uuid",
-];
+/// limitations, from the provider-facts table).
+const FORMATS: &[&str] = crate::facts::anthropic::STRICT_FORMATS.items;
 
 fn strict_format_unsupported(req: &Request<'_>) -> Vec<Finding> {
     each_strict_node(req, &mut |s, _, node| {

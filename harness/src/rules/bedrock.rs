@@ -23,11 +23,20 @@
 //!   The recording hit this on `output_config.format.schema`; for a tool the
 //!   message names `tools.N.custom`, as the strict `additionalProperties`
 //!   recording does.
+//! - `bedrock-converse-strict-format-unsupported` (documented only,
+//!   structured outputs): with `toolSpec.strict: true`, a `format` outside
+//!   the documented list (which includes `uri`; `facts::bedrock`).
 //! - `bedrock-converse-tool-name-pattern` (documented only,
 //!   `ToolSpecification`): the name matches `[a-zA-Z0-9_-]+`, 1 to 64
 //!   characters; the message is the AWS constraint-validation text.
 //!
 //! The strict flag is read from `toolSpec.strict`, where Converse carries it.
+//! The two `anthropic-strict-*` rules are documented for the Messages API
+//! too (structured-outputs limitations, read 2026-12-01), but they do not
+//! judge `anthropic-messages` yet: v1's `strict-fallback` pass consults that
+//! lane's oracle while shaping, so the rule would change v1's bytes until
+//! the pass reads the provider-facts table instead. `is_strict` already
+//! reads the Messages `strict` flag for that day.
 //!
 //! Left out: `anthropic-bedrock-invoke-input-schema-key` (Bedrock
 //! InvokeModel with the Anthropic-native body: `tools.0.custom.input_schema:
@@ -39,7 +48,8 @@
 use serde_json::{Map, Value};
 
 use super::{each_schema, finding, nodes};
-use crate::lane::Lane;
+use crate::facts;
+use crate::lane::{Lane, Wire};
 use crate::oracle::{Finding, Request, Rule, Status};
 use crate::schema::{child_path, is_object_schema};
 
@@ -71,6 +81,7 @@ pub(crate) static RULES: &[Rule] = &[
         docs: &[STRUCTURED_OUTPUTS],
         first_seen: Some("2026-09-12"),
         last_seen: Some("2026-09-12"),
+        read: Some(facts::READ),
         status_code: 400,
         check: strict_additional_properties_false,
     },
@@ -82,6 +93,7 @@ pub(crate) static RULES: &[Rule] = &[
         docs: &[STRUCTURED_OUTPUTS],
         first_seen: Some("2026-07-15"),
         last_seen: Some("2026-07-15"),
+        read: Some(facts::READ),
         status_code: 400,
         check: strict_numeric_bounds,
     },
@@ -93,6 +105,7 @@ pub(crate) static RULES: &[Rule] = &[
         docs: &[],
         first_seen: Some("2025-04-09"),
         last_seen: Some("2025-04-09"),
+        read: None,
         status_code: 400,
         check: extraneous_defs,
     },
@@ -104,6 +117,7 @@ pub(crate) static RULES: &[Rule] = &[
         docs: &[TOOL_INPUT_SCHEMA],
         first_seen: Some("2024-07-09"),
         last_seen: Some("2024-07-09"),
+        read: None,
         status_code: 400,
         check: json_not_document,
     },
@@ -115,6 +129,7 @@ pub(crate) static RULES: &[Rule] = &[
         docs: &[],
         first_seen: Some("2026-02-21"),
         last_seen: Some("2026-02-21"),
+        read: None,
         status_code: 400,
         check: properties_not_object,
     },
@@ -126,6 +141,7 @@ pub(crate) static RULES: &[Rule] = &[
         docs: &[TOOL_INPUT_SCHEMA],
         first_seen: Some("2025-07-08"),
         last_seen: Some("2025-10-08"),
+        read: None,
         status_code: 400,
         check: root_type_object,
     },
@@ -137,13 +153,29 @@ pub(crate) static RULES: &[Rule] = &[
         docs: &[TOOL_SPECIFICATION],
         first_seen: None,
         last_seen: None,
+        read: None,
         status_code: 400,
         check: tool_name_pattern,
+    },
+    Rule {
+        id: "bedrock-converse-strict-format-unsupported",
+        lanes: CONVERSE,
+        status: Status::Documented,
+        summary: "strict tool: a string format outside date-time, time, date, duration, email, hostname, uri, ipv4, ipv6, uuid",
+        docs: &[facts::bedrock::STRUCTURED_OUTPUT],
+        first_seen: None,
+        last_seen: None,
+        read: Some(facts::READ),
+        status_code: 400,
+        check: strict_format_unsupported,
     },
 ];
 
 /// `toolSpec.strict` (Converse carries the flag inside the tool spec).
 fn is_strict(req: &Request<'_>, i: usize) -> bool {
+    if req.lane.wire() != Wire::Bedrock {
+        return req.strict(i) == Some(true);
+    }
     req.tools
         .get(i)
         .and_then(|t| t.pointer("/toolSpec/strict"))
@@ -276,6 +308,21 @@ fn strict_additional_properties_false(req: &Request<'_>) -> Vec<Finding> {
                 format!(
                     "tools.{i}.custom: For 'object' type, 'additionalProperties' must be explicitly set to false"
                 ),
+            )
+        })
+    })
+}
+
+/// Documented (Bedrock structured outputs, read 2026-12-01); the message is
+/// ours, in the strict rules' `tools.N.custom` style.
+fn strict_format_unsupported(req: &Request<'_>) -> Vec<Finding> {
+    strict_nodes(req, &|i, ptr, node| {
+        let f = node.get("format")?.as_str()?;
+        (!facts::bedrock::STRICT_FORMATS.items.contains(&f)).then(|| {
+            finding(
+                i,
+                &child_path(ptr, "format"),
+                format!("tools.{i}.custom: For 'string' type, format '{f}' is not supported"),
             )
         })
     })
@@ -545,5 +592,29 @@ mod tests {
     #[test]
     fn bedrock_converse_accepts_a_64_character_name() {
         assert!(converse(&[tool(&"a_-9".repeat(16), object())]).is_empty());
+    }
+
+    #[test]
+    fn bedrock_converse_strict_rejects_an_undocumented_format_and_accepts_uri() {
+        let tools = [strict_tool(
+            "save",
+            json!({"type": "object", "properties": {
+                "u": {"type": "string", "format": "uri"},
+                "p": {"type": "string", "format": "phone"}
+            }, "required": ["u", "p"], "additionalProperties": false}),
+        )];
+        let r = converse(&tools);
+        assert_eq!(r.len(), 1, "{r:#?}");
+        assert_eq!(r[0].rule, "bedrock-converse-strict-format-unsupported");
+        assert_eq!(r[0].path, "/properties/p/format");
+        assert_eq!(
+            r[0].message,
+            "tools.0.custom: For 'string' type, format 'phone' is not supported"
+        );
+        let loose = [tool(
+            "save",
+            json!({"type": "object", "properties": {"p": {"type": "string", "format": "phone"}}}),
+        )];
+        assert!(converse(&loose).is_empty());
     }
 }

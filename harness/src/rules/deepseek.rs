@@ -13,12 +13,24 @@
 //!   nested object with no (or empty) `properties` in a strict tool; the
 //!   root may be empty (a tool without arguments).
 //!
+//! Rules, documented only (`facts::deepseek`, read 2026-12-01; the
+//! messages are ours, in the recorded `Invalid schema for function` style):
+//! - `deepseek-strict-keyword-unsupported`: `minLength`, `maxLength`,
+//!   `minItems`, `maxItems` in a strict tool (the strict-mode guide lists
+//!   them as unsupported).
+//! - `deepseek-strict-format-unsupported`: a `format` outside email,
+//!   hostname, ipv4, ipv6, uuid in a strict tool.
+//!
+//! Open questions (`facts::OPEN_QUESTIONS`): limits of any kind, and
+//! `allOf`/`oneOf`/`not`/`patternProperties`/string `const` under strict.
+//!
 //! Left out: "all tools of a strict request must be strict" (vercel/ai PR
 //! #19428) is a secondary summary, not a documented or recorded rule.
 
 use serde_json::Value;
 
 use super::{finding, nodes};
+use crate::facts::{self, deepseek as fact};
 use crate::lane::Lane;
 use crate::oracle::{Finding, Request, Rule, Status};
 use crate::schema::is_object_schema;
@@ -28,6 +40,7 @@ const CHAT: &[Lane] = &[Lane::DeepseekChat];
 const STRICT: &[Lane] = &[Lane::DeepseekStrict];
 
 const FUNCTION_CALLING: &str = "https://api-docs.deepseek.com/guides/function_calling";
+const STRICT_MODE: &str = fact::STRICT_MODE;
 
 /// The rules of this provider.
 pub(crate) static RULES: &[Rule] = &[
@@ -39,6 +52,7 @@ pub(crate) static RULES: &[Rule] = &[
         docs: &[FUNCTION_CALLING],
         first_seen: Some("2026-08-13"),
         last_seen: Some("2026-08-13"),
+        read: None,
         status_code: 400,
         check: parameters_must_be_object,
     },
@@ -50,6 +64,7 @@ pub(crate) static RULES: &[Rule] = &[
         docs: &[],
         first_seen: Some("2026-06-10"),
         last_seen: Some("2026-06-10"),
+        read: None,
         status_code: 400,
         check: anyof_member_missing_type,
     },
@@ -61,10 +76,84 @@ pub(crate) static RULES: &[Rule] = &[
         docs: &[FUNCTION_CALLING],
         first_seen: Some("2026-07-20"),
         last_seen: Some("2026-07-20"),
+        read: None,
         status_code: 400,
         check: strict_object_without_properties,
     },
+    Rule {
+        id: "deepseek-strict-keyword-unsupported",
+        lanes: STRICT,
+        status: Status::Documented,
+        summary: "strict: minLength, maxLength, minItems or maxItems",
+        docs: &[STRICT_MODE],
+        first_seen: None,
+        last_seen: None,
+        read: Some(facts::READ),
+        status_code: 400,
+        check: strict_keyword_unsupported,
+    },
+    Rule {
+        id: "deepseek-strict-format-unsupported",
+        lanes: STRICT,
+        status: Status::Documented,
+        summary: "strict: a format outside email, hostname, ipv4, ipv6, uuid",
+        docs: &[STRICT_MODE],
+        first_seen: None,
+        last_seen: None,
+        read: Some(facts::READ),
+        status_code: 400,
+        check: strict_format_unsupported,
+    },
 ];
+
+/// A check of one node of a strict tool: `(name, node)` → `(path below
+/// the node, message)` pairs.
+type StrictCheck = dyn Fn(&str, &serde_json::Map<String, Value>) -> Vec<(String, String)>;
+
+/// For each strict tool and each schema node: `f(name, node)`'s messages,
+/// at the path `f` names relative to the node.
+fn each_strict_node(req: &Request<'_>, f: &StrictCheck) -> Vec<Finding> {
+    let mut out = Vec::new();
+    for i in (0..req.tools.len()).filter(|&i| req.strict(i) == Some(true)) {
+        let Some(s) = req.schema(i) else { continue };
+        let name = req.name(i).unwrap_or_default();
+        for (path, node) in nodes(s) {
+            for (at, message) in f(name, node) {
+                out.push(finding(i, &format!("{path}/{at}"), message));
+            }
+        }
+    }
+    out
+}
+
+fn strict_keyword_unsupported(req: &Request<'_>) -> Vec<Finding> {
+    each_strict_node(req, &|name, node| {
+        node.keys()
+            .filter(|k| fact::STRICT_UNSUPPORTED.items.contains(&k.as_str()))
+            .map(|k| {
+                (
+                    k.clone(),
+                    format!("Invalid schema for function '{name}': '{k}' is not supported in strict mode."),
+                )
+            })
+            .collect()
+    })
+}
+
+fn strict_format_unsupported(req: &Request<'_>) -> Vec<Finding> {
+    each_strict_node(
+        req,
+        &|name, node| match node.get("format").and_then(Value::as_str) {
+            Some(f) if !fact::STRICT_FORMATS.items.contains(&f) => vec![(
+                "format".to_owned(),
+                format!(
+                    "Invalid schema for function '{name}': format '{f}' is not supported in strict mode."
+                ),
+            )],
+            _ => Vec::new(),
+        },
+    )
+}
 
 /// `got 'type: null'` for a missing type (recorded); any other type is
 /// printed as JSON in the same slot.
@@ -236,5 +325,52 @@ mod tests {
             ),
         ];
         assert!(check(&req(Lane::DeepseekStrict, &tools)).is_empty());
+    }
+
+    #[test]
+    fn deepseek_strict_rejects_documented_unsupported_keywords_and_formats() {
+        let tools = [tool(
+            "save",
+            json!({"type": "object", "properties": {
+                "name": {"type": "string", "minLength": 1, "format": "uri"},
+                "tags": {"type": "array", "items": {"type": "string", "format": "email"}, "maxItems": 3}
+            }, "required": ["name", "tags"], "additionalProperties": false}),
+            true,
+        )];
+        let r = check(&req(Lane::DeepseekStrict, &tools));
+        let got: Vec<(&str, &str, &str)> = r
+            .iter()
+            .map(|x| (x.rule, x.path.as_str(), x.message.as_str()))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                (
+                    "deepseek-strict-format-unsupported",
+                    "/properties/name/format",
+                    "Invalid schema for function 'save': format 'uri' is not supported in strict mode."
+                ),
+                (
+                    "deepseek-strict-keyword-unsupported",
+                    "/properties/name/minLength",
+                    "Invalid schema for function 'save': 'minLength' is not supported in strict mode."
+                ),
+                (
+                    "deepseek-strict-keyword-unsupported",
+                    "/properties/tags/maxItems",
+                    "Invalid schema for function 'save': 'maxItems' is not supported in strict mode."
+                ),
+            ]
+        );
+    }
+
+    #[test]
+    fn deepseek_strict_accepts_the_documented_formats_and_a_non_strict_tool() {
+        let props = json!({"type": "object", "properties": {
+            "e": {"type": "string", "format": "email"}, "u": {"type": "string", "format": "uuid"}
+        }, "required": ["e", "u"], "additionalProperties": false});
+        assert!(check(&req(Lane::DeepseekStrict, &[tool("t", props, true)])).is_empty());
+        let loose = json!({"type": "object", "properties": {"n": {"type": "string", "minLength": 1, "format": "uri"}}});
+        assert!(check(&req(Lane::DeepseekStrict, &[tool("t", loose, false)])).is_empty());
     }
 }

@@ -61,17 +61,24 @@
 //! - `gemini-parameters-json-schema-exclusive` (documented only):
 //!   `parameters` and `parametersJsonSchema` on one declaration.
 //!
+//! Rules, documented only (`facts::gemini`, read 2026-12-01):
+//! - `gemini-unknown-field-schema-proto`: any field the `Schema` proto does
+//!   not have (`oneOf`, `allOf`, `not`, `$ref`, `if`, `uniqueItems`, …) and
+//!   no recorded rule above names, in the parser's own words; the proto's
+//!   snake_case field names (`max_items`, `property_ordering`, …) are
+//!   accepted.
+//!
 //! Left out: `copilot-gemini-tool-name-required` (GitHub Copilot's own
-//! gateway check, not Gemini's; no lane models that gateway); keywords the
-//! proto lacks but no recording names (`oneOf`, `allOf`, `not`, `$ref`, …:
-//! no rule id evidences them); Gemini-style rules on `parametersJsonSchema`
-//! other than the two above (that wire takes full JSON Schema).
+//! gateway check, not Gemini's; no lane models that gateway); Gemini-style
+//! rules on `parametersJsonSchema` other than the two above (that wire
+//! takes full JSON Schema; its subset is an open question).
 
 use std::fmt::Write as _;
 
 use serde_json::{Map, Value};
 
 use super::{each_schema, finding, nodes};
+use crate::facts::{self, gemini as fact};
 use crate::lane::Lane;
 use crate::oracle::{Finding, Request, Rule, Status};
 use crate::schema::{NAME_MAPS, child_path};
@@ -81,8 +88,8 @@ const BOTH: &[Lane] = &[Lane::GeminiOpenapi, Lane::GeminiJsonschema];
 
 const FUNCTION_DECLARATION: &str =
     "https://cloud.google.com/vertex-ai/docs/reference/rest/v1beta1/FunctionDeclaration";
-const SCHEMA: &str = "https://ai.google.dev/api/caching#Schema";
-const SCHEMA_MIRROR: &str = "https://hexdocs.pm/geminix/Geminix.V1beta.Schema.html";
+const SCHEMA: &str = fact::SCHEMA;
+const SCHEMA_MIRROR: &str = fact::SCHEMA_MIRROR;
 const JSON_SCHEMA_DECLARATION: &str = "https://ai.google.dev/api/caching#FunctionDeclaration";
 const UNKNOWN_FIELD_DOCS: &[&str] = &[FUNCTION_DECLARATION, SCHEMA, SCHEMA_MIRROR];
 
@@ -107,6 +114,7 @@ pub(crate) static RULES: &[Rule] = &[
         docs: &[],
         first_seen: Some("2026-02-22"),
         last_seen: Some("2026-02-22"),
+        read: None,
         status_code: 400,
         check: anyof_must_be_only_field,
     },
@@ -118,6 +126,7 @@ pub(crate) static RULES: &[Rule] = &[
         docs: &[SCHEMA],
         first_seen: Some("2026-03-11"),
         last_seen: Some("2026-03-11"),
+        read: None,
         status_code: 400,
         check: array_items_required,
     },
@@ -129,6 +138,7 @@ pub(crate) static RULES: &[Rule] = &[
         docs: &[SCHEMA],
         first_seen: Some("2025-08-07"),
         last_seen: Some("2025-08-07"),
+        read: None,
         status_code: 400,
         check: enum_only_string_type,
     },
@@ -140,6 +150,7 @@ pub(crate) static RULES: &[Rule] = &[
         docs: &[SCHEMA],
         first_seen: Some("2025-06-27"),
         last_seen: Some("2025-06-27"),
+        read: None,
         status_code: 400,
         check: enum_values_must_be_strings,
     },
@@ -151,6 +162,7 @@ pub(crate) static RULES: &[Rule] = &[
         docs: &[FUNCTION_DECLARATION],
         first_seen: Some("2025-09-06"),
         last_seen: Some("2025-09-06"),
+        read: None,
         status_code: 400,
         check: function_name_pattern,
     },
@@ -162,6 +174,7 @@ pub(crate) static RULES: &[Rule] = &[
         docs: &[],
         first_seen: Some("2026-03-16"),
         last_seen: Some("2026-03-16"),
+        read: None,
         status_code: 400,
         check: maxitems_cumulative_budget,
     },
@@ -173,6 +186,7 @@ pub(crate) static RULES: &[Rule] = &[
         docs: &[FUNCTION_DECLARATION],
         first_seen: Some("2024-09-27"),
         last_seen: Some("2024-09-27"),
+        read: None,
         status_code: 400,
         check: object_properties_non_empty,
     },
@@ -184,6 +198,7 @@ pub(crate) static RULES: &[Rule] = &[
         docs: &[FUNCTION_DECLARATION],
         first_seen: None,
         last_seen: None,
+        read: None,
         status_code: 400,
         check: parameter_name_pattern,
     },
@@ -195,6 +210,7 @@ pub(crate) static RULES: &[Rule] = &[
         docs: &[JSON_SCHEMA_DECLARATION],
         first_seen: None,
         last_seen: None,
+        read: None,
         status_code: 400,
         check: parameters_json_schema_exclusive,
     },
@@ -206,6 +222,7 @@ pub(crate) static RULES: &[Rule] = &[
         docs: &[SCHEMA],
         first_seen: Some("2026-07-09"),
         last_seen: Some("2026-07-09"),
+        read: None,
         status_code: 400,
         check: property_schema_not_object,
     },
@@ -214,9 +231,10 @@ pub(crate) static RULES: &[Rule] = &[
         lanes: OPENAPI,
         status: Status::Recorded,
         summary: "STRING format other than enum or date-time",
-        docs: &[],
+        docs: &[fact::FIREBASE_SCHEMA, SCHEMA],
         first_seen: Some("2025-07-03"),
         last_seen: Some("2025-07-03"),
+        read: None,
         status_code: 400,
         check: string_format_enum_datetime_only,
     },
@@ -228,6 +246,7 @@ pub(crate) static RULES: &[Rule] = &[
         docs: &[SCHEMA],
         first_seen: Some("2025-06-08"),
         last_seen: Some("2025-06-08"),
+        read: None,
         status_code: 400,
         check: type_not_repeating,
     },
@@ -239,6 +258,7 @@ pub(crate) static RULES: &[Rule] = &[
         docs: &[],
         first_seen: Some("2025-03-09"),
         last_seen: Some("2025-03-09"),
+        read: None,
         status_code: 400,
         check: type_required_without_combinator,
     },
@@ -250,6 +270,7 @@ pub(crate) static RULES: &[Rule] = &[
         docs: UNKNOWN_FIELD_DOCS,
         first_seen: Some("2025-04-20"),
         last_seen: Some("2025-04-20"),
+        read: None,
         status_code: 400,
         check: unknown_additional_properties,
     },
@@ -261,6 +282,7 @@ pub(crate) static RULES: &[Rule] = &[
         docs: UNKNOWN_FIELD_DOCS,
         first_seen: Some("2025-12-15"),
         last_seen: Some("2025-12-15"),
+        read: None,
         status_code: 400,
         check: unknown_const,
     },
@@ -272,6 +294,7 @@ pub(crate) static RULES: &[Rule] = &[
         docs: UNKNOWN_FIELD_DOCS,
         first_seen: Some("2026-09-07"),
         last_seen: Some("2026-09-07"),
+        read: None,
         status_code: 400,
         check: unknown_exclusive_bounds,
     },
@@ -283,6 +306,7 @@ pub(crate) static RULES: &[Rule] = &[
         docs: UNKNOWN_FIELD_DOCS,
         first_seen: Some("2026-05-06"),
         last_seen: Some("2026-05-06"),
+        read: None,
         status_code: 400,
         check: unknown_property_names,
     },
@@ -294,6 +318,7 @@ pub(crate) static RULES: &[Rule] = &[
         docs: UNKNOWN_FIELD_DOCS,
         first_seen: Some("2025-07-25"),
         last_seen: Some("2025-07-25"),
+        read: None,
         status_code: 400,
         check: unknown_schema_keyword,
     },
@@ -305,8 +330,21 @@ pub(crate) static RULES: &[Rule] = &[
         docs: &[SCHEMA_MIRROR],
         first_seen: Some("2024-09-26"),
         last_seen: Some("2024-09-26"),
+        read: None,
         status_code: 400,
         check: unknown_title_examples_default_defs,
+    },
+    Rule {
+        id: "gemini-unknown-field-schema-proto",
+        lanes: OPENAPI,
+        status: Status::Documented,
+        summary: "a field the Schema proto does not have (oneOf, allOf, not, $ref, if/then/else, uniqueItems, …; the recorded ones have their own rules)",
+        docs: &[SCHEMA, SCHEMA_MIRROR],
+        first_seen: None,
+        last_seen: None,
+        read: Some(facts::READ),
+        status_code: 400,
+        check: unknown_schema_proto_field,
     },
     Rule {
         id: "vertex-enum-with-object-or-array-type",
@@ -316,6 +354,7 @@ pub(crate) static RULES: &[Rule] = &[
         docs: &[SCHEMA],
         first_seen: Some("2025-07-30"),
         last_seen: Some("2025-07-30"),
+        read: None,
         status_code: 400,
         check: enum_with_object_or_array_type,
     },
@@ -327,6 +366,7 @@ pub(crate) static RULES: &[Rule] = &[
         docs: &[FUNCTION_DECLARATION],
         first_seen: Some("2025-12-26"),
         last_seen: Some("2025-12-26"),
+        read: None,
         status_code: 400,
         check: parameters_type_object,
     },
@@ -338,6 +378,7 @@ pub(crate) static RULES: &[Rule] = &[
         docs: &[],
         first_seen: Some("2025-06-27"),
         last_seen: Some("2025-06-27"),
+        read: None,
         status_code: 400,
         check: schema_type_field_missing,
     },
@@ -495,6 +536,7 @@ const PARSE_PHASE: &[fn(&Request<'_>) -> Vec<Finding>] = &[
     unknown_exclusive_bounds,
     unknown_property_names,
     unknown_title_examples_default_defs,
+    unknown_schema_proto_field,
     type_not_repeating,
     property_schema_not_object,
     enum_values_must_be_strings,
@@ -555,6 +597,54 @@ fn unknown_title_examples_default_defs(req: &Request<'_>) -> Vec<Finding> {
     } else {
         unknown_names(req, &["examples", "$defs"])
     }
+}
+
+/// Fields the recorded unknown-field rules report (each under its own id).
+const RECORDED_UNKNOWN: &[&str] = &[
+    "additionalProperties",
+    "$schema",
+    "const",
+    "exclusiveMinimum",
+    "exclusiveMaximum",
+    "propertyNames",
+    "patternProperties",
+    "examples",
+    "$defs",
+];
+
+/// A field the `Schema` proto knows, by its JSON or its proto name.
+fn is_proto_field(key: &str) -> bool {
+    fact::SCHEMA_FIELDS.items.contains(&key) || fact::SCHEMA_FIELD_ALIASES.items.contains(&key)
+}
+
+/// `gemini-unknown-field-schema-proto`: any other field at a proto position,
+/// in the parser's own words (the wording of the recorded unknown-field
+/// rules), reported where it stands; its value is never entered.
+fn unknown_schema_proto_field(req: &Request<'_>) -> Vec<Finding> {
+    if req.lane != Lane::GeminiOpenapi {
+        return Vec::new();
+    }
+    // `title` and `default` are proto fields: their early rejection is the
+    // recorded rule's.
+    each_schema(req, &mut |i, s| {
+        let mut out = Vec::new();
+        for (ptr, node) in proto_nodes(s) {
+            for k in node
+                .keys()
+                .filter(|k| !is_proto_field(k) && !RECORDED_UNKNOWN.contains(&k.as_str()))
+            {
+                out.push(finding(
+                    i,
+                    &child_path(&ptr, k),
+                    format!(
+                        "Invalid JSON payload received. Unknown name \"{k}\" at '{}': Cannot find field.",
+                        payload_location(req, i, s, &ptr)
+                    ),
+                ));
+            }
+        }
+        out
+    })
 }
 
 fn type_not_repeating(req: &Request<'_>) -> Vec<Finding> {
@@ -1115,12 +1205,18 @@ mod tests {
 
     #[test]
     fn gemini_openapi_does_not_enter_an_unknown_keyword_value() {
-        // `not` is itself unknown: the parser never reaches what it holds.
+        // `not` is itself unknown (rejected where it stands, documented
+        // rule): the parser never reaches what it holds.
         let tools = [decl(
             json!({"type": "object", "properties": {"a": {"type": "string"}},
             "not": {"propertyNames": {}, "additionalProperties": false}}),
         )];
-        assert!(openapi(&tools).is_empty());
+        let r = openapi(&tools);
+        assert_eq!(r[0].path, "/not");
+        assert_eq!(
+            only(&r, "gemini-unknown-field-schema-proto"),
+            "Invalid JSON payload received. Unknown name \"not\" at 'tools[0].function_declarations[0].parameters': Cannot find field."
+        );
     }
 
     #[test]
@@ -1495,5 +1591,113 @@ mod tests {
             json!({"name": "f", "parametersJsonSchema": {"type": "object", "properties": {"a": {"const": 1}}}}),
         ];
         assert!(check(&req(Lane::GeminiJsonschema, &tools, DEFAULT_AS_OF)).is_empty());
+    }
+
+    // ---- documented: the closed Schema proto ----------------------------
+
+    #[test]
+    fn gemini_openapi_rejects_a_nested_one_of_as_an_unknown_proto_field() {
+        let tools = [
+            decl(json!({"type": "object", "properties": {"q": {"type": "string"}}})),
+            decl(json!({"type": "object", "properties": {
+                "q": {"type": "string"},
+                "labels": {"oneOf": [{"type": "string"}, {"type": "array", "items": {"type": "string"}}]}
+            }})),
+        ];
+        let r = openapi(&tools);
+        assert_eq!(r[0].tool, Some(1));
+        assert_eq!(r[0].path, "/properties/labels/oneOf");
+        assert_eq!(r[0].status, 400);
+        assert_eq!(
+            only(&r, "gemini-unknown-field-schema-proto"),
+            "Invalid JSON payload received. Unknown name \"oneOf\" at 'tools[0].function_declarations[1].parameters.properties[1].value': Cannot find field."
+        );
+    }
+
+    #[test]
+    fn gemini_openapi_reports_an_unknown_field_where_it_stands_and_never_enters_it() {
+        let tools = [decl(json!({"type": "object", "properties": {
+            "x": {"type": "array", "items": {"$ref": "#/$defs/y"}, "uniqueItems": true},
+            "n": {"not": {"additionalProperties": false, "foo": 1}, "type": "string"}
+        }}))];
+        let r = openapi(&tools);
+        let got: Vec<(&str, &str)> = r.iter().map(|x| (x.rule, x.path.as_str())).collect();
+        assert_eq!(
+            got,
+            [
+                (
+                    "gemini-unknown-field-schema-proto",
+                    "/properties/x/uniqueItems"
+                ),
+                (
+                    "gemini-unknown-field-schema-proto",
+                    "/properties/x/items/$ref"
+                ),
+                ("gemini-unknown-field-schema-proto", "/properties/n/not"),
+            ]
+        );
+        assert_eq!(
+            r[1].message,
+            "Invalid JSON payload received. Unknown name \"$ref\" at 'tools[0].function_declarations[0].parameters.properties[0].value.items': Cannot find field."
+        );
+    }
+
+    #[test]
+    fn gemini_openapi_accepts_every_schema_field_and_its_snake_case_alias() {
+        let tools = [decl(json!({
+            "type": "OBJECT", "title": "T", "description": "d", "nullable": false,
+            "required": ["s"], "minProperties": "1", "max_properties": "3",
+            "propertyOrdering": ["s", "a", "n"], "default": {}, "example": {"s": "x"},
+            "properties": {
+                "s": {"type": "STRING", "format": "enum", "enum": ["x"], "minLength": "1", "max_length": "9", "pattern": "^x$"},
+                "a": {"type": "ARRAY", "items": {"type": "STRING"}, "min_items": "0", "maxItems": "4"},
+                "n": {"any_of": [{"type": "NUMBER", "minimum": 0, "maximum": 9}], "property_ordering": []}
+            }
+        }))];
+        let r = openapi(&tools);
+        assert!(
+            r.iter()
+                .all(|x| x.rule != "gemini-unknown-field-schema-proto"),
+            "{r:#?}"
+        );
+        assert!(r.is_empty(), "{r:#?}");
+    }
+
+    #[test]
+    fn gemini_openapi_leaves_recorded_unknown_fields_to_their_own_rules() {
+        let tools = [decl(
+            json!({"type": "object", "properties": {"a": {"type": "string"}},
+            "additionalProperties": false, "$defs": {}}),
+        )];
+        let rules: Vec<&str> = openapi(&tools).iter().map(|x| x.rule).collect();
+        assert_eq!(
+            rules,
+            [
+                "gemini-unknown-field-additionalproperties",
+                "gemini-unknown-field-title-examples-default-defs"
+            ]
+        );
+    }
+
+    #[test]
+    fn gemini_jsonschema_accepts_one_of_and_unique_items() {
+        let tools = [
+            json!({"name": "f", "parametersJsonSchema": {"type": "object", "properties": {
+                "v": {"oneOf": [{"type": "string"}, {"type": "integer"}]},
+                "ids": {"type": "array", "items": {"type": "string"}, "uniqueItems": true}
+            }}}),
+        ];
+        assert!(check(&req(Lane::GeminiJsonschema, &tools, DEFAULT_AS_OF)).is_empty());
+    }
+
+    #[test]
+    fn gemini_unknown_field_rule_is_documented_with_the_schema_reference_and_read_date() {
+        let rule = RULES
+            .iter()
+            .find(|r| r.id == "gemini-unknown-field-schema-proto")
+            .unwrap();
+        assert_eq!(rule.status, Status::Documented);
+        assert_eq!(rule.docs[0], "https://ai.google.dev/api/caching#Schema");
+        assert_eq!(rule.read, Some("2026-12-01"));
     }
 }

@@ -8,6 +8,17 @@
 //! - `moonshot-ref-sibling-conflict`: a `$ref` with a sibling keyword that
 //!   the referenced schema also sets, to a different value.
 //!
+//! Rules, documented only (`facts::moonshot`, tool-use reference read
+//! 2026-12-01; the messages are ours):
+//! - `moonshot-function-name-pattern`: a name outside
+//!   `^[a-zA-Z_][a-zA-Z0-9-_]{2,63}$` (a leading digit is also reported as
+//!   a 400 in kimi-cli#2531).
+//! - `moonshot-tool-count-limit`: more than 128 functions.
+//!
+//! The MFJS keyword list (no `format`, `title`, `minimum`, …) stays an open
+//! question: the spec itself says unlisted keywords "may not be directly
+//! blocked", and its validator notes disagree with it.
+//!
 //! Left out: a schema depth limit of 10 reported for Kimi K2.6
 //! (anomalyco/opencode#25495) is neither recorded nor documented in the
 //! research notes.
@@ -15,6 +26,7 @@
 use serde_json::Value;
 
 use super::{each_schema, finding, nodes};
+use crate::facts::{self, moonshot as fact};
 use crate::lane::Lane;
 use crate::oracle::{Finding, Request, Rule, Status};
 
@@ -30,6 +42,7 @@ pub(crate) static RULES: &[Rule] = &[
         docs: &[],
         first_seen: Some("2026-08-15"),
         last_seen: Some("2026-08-15"),
+        read: None,
         status_code: 400,
         check: parameters_type_object,
     },
@@ -41,10 +54,77 @@ pub(crate) static RULES: &[Rule] = &[
         docs: &[],
         first_seen: Some("2026-04-24"),
         last_seen: Some("2026-04-24"),
+        read: None,
         status_code: 400,
         check: ref_sibling_conflict,
     },
+    Rule {
+        id: "moonshot-function-name-pattern",
+        lanes: MOONSHOT,
+        status: Status::Documented,
+        summary: "function name outside ^[a-zA-Z_][a-zA-Z0-9-_]{2,63}$",
+        docs: &[fact::TOOL_USE],
+        first_seen: None,
+        last_seen: None,
+        read: Some(facts::READ),
+        status_code: 400,
+        check: function_name_pattern,
+    },
+    Rule {
+        id: "moonshot-tool-count-limit",
+        lanes: MOONSHOT,
+        status: Status::Documented,
+        summary: "more than 128 functions in one request",
+        docs: &[fact::TOOL_USE],
+        first_seen: None,
+        last_seen: None,
+        read: Some(facts::READ),
+        status_code: 400,
+        check: tool_count_limit,
+    },
 ];
+
+/// `^[a-zA-Z_][a-zA-Z0-9-_]{2,63}$`.
+fn is_function_name(name: &str) -> bool {
+    let mut chars = name.chars();
+    chars
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+        && (3..=fact::NAME_LENGTH.value).contains(&name.chars().count())
+}
+
+fn function_name_pattern(req: &Request<'_>) -> Vec<Finding> {
+    (0..req.tools.len())
+        .filter_map(|i| {
+            let name = req.name(i).unwrap_or_default();
+            (!is_function_name(name)).then(|| {
+                finding(
+                    i,
+                    "",
+                    format!(
+                        "tools[{i}].function.name {name:?} does not match {}",
+                        fact::NAME_PATTERN
+                    ),
+                )
+            })
+        })
+        .collect()
+}
+
+fn tool_count_limit(req: &Request<'_>) -> Vec<Finding> {
+    let max = fact::TOOLS.value;
+    let n = req.tools.len();
+    if n > max {
+        vec![Finding {
+            tool: None,
+            path: String::new(),
+            message: format!("too many tools: {n} functions exceeds the limit of {max}"),
+        }]
+    } else {
+        Vec::new()
+    }
+}
 
 /// A tool without `parameters` is a function without arguments: not this rule.
 fn parameters_type_object(req: &Request<'_>) -> Vec<Finding> {
@@ -115,7 +195,7 @@ mod tests {
     }
 
     fn tool(parameters: Value) -> Value {
-        let mut t = json!({"type": "function", "function": {"name": "t"}});
+        let mut t = json!({"type": "function", "function": {"name": "fn_t"}});
         t["function"]["parameters"] = parameters;
         t
     }
@@ -165,5 +245,76 @@ mod tests {
             "$defs": {"A": {"type": "object", "properties": {}}}
         }))];
         assert!(check(&req(&tools)).is_empty());
+    }
+
+    #[test]
+    fn moonshot_rejects_a_function_name_starting_with_a_digit_or_too_short() {
+        let params = json!({"type": "object", "properties": {}});
+        let tools: Vec<Value> = [
+            "2fa_code",
+            "ab",
+            "read-file_2",
+            &"a".repeat(64),
+            &"a".repeat(65),
+        ]
+        .iter()
+        .map(|n| json!({"type": "function", "function": {"name": n, "parameters": params}}))
+        .collect();
+        let r = check(&crate::rules::request(
+            Lane::Moonshot,
+            &tools,
+            DEFAULT_AS_OF,
+        ));
+        let got: Vec<(Option<usize>, &str, &str)> = r
+            .iter()
+            .map(|x| (x.tool, x.rule, x.message.as_str()))
+            .collect();
+        let long = format!(
+            "tools[4].function.name \"{}\" does not match ^[a-zA-Z_][a-zA-Z0-9-_]{{2,63}}$",
+            "a".repeat(65)
+        );
+        assert_eq!(
+            got,
+            [
+                (
+                    Some(0),
+                    "moonshot-function-name-pattern",
+                    "tools[0].function.name \"2fa_code\" does not match ^[a-zA-Z_][a-zA-Z0-9-_]{2,63}$"
+                ),
+                (
+                    Some(1),
+                    "moonshot-function-name-pattern",
+                    "tools[1].function.name \"ab\" does not match ^[a-zA-Z_][a-zA-Z0-9-_]{2,63}$"
+                ),
+                (Some(4), "moonshot-function-name-pattern", long.as_str()),
+            ]
+        );
+    }
+
+    #[test]
+    fn moonshot_rejects_129_functions_and_accepts_128() {
+        let tools: Vec<Value> = (0..129)
+            .map(|k| json!({"type": "function", "function": {"name": format!("fn_{k}"), "parameters": {"type": "object", "properties": {}}}}))
+            .collect();
+        let r = check(&crate::rules::request(
+            Lane::Moonshot,
+            &tools,
+            DEFAULT_AS_OF,
+        ));
+        assert_eq!(r.len(), 1, "{r:#?}");
+        assert_eq!(r[0].rule, "moonshot-tool-count-limit");
+        assert_eq!(r[0].tool, None);
+        assert_eq!(
+            r[0].message,
+            "too many tools: 129 functions exceeds the limit of 128"
+        );
+        assert!(
+            check(&crate::rules::request(
+                Lane::Moonshot,
+                &tools[..128],
+                DEFAULT_AS_OF
+            ))
+            .is_empty()
+        );
     }
 }

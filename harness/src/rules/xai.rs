@@ -9,16 +9,27 @@
 //! - `xai-tool-choice-without-tools`: `tool_choice` set (even `auto` or
 //!   `none`) on a request without tools.
 //!
-//! Nothing documented for xAI in the research notes is left out.
+//! Rules, documented only (structured-outputs page, read 2026-12-01; tool
+//! schemas "follow the same JSON Schema support rules"; the message is
+//! ours):
+//! - `xai-schema-construct-rejected`: an `enum` or `anyOf` with no
+//!   variants, a property schema that is `true`/`false`, or array-form
+//!   `items` (use `prefixItems`), each documented as a 400.
+//!
+//! Documented as accepted but not enforced (`not`, `if`/`then`/`else`,
+//! multi-schema `allOf`, unlisted formats, values past the enforcement
+//! ceilings in `facts::xai`): no rule. The documented length ceilings
+//! (`minLength`/`maxLength` up to 2,048) disagree with the recorded 502 for
+//! any length keyword; the recording wins (`xai-length-count-constraints`).
 
 use super::{each_schema, finding, nodes};
+use crate::facts::{self, xai as fact};
 use crate::lane::Lane;
 use crate::oracle::{Finding, Request, Rule, Status};
 
 const XAI: &[Lane] = &[Lane::Xai];
 
-const STRUCTURED_OUTPUTS: &str =
-    "https://docs.x.ai/developers/model-capabilities/text/structured-outputs";
+const STRUCTURED_OUTPUTS: &str = fact::STRUCTURED_OUTPUTS;
 
 /// The rules of this provider.
 pub(crate) static RULES: &[Rule] = &[
@@ -30,6 +41,7 @@ pub(crate) static RULES: &[Rule] = &[
         docs: &[STRUCTURED_OUTPUTS],
         first_seen: Some("2026-03-02"),
         last_seen: Some("2026-03-02"),
+        read: None,
         status_code: 502,
         check: length_count_constraints,
     },
@@ -41,10 +53,71 @@ pub(crate) static RULES: &[Rule] = &[
         docs: &[],
         first_seen: Some("2026-05-06"),
         last_seen: Some("2026-05-06"),
+        read: None,
         status_code: 400,
         check: tool_choice_without_tools,
     },
+    Rule {
+        id: "xai-schema-construct-rejected",
+        lanes: XAI,
+        status: Status::Documented,
+        summary: "an enum or anyOf with no variants, a true/false property schema, or array-form items",
+        docs: &[STRUCTURED_OUTPUTS],
+        first_seen: None,
+        last_seen: None,
+        read: Some(facts::READ),
+        status_code: 400,
+        check: schema_construct_rejected,
+    },
 ];
+
+/// The documented 400s of one node, as `(path, what)`.
+fn rejected_constructs(
+    path: &str,
+    node: &serde_json::Map<String, serde_json::Value>,
+) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    for k in ["enum", "anyOf"] {
+        if node
+            .get(k)
+            .and_then(serde_json::Value::as_array)
+            .is_some_and(Vec::is_empty)
+        {
+            out.push((
+                format!("{path}/{k}"),
+                format!("'{k}' must have at least one variant"),
+            ));
+        }
+    }
+    if let Some(props) = node
+        .get("properties")
+        .and_then(serde_json::Value::as_object)
+    {
+        for (name, v) in props.iter().filter(|(_, v)| v.is_boolean()) {
+            out.push((
+                format!("{path}/properties/{}", crate::schema::escape_token(name)),
+                format!("property schema {v} is not supported"),
+            ));
+        }
+    }
+    if node.get("items").is_some_and(serde_json::Value::is_array) {
+        out.push((
+            format!("{path}/items"),
+            "'items' as an array is not supported (use 'prefixItems')".to_owned(),
+        ));
+    }
+    out
+}
+
+fn schema_construct_rejected(req: &Request<'_>) -> Vec<Finding> {
+    each_schema(req, &mut |i, s| {
+        nodes(s)
+            .into_iter()
+            .flat_map(|(path, node)| rejected_constructs(&path, node))
+            .map(|(at, what)| finding(i, &at, format!("Invalid tool schema: {what} (at {at})")))
+            .collect()
+    })
+}
 
 const LENGTH_COUNT: &[&str] = &[
     "minLength",
@@ -143,5 +216,59 @@ mod tests {
         let tools = [tool(json!({"type": "object", "properties": {}}))];
         assert!(check(&req(&tools, Some(&auto))).is_empty());
         assert!(check(&req(&[], None)).is_empty());
+    }
+
+    #[test]
+    fn xai_rejects_the_documented_schema_constructs() {
+        let tools = [
+            json!({"type": "function", "name": "t", "parameters": {"type": "object", "properties": {
+                "e": {"type": "string", "enum": []},
+                "any": true,
+                "pair": {"type": "array", "items": [{"type": "string"}]},
+                "u": {"anyOf": []}
+            }}}),
+        ];
+        let r = check(&crate::rules::request(Lane::Xai, &tools, DEFAULT_AS_OF));
+        let got: Vec<(&str, &str, &str)> = r
+            .iter()
+            .map(|x| (x.rule, x.path.as_str(), x.message.as_str()))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                (
+                    "xai-schema-construct-rejected",
+                    "/properties/any",
+                    "Invalid tool schema: property schema true is not supported (at /properties/any)"
+                ),
+                (
+                    "xai-schema-construct-rejected",
+                    "/properties/e/enum",
+                    "Invalid tool schema: 'enum' must have at least one variant (at /properties/e/enum)"
+                ),
+                (
+                    "xai-schema-construct-rejected",
+                    "/properties/pair/items",
+                    "Invalid tool schema: 'items' as an array is not supported (use 'prefixItems') (at /properties/pair/items)"
+                ),
+                (
+                    "xai-schema-construct-rejected",
+                    "/properties/u/anyOf",
+                    "Invalid tool schema: 'anyOf' must have at least one variant (at /properties/u/anyOf)"
+                ),
+            ]
+        );
+    }
+
+    #[test]
+    fn xai_accepts_non_empty_enums_object_property_schemas_and_prefix_items() {
+        let tools = [
+            json!({"type": "function", "name": "t", "parameters": {"type": "object", "properties": {
+                "e": {"type": "string", "enum": ["a"]},
+                "pair": {"type": "array", "prefixItems": [{"type": "string"}], "items": false},
+                "n": {"not": {"type": "null"}}
+            }}}),
+        ];
+        assert!(check(&crate::rules::request(Lane::Xai, &tools, DEFAULT_AS_OF)).is_empty());
     }
 }

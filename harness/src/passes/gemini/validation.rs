@@ -317,7 +317,7 @@ pub(crate) struct StringFormat {
 impl Default for StringFormat {
     fn default() -> Self {
         Self {
-            allowed: vec!["enum", "date-time"],
+            allowed: crate::facts::gemini::STRING_FORMATS.items.to_vec(),
         }
     }
 }
