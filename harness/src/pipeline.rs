@@ -223,6 +223,7 @@ impl Profile {
                 Box::new(passes::openai::StripKeywords::root_assertions_const()),
                 Box::new(StripLookaroundPatterns::default()),
                 Box::new(passes::openai::ArrayItemsFloor::default()),
+                Box::new(passes::StrictSubset::default()),
                 Box::new(passes::openai::StrictFallback::default()),
                 Box::new(StrictCloseObjects),
                 Box::new(StrictRequireAll),

@@ -20,6 +20,7 @@ pub(crate) mod openai;
 mod responses;
 mod root;
 mod strict;
+mod subset;
 
 pub(crate) use deepseek::{
     DeepseekCloseObjects, DeepseekConstToEnum, DeepseekMarkStrict, DeepseekPostGate,
@@ -30,6 +31,7 @@ pub(crate) use lookaround::StripLookaroundPatterns;
 pub(crate) use normalize::Normalize;
 pub(crate) use responses::ResponsesRootFlatten;
 pub(crate) use strict::{StrictCloseObjects, StrictRequireAll};
+pub(crate) use subset::StrictSubset;
 
 use crate::degradation::{Action, Degradation};
 use crate::lane::Lane;

@@ -49,6 +49,7 @@ pub(crate) fn v1(lane: Lane) -> Vec<Box<dyn Pass>> {
                 Box::new(ReplaceNonSchemas::new("openai-subschema-not-object")),
                 Box::new(ArrayItemsFloor::default()),
                 Box::new(RootPropertiesFloor::openai()),
+                Box::new(super::StrictSubset::default()),
                 Box::new(StrictFallback::default()),
             ];
             if lane == Lane::OpenaiStrict {
