@@ -872,19 +872,28 @@ impl Pass for StrictCloseObjects {
     }
 
     fn apply(&self, tool: &mut Tool, cx: &mut Cx<'_>) -> Result<Step, TooDeep> {
-        each_strict_node(tool, &mut |path, node| {
-            if schema::is_object_schema(node)
-                && (!node.contains_key("additionalProperties") || !self.only_unsaid)
-            {
-                cx.set_keyword(
-                    path,
-                    node,
-                    ("properties", "additionalProperties"),
-                    json!(false),
-                    "strict mode: every object closed",
-                );
-            }
-        })?;
+        if tool.strict != Some(true) {
+            return Ok(Step::Continue);
+        }
+        // Never inside `if`/`then`/`else`/`not`: closing there changes the
+        // condition, not the shape (`strict-fallback` drops `strict` for them).
+        schema::rewrite_pre_order_outside_conditionals(
+            &mut tool.input_schema,
+            &mut |path, node| {
+                if schema::is_object_schema(node)
+                    && (!node.contains_key("additionalProperties") || !self.only_unsaid)
+                {
+                    cx.set_keyword(
+                        path,
+                        node,
+                        ("properties", "additionalProperties"),
+                        json!(false),
+                        "strict mode: every object closed",
+                    );
+                }
+                true
+            },
+        )?;
         Ok(Step::Continue)
     }
 }
@@ -894,7 +903,9 @@ impl Pass for StrictCloseObjects {
 /// optional or union-typed properties for the grammar compiler (recording
 /// `anthropic-strict-schema-too-complex-5230`), a recursive or external
 /// `$ref`, a lookaround or backreference `pattern`, an explicitly open
-/// object (`additionalProperties` `true` or a schema). It ships with
+/// object (`additionalProperties` `true` or a schema), an `if`/`then`/
+/// `else`/`not` subschema (outside the documented strict subset, and
+/// closing objects inside one would change the condition). It ships with
 /// `strict` dropped (recorded, with the rule and the provider's message)
 /// instead of being rejected; it runs first, so a tool that goes
 /// non-strict keeps its bounds and formats. The check is the lane oracle's
@@ -908,6 +919,8 @@ pub(crate) struct StrictFallback {
     pub(crate) mended: Vec<&'static str>,
     /// An explicitly open object is a reason to drop.
     pub(crate) open_objects: bool,
+    /// An `if`/`then`/`else`/`not` subschema is a reason to drop.
+    pub(crate) conditionals: bool,
 }
 
 impl Default for StrictFallback {
@@ -919,6 +932,7 @@ impl Default for StrictFallback {
                 "anthropic-strict-format-unsupported",
             ],
             open_objects: true,
+            conditionals: true,
         }
     }
 }
@@ -981,6 +995,13 @@ impl Pass for StrictFallback {
                     ..self.clone()
                 },
             ),
+            PassMutant::new(
+                "keep strict for conditional schemas",
+                Self {
+                    conditionals: false,
+                    ..self.clone()
+                },
+            ),
         ];
         for rule in &self.mended {
             let mut m = self.clone();
@@ -1004,6 +1025,13 @@ impl Pass for StrictFallback {
         {
             why.push(format!(
                 "anthropic-strict-additionalproperties-false: the object at {at} is explicitly open"
+            ));
+        }
+        if self.conditionals
+            && let Some((at, kw)) = schema::first_conditional(&tool.input_schema)?
+        {
+            why.push(format!(
+                "{kw} at {at}: the strict subset has no if/then/else/not, and closing objects inside one would change the condition"
             ));
         }
         if !why.is_empty() {

@@ -381,6 +381,44 @@ fn anthropic_v1_strict_close_objects_closes_only_objects_that_say_nothing() {
     );
 }
 
+#[test]
+fn anthropic_v1_strict_close_objects_never_reaches_into_if_then_else_not() {
+    let r = twice(
+        &StrictCloseObjects::default(),
+        strict(json!({"type":"object","properties":{"k":{"type":"string"}},
+            "if":{"properties":{"k":{"const":"a"}}},
+            "then":{"type":"object","properties":{"x":{"type":"object","properties":{}}}},
+            "not":{"type":"object","properties":{"w":{"type":"string"}}}})),
+    );
+    assert_eq!(
+        bytes(r.schema()),
+        r#"{"type":"object","properties":{"k":{"type":"string"}},"additionalProperties":false,"if":{"properties":{"k":{"const":"a"}}},"then":{"type":"object","properties":{"x":{"type":"object","properties":{}}}},"not":{"type":"object","properties":{"w":{"type":"string"}}}}"#
+    );
+    assert_eq!(r.marks(), [mark("", "additionalProperties", Action::Added)]);
+}
+
+#[test]
+fn anthropic_v1_strict_fallback_drops_strict_for_a_conditional_schema() {
+    let v = json!({"type":"object","properties":{"k":{"type":"string"},"o":{"type":"object","properties":{"p":{"type":"string"}},"required":["p"],"additionalProperties":false,"else":{"required":["p"]}}},
+        "required":["k","o"],"additionalProperties":false});
+    let r = twice(&StrictFallback::default(), strict(v.clone()));
+    assert_eq!(r.tool.strict, None);
+    assert_eq!(r.schema(), &v);
+    assert_eq!(r.marks(), [mark("", "strict", Action::Removed)]);
+    assert_eq!(
+        r.records[0].reason,
+        "no faithful strict form, the tool ships non-strict: else at /properties/o/else: the strict subset has no if/then/else/not, and closing objects inside one would change the condition"
+    );
+    // The mutant keeps it strict.
+    let keep = StrictFallback {
+        conditionals: false,
+        ..StrictFallback::default()
+    };
+    let r = run_on_tool(&keep, LANE, strict(v));
+    assert_eq!(r.tool.strict, Some(true));
+    assert!(r.records.is_empty());
+}
+
 fn optional_props(n: usize) -> Value {
     let props: Map<String, Value> = (0..n)
         .map(|k| (format!("p{k}"), json!({"type": "string"})))
@@ -488,7 +526,7 @@ fn anthropic_v1_passes_declare_their_mutation_points() {
     assert_eq!(names(&StrictUnsupportedFormats::default()).len(), 2);
     assert_eq!(names(&StrictBounds::default()).len(), 8);
     assert_eq!(names(&StrictCloseObjects::default()).len(), 1);
-    assert_eq!(names(&StrictFallback::default()).len(), 4);
+    assert_eq!(names(&StrictFallback::default()).len(), 5);
     for p in v1_messages() {
         for m in p.mutants() {
             assert_eq!(m.pass.name(), p.name(), "{}", m.change);
