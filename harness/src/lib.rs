@@ -19,6 +19,7 @@ mod lane;
 mod ledger;
 mod lint;
 mod metamorphic;
+mod metaschema;
 mod mock;
 mod mutants;
 mod oracle;
@@ -32,6 +33,7 @@ mod report;
 mod request;
 mod rules;
 mod schema;
+mod strict_subset;
 mod tool;
 
 pub use catalog::{Catalog, Format, LoadNote, load_catalog, load_catalog_bytes};

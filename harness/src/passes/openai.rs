@@ -111,7 +111,8 @@ impl NonSchemaRoot {
 
 /// `metaschema-gate`: the last pass where the endpoint validates every
 /// schema against the draft 2020-12 metaschema (Groq: `schema is not valid
-/// JSON Schema`). What the repairs before it could not make valid (a keyword
+/// JSON Schema`; the provider fact and the check live in `metaschema`,
+/// below this pass and the oracle that judges it). What the repairs before it could not make valid (a keyword
 /// whose value has the wrong type, say `pattern: {…}`) has no faithful
 /// rewrite: the tool fails closed with the validator's message.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -132,7 +133,7 @@ impl Pass for MetaschemaGate {
 
     fn apply(&self, tool: &mut Tool, _cx: &mut Cx<'_>) -> Result<Step, TooDeep> {
         if self.enabled
-            && let Some(e) = crate::oracle::metaschema_error(&tool.input_schema)
+            && let Some(e) = crate::metaschema::draft_2020_12_error(&tool.input_schema)
         {
             return Ok(Step::FailClosed(format!(
                 "not a valid draft 2020-12 schema after the repairs: {e}"
