@@ -542,3 +542,36 @@ fn anthropic_v1_object_root_floor_mutant_overwrites_a_declared_type() {
     let r = run(&m, LANE, json!({"type":"string"}));
     assert_eq!(bytes(r.schema()), r#"{"type":"object","properties":{}}"#);
 }
+
+/// The strict subset the fallback reads (`strict_subset`) and the oracle's
+/// strict rules agree, tool by tool: same rules, same messages, same order.
+#[test]
+fn anthropic_v1_strict_subset_facts_match_the_oracle_strict_rules() {
+    let mut many_unions = Map::new();
+    for k in 0..17 {
+        many_unions.insert(format!("u{k}"), json!({"type":["string","null"]}));
+    }
+    let schemas = [
+        optional_props(25),
+        json!({"type":"object","properties":many_unions,"additionalProperties":false}),
+        json!({"type":"object","$defs":{"n":{"type":"object","properties":{"next":{"$ref":"#/$defs/n"}}}},
+            "properties":{"p":{"type":"string","pattern":"^(?!x)(a)\\1","format":"color"},
+            "e":{"$ref":"https://example.com/e.json"},"l":{"type":"array","minItems":3},
+            "n":{"$ref":"#/$defs/n"}}}),
+        json!({"type":"object","properties":{"a":{"type":"string","format":"uri","pattern":"^[a-z]+$"}}}),
+    ];
+    for v in schemas {
+        let tool = strict(v.clone());
+        let wire = [LANE.render(&tool)];
+        let oracle: Vec<(&str, String)> = crate::oracle::check(&crate::rules::request(
+            LANE,
+            &wire,
+            crate::oracle::DEFAULT_AS_OF,
+        ))
+        .into_iter()
+        .filter(|r| r.rule.starts_with("anthropic-strict-"))
+        .map(|r| (r.rule, r.message))
+        .collect();
+        assert_eq!(strict_rejections(&tool).unwrap(), oracle, "{v}");
+    }
+}
