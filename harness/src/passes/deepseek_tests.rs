@@ -572,3 +572,22 @@ fn deepseek_v1_fails_closed_on_a_root_that_is_not_a_json_object() {
         assert_failed_closed(root, "input schema is not a JSON object");
     }
 }
+
+#[test]
+fn deepseek_strict_v1_close_objects_never_reaches_into_if_then_else_not() {
+    use crate::passes::test_support::run;
+    let v = json!({"type":"object","properties":{"k":{"type":"string"}},"required":["k"],
+        "if":{"properties":{"k":{"const":"a"}}},"then":{"type":"object","properties":{"x":{"type":"string"}}},
+        "not":{"type":"object","properties":{"w":{"type":"string"}}}});
+    let r = run(&super::DeepseekCloseObjects, Lane::DeepseekStrict, v);
+    assert_eq!(
+        bytes(r.schema()),
+        r#"{"type":"object","properties":{"k":{"type":"string"}},"required":["k"],"additionalProperties":false,"if":{"properties":{"k":{"const":"a"}}},"then":{"type":"object","properties":{"x":{"type":"string"}}},"not":{"type":"object","properties":{"w":{"type":"string"}}}}"#
+    );
+    assert_eq!(r.records.len(), 1);
+    // The whole lane still fails such a tool closed (the subset has no conditionals).
+    assert_failed_closed(
+        json!({"type":"object","properties":{"k":{"type":"string"}},"required":["k"],"if":{"required":["k"]}}),
+        "if at / cannot be expressed in strict mode",
+    );
+}
