@@ -22,6 +22,7 @@ mod lane;
 mod ledger;
 mod lint;
 mod metamorphic;
+mod metaschema;
 mod mock;
 mod mutants;
 mod oracle;
@@ -35,6 +36,7 @@ mod report;
 mod request;
 mod rules;
 mod schema;
+mod strict_subset;
 mod tool;
 mod verdict;
 

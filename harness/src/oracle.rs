@@ -6,8 +6,9 @@
 //! (equal to the `rule` of the recordings that evidence it), the tool index,
 //! the JSON Pointer and the message in the provider's own words;
 //! [`error_body`] wraps the first rejection in the provider's error envelope.
-//! Metaschema validity uses the `jsonschema` crate (no remote `$ref`s) and
-//! lookaround detection the ECMA-262 lexer in `ecma`.
+//! Metaschema validity comes from `metaschema` (which wraps the
+//! `jsonschema` crate, no remote `$ref`s) and lookaround detection from the
+//! ECMA-262 lexer in `ecma`.
 
 use serde::Serialize;
 use serde_json::{Value, json};
@@ -225,14 +226,10 @@ pub fn accept_body(lane: Lane) -> Value {
 /// Today's date for verdicts without `--as-of`: the newest rule dates.
 pub const DEFAULT_AS_OF: &str = "2026-11-30";
 
-#[allow(dead_code)] // called by the provider rule files
-/// The first reason `schema` is not a valid JSON Schema draft 2020-12
-/// document (checked against the draft's metaschema), if any.
-pub(crate) fn metaschema_error(schema: &Value) -> Option<String> {
-    jsonschema::draft202012::meta::validate(schema)
-        .err()
-        .map(|e| e.to_string())
-}
+/// The first reason a schema is not a valid JSON Schema draft 2020-12
+/// document, if any: a plain-data check below the oracles and the passes
+/// (`metaschema`), re-exported for the provider rule files.
+pub(crate) use crate::metaschema::draft_2020_12_error as metaschema_error;
 
 #[cfg(test)]
 mod tests {

@@ -39,6 +39,11 @@ pub(crate) const SINGLE_SCHEMA: &[&str] = &[
     "contentSchema",
 ];
 
+/// Keywords whose subschema is a condition or a negation: what it says
+/// decides *whether* other keywords apply, so a rewrite that tightens it
+/// (closing an object, requiring every property) changes the condition.
+pub(crate) const CONDITIONALS: &[&str] = &["if", "then", "else", "not"];
+
 /// Keywords whose value is an array of schemas.
 pub(crate) const SCHEMA_ARRAYS: &[&str] = &["allOf", "anyOf", "oneOf", "prefixItems"];
 
@@ -265,7 +270,44 @@ pub(crate) fn rewrite_pre_order(
     rewrite(root, Order::Pre, &mut |p, _, m| f(p, m))
 }
 
+/// Rewrite top-down like [`rewrite_pre_order`], but never enter an
+/// `if`/`then`/`else`/`not` subschema ([`CONDITIONALS`]): the callback never
+/// sees a node at or below one.
+pub(crate) fn rewrite_pre_order_outside_conditionals(
+    root: &mut Value,
+    f: &mut dyn FnMut(&str, &mut Map<String, Value>) -> bool,
+) -> Result<(), TooDeep> {
+    rewrite(root, Order::Pre, &mut |p, via, m| {
+        if via.is_some_and(ChildKey::is_conditional) {
+            return false;
+        }
+        f(p, m)
+    })
+}
+
+/// The pointer and keyword of the first `if`/`then`/`else`/`not` subschema
+/// (pre-order), if any.
+pub(crate) fn first_conditional(root: &Value) -> Result<Option<(String, &'static str)>, TooDeep> {
+    let mut found = None;
+    visit(root, &mut |path, node| {
+        if found.is_none()
+            && let Some(kw) = CONDITIONALS.iter().find(|k| {
+                node.get(**k)
+                    .is_some_and(|v| v.is_object() || v.is_boolean())
+            })
+        {
+            found = Some((child_path(path, kw), *kw));
+        }
+    })?;
+    Ok(found)
+}
+
 impl ChildKey {
+    /// The child is an `if`/`then`/`else`/`not` subschema.
+    pub(crate) fn is_conditional(&self) -> bool {
+        matches!(self, Self::Single(k) if CONDITIONALS.contains(k))
+    }
+
     /// The child is an in-place applicator: it constrains the *same*
     /// instance as its parent (`allOf`/`anyOf`/`oneOf` branches, `not`,
     /// `if`/`then`/`else`, `dependentSchemas`/`dependencies` values), so its

@@ -24,8 +24,8 @@ use super::notes::{self, Unenforced};
 use super::root::{self, MergeOrder};
 use super::{Cx, Pass, PassMutant, Step};
 use crate::degradation::Action;
-use crate::lane::Lane;
 use crate::schema::{self, TooDeep};
+use crate::strict_subset;
 use crate::tool::Tool;
 
 /// v1 on `anthropic-messages`, in order: repair draft 2020-12 errors
@@ -302,7 +302,10 @@ const TYPE_NAMES: &[&str] = &[
 ///    → `prefixItems` (`additionalItems` → `items`), draft-4 boolean
 ///    `exclusiveMinimum`/`exclusiveMaximum` → the numeric bound;
 /// 4. a schema still invalid under the draft 2020-12 metaschema has no
-///    faithful repair: the tool fails closed, with the validator's reason.
+///    faithful repair: the tool fails closed, with the validator's reason
+///    (Anthropic validates `input_schema` against that metaschema: the
+///    fact and the check live in `metaschema`, below this pass and the
+///    oracle that judges it).
 ///
 /// A root that is not a JSON object is left to `narrow-root-composition`
 /// (it becomes `{}`). The fields are the pass's mutation points.
@@ -540,7 +543,7 @@ impl Pass for RepairDraft202012 {
             true
         })?;
         if self.fail_closed
-            && let Some(e) = crate::oracle::metaschema_error(&tool.input_schema)
+            && let Some(e) = crate::metaschema::draft_2020_12_error(&tool.input_schema)
         {
             return Ok(Step::FailClosed(format!(
                 "not a valid draft 2020-12 schema and no faithful repair exists: {e}"
@@ -653,10 +656,6 @@ impl Pass for StrictMinItems {
     }
 }
 
-/// The string formats strict mode supports (structured-outputs
-/// limitations), from the provider-facts table.
-const STRICT_FORMATS: &[&str] = crate::facts::anthropic::STRICT_FORMATS.items;
-
 /// `strict-unsupported-formats`: a string `format` outside the strict list
 /// (rule `anthropic-strict-format-unsupported`, documented) is removed and
 /// named in a note; `format` is an annotation, the model still reads it.
@@ -669,7 +668,7 @@ pub(crate) struct StrictUnsupportedFormats {
 impl Default for StrictUnsupportedFormats {
     fn default() -> Self {
         Self {
-            supported: STRICT_FORMATS.to_vec(),
+            supported: strict_subset::FORMATS.to_vec(),
             note: true,
         }
     }
@@ -862,19 +861,28 @@ impl Pass for StrictCloseObjects {
     }
 
     fn apply(&self, tool: &mut Tool, cx: &mut Cx<'_>) -> Result<Step, TooDeep> {
-        each_strict_node(tool, &mut |path, node| {
-            if schema::is_object_schema(node)
-                && (!node.contains_key("additionalProperties") || !self.only_unsaid)
-            {
-                cx.set_keyword(
-                    path,
-                    node,
-                    ("properties", "additionalProperties"),
-                    json!(false),
-                    "strict mode: every object closed",
-                );
-            }
-        })?;
+        if tool.strict != Some(true) {
+            return Ok(Step::Continue);
+        }
+        // Never inside `if`/`then`/`else`/`not`: closing there changes the
+        // condition, not the shape (`strict-fallback` drops `strict` for them).
+        schema::rewrite_pre_order_outside_conditionals(
+            &mut tool.input_schema,
+            &mut |path, node| {
+                if schema::is_object_schema(node)
+                    && (!node.contains_key("additionalProperties") || !self.only_unsaid)
+                {
+                    cx.set_keyword(
+                        path,
+                        node,
+                        ("properties", "additionalProperties"),
+                        json!(false),
+                        "strict mode: every object closed",
+                    );
+                }
+                true
+            },
+        )?;
         Ok(Step::Continue)
     }
 }
@@ -884,11 +892,14 @@ impl Pass for StrictCloseObjects {
 /// optional or union-typed properties for the grammar compiler (recording
 /// `anthropic-strict-schema-too-complex-5230`), a recursive or external
 /// `$ref`, a lookaround or backreference `pattern`, an explicitly open
-/// object (`additionalProperties` `true` or a schema). It ships with
+/// object (`additionalProperties` `true` or a schema), an `if`/`then`/
+/// `else`/`not` subschema (outside the documented strict subset, and
+/// closing objects inside one would change the condition). It ships with
 /// `strict` dropped (recorded, with the rule and the provider's message)
 /// instead of being rejected; it runs first, so a tool that goes
-/// non-strict keeps its bounds and formats. The check is the lane oracle's
-/// own strict rules on this tool alone, minus the ones the rewrites mend:
+/// non-strict keeps its bounds and formats. The check is the documented
+/// strict subset (`strict_subset`, the data the oracle's strict rules are
+/// built from) on this tool alone, minus what the rewrites mend:
 /// request-wide budgets (more than 20 strict tools) are beyond one tool.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct StrictFallback {
@@ -898,6 +909,8 @@ pub(crate) struct StrictFallback {
     pub(crate) mended: Vec<&'static str>,
     /// An explicitly open object is a reason to drop.
     pub(crate) open_objects: bool,
+    /// An `if`/`then`/`else`/`not` subschema is a reason to drop.
+    pub(crate) conditionals: bool,
 }
 
 impl Default for StrictFallback {
@@ -909,6 +922,7 @@ impl Default for StrictFallback {
                 "anthropic-strict-format-unsupported",
             ],
             open_objects: true,
+            conditionals: true,
         }
     }
 }
@@ -929,21 +943,30 @@ fn open_object(schema: &Value) -> Result<Option<String>, TooDeep> {
     Ok(found)
 }
 
-/// The strict-mode rejections of `tool` alone on `lane` (rule, message).
-fn strict_rejections(lane: Lane, tool: &Tool) -> Vec<(&'static str, String)> {
-    let wire = [lane.render(tool)];
-    crate::oracle::check(&crate::oracle::Request {
-        lane,
-        tools: &wire,
-        tools_present: true,
-        tool_choice: None,
-        response_format: None,
-        as_of: crate::oracle::DEFAULT_AS_OF,
-    })
-    .into_iter()
-    .filter(|r| r.rule.starts_with("anthropic-strict-"))
-    .map(|r| (r.rule, r.message))
-    .collect()
+/// The strict-subset rejections of `tool` alone (rule, message), from
+/// the documented subset in `strict_subset` (never from the oracle that
+/// judges this pass): the request-wide budgets as this one tool spends
+/// them, then each construct outside the subset, in rule-id order.
+fn strict_rejections(tool: &Tool) -> Result<Vec<(&'static str, String)>, TooDeep> {
+    let b = strict_subset::budget(&tool.input_schema)?;
+    let mut out = Vec::new();
+    if b.optional_properties > strict_subset::MAX_OPTIONAL_PROPERTIES {
+        out.push((
+            "anthropic-strict-schema-too-complex",
+            strict_subset::TOO_COMPLEX.to_owned(),
+        ));
+    }
+    if b.union_properties > strict_subset::MAX_UNION_PROPERTIES {
+        out.push((
+            "anthropic-strict-union-types-limit",
+            strict_subset::too_many_unions(b.union_properties),
+        ));
+    }
+    out.extend(strict_subset::offences(
+        &tool.input_schema,
+        "tools.0.custom",
+    )?);
+    Ok(out)
 }
 
 impl Pass for StrictFallback {
@@ -971,6 +994,13 @@ impl Pass for StrictFallback {
                     ..self.clone()
                 },
             ),
+            PassMutant::new(
+                "keep strict for conditional schemas",
+                Self {
+                    conditionals: false,
+                    ..self.clone()
+                },
+            ),
         ];
         for rule in &self.mended {
             let mut m = self.clone();
@@ -984,7 +1014,7 @@ impl Pass for StrictFallback {
         if tool.strict != Some(true) || !self.drop_when_rejected {
             return Ok(Step::Continue);
         }
-        let mut why: Vec<String> = strict_rejections(cx.lane, tool)
+        let mut why: Vec<String> = strict_rejections(tool)?
             .into_iter()
             .filter(|(rule, _)| !self.mended.contains(rule))
             .map(|(rule, message)| format!("{rule}: {message}"))
@@ -994,6 +1024,13 @@ impl Pass for StrictFallback {
         {
             why.push(format!(
                 "anthropic-strict-additionalproperties-false: the object at {at} is explicitly open"
+            ));
+        }
+        if self.conditionals
+            && let Some((at, kw)) = schema::first_conditional(&tool.input_schema)?
+        {
+            why.push(format!(
+                "{kw} at {at}: the strict subset has no if/then/else/not, and closing objects inside one would change the condition"
             ));
         }
         if !why.is_empty() {

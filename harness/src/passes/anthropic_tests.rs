@@ -381,6 +381,44 @@ fn anthropic_v1_strict_close_objects_closes_only_objects_that_say_nothing() {
     );
 }
 
+#[test]
+fn anthropic_v1_strict_close_objects_never_reaches_into_if_then_else_not() {
+    let r = twice(
+        &StrictCloseObjects::default(),
+        strict(json!({"type":"object","properties":{"k":{"type":"string"}},
+            "if":{"properties":{"k":{"const":"a"}}},
+            "then":{"type":"object","properties":{"x":{"type":"object","properties":{}}}},
+            "not":{"type":"object","properties":{"w":{"type":"string"}}}})),
+    );
+    assert_eq!(
+        bytes(r.schema()),
+        r#"{"type":"object","properties":{"k":{"type":"string"}},"additionalProperties":false,"if":{"properties":{"k":{"const":"a"}}},"then":{"type":"object","properties":{"x":{"type":"object","properties":{}}}},"not":{"type":"object","properties":{"w":{"type":"string"}}}}"#
+    );
+    assert_eq!(r.marks(), [mark("", "additionalProperties", Action::Added)]);
+}
+
+#[test]
+fn anthropic_v1_strict_fallback_drops_strict_for_a_conditional_schema() {
+    let v = json!({"type":"object","properties":{"k":{"type":"string"},"o":{"type":"object","properties":{"p":{"type":"string"}},"required":["p"],"additionalProperties":false,"else":{"required":["p"]}}},
+        "required":["k","o"],"additionalProperties":false});
+    let r = twice(&StrictFallback::default(), strict(v.clone()));
+    assert_eq!(r.tool.strict, None);
+    assert_eq!(r.schema(), &v);
+    assert_eq!(r.marks(), [mark("", "strict", Action::Removed)]);
+    assert_eq!(
+        r.records[0].reason,
+        "no faithful strict form, the tool ships non-strict: else at /properties/o/else: the strict subset has no if/then/else/not, and closing objects inside one would change the condition"
+    );
+    // The mutant keeps it strict.
+    let keep = StrictFallback {
+        conditionals: false,
+        ..StrictFallback::default()
+    };
+    let r = run_on_tool(&keep, LANE, strict(v));
+    assert_eq!(r.tool.strict, Some(true));
+    assert!(r.records.is_empty());
+}
+
 fn optional_props(n: usize) -> Value {
     let props: Map<String, Value> = (0..n)
         .map(|k| (format!("p{k}"), json!({"type": "string"})))
@@ -488,7 +526,7 @@ fn anthropic_v1_passes_declare_their_mutation_points() {
     assert_eq!(names(&StrictUnsupportedFormats::default()).len(), 2);
     assert_eq!(names(&StrictBounds::default()).len(), 8);
     assert_eq!(names(&StrictCloseObjects::default()).len(), 1);
-    assert_eq!(names(&StrictFallback::default()).len(), 4);
+    assert_eq!(names(&StrictFallback::default()).len(), 5);
     for p in v1_messages() {
         for m in p.mutants() {
             assert_eq!(m.pass.name(), p.name(), "{}", m.change);
@@ -503,4 +541,37 @@ fn anthropic_v1_object_root_floor_mutant_overwrites_a_declared_type() {
     };
     let r = run(&m, LANE, json!({"type":"string"}));
     assert_eq!(bytes(r.schema()), r#"{"type":"object","properties":{}}"#);
+}
+
+/// The strict subset the fallback reads (`strict_subset`) and the oracle's
+/// strict rules agree, tool by tool: same rules, same messages, same order.
+#[test]
+fn anthropic_v1_strict_subset_facts_match_the_oracle_strict_rules() {
+    let mut many_unions = Map::new();
+    for k in 0..17 {
+        many_unions.insert(format!("u{k}"), json!({"type":["string","null"]}));
+    }
+    let schemas = [
+        optional_props(25),
+        json!({"type":"object","properties":many_unions,"additionalProperties":false}),
+        json!({"type":"object","$defs":{"n":{"type":"object","properties":{"next":{"$ref":"#/$defs/n"}}}},
+            "properties":{"p":{"type":"string","pattern":"^(?!x)(a)\\1","format":"color"},
+            "e":{"$ref":"https://example.com/e.json"},"l":{"type":"array","minItems":3},
+            "n":{"$ref":"#/$defs/n"}}}),
+        json!({"type":"object","properties":{"a":{"type":"string","format":"uri","pattern":"^[a-z]+$"}}}),
+    ];
+    for v in schemas {
+        let tool = strict(v.clone());
+        let wire = [LANE.render(&tool)];
+        let oracle: Vec<(&str, String)> = crate::oracle::check(&crate::rules::request(
+            LANE,
+            &wire,
+            crate::oracle::DEFAULT_AS_OF,
+        ))
+        .into_iter()
+        .filter(|r| r.rule.starts_with("anthropic-strict-"))
+        .map(|r| (r.rule, r.message))
+        .collect();
+        assert_eq!(strict_rejections(&tool).unwrap(), oracle, "{v}");
+    }
 }

@@ -69,7 +69,7 @@ pub(crate) fn v1(lane: Lane) -> Vec<Box<dyn Pass>> {
                 false,
             )),
             Box::new(Draft4ExclusiveBounds::default()),
-            Box::new(super::gate::OracleGate::new(
+            Box::new(super::gate::KeywordTypeGate::new(
                 "mistral-parameters-not-object-schema",
             )),
         ],
@@ -265,7 +265,10 @@ mod tests {
                     "draft4-exclusive-bounds",
                     Some("mistral-parameters-not-object-schema")
                 ),
-                ("oracle-gate", Some("mistral-parameters-not-object-schema")),
+                (
+                    "keyword-type-gate",
+                    Some("mistral-parameters-not-object-schema")
+                ),
             ]
         );
         assert_eq!(

@@ -668,13 +668,18 @@ impl Pass for DeepseekCloseObjects {
     }
 
     fn apply(&self, tool: &mut Tool, cx: &mut Cx<'_>) -> Result<Step, TooDeep> {
-        schema::rewrite_pre_order(&mut tool.input_schema, &mut |path, node| {
-            if !schema::is_object_schema(node) {
-                return true;
-            }
-            close_object(path, node, self.close, cx);
-            true
-        })?;
+        // Never inside `if`/`then`/`else`/`not` (that would change the
+        // condition); `deepseek-post-gate` fails such a tool closed anyway.
+        schema::rewrite_pre_order_outside_conditionals(
+            &mut tool.input_schema,
+            &mut |path, node| {
+                if !schema::is_object_schema(node) {
+                    return true;
+                }
+                close_object(path, node, self.close, cx);
+                true
+            },
+        )?;
         Ok(Step::Continue)
     }
 }

@@ -625,3 +625,22 @@ fn deepseek_v1_ships_a_tool_failing_closed_non_strict_as_deepseek_chat_shapes_it
     assert_eq!(s.degradations[0].keyword, "type");
     assert_eq!(s.degradations[0].lane, "deepseek-strict");
 }
+
+#[test]
+fn deepseek_strict_v1_close_objects_never_reaches_into_if_then_else_not() {
+    use crate::passes::test_support::run;
+    let v = json!({"type":"object","properties":{"k":{"type":"string"}},"required":["k"],
+        "if":{"properties":{"k":{"const":"a"}}},"then":{"type":"object","properties":{"x":{"type":"string"}}},
+        "not":{"type":"object","properties":{"w":{"type":"string"}}}});
+    let r = run(&super::DeepseekCloseObjects, Lane::DeepseekStrict, v);
+    assert_eq!(
+        bytes(r.schema()),
+        r#"{"type":"object","properties":{"k":{"type":"string"}},"required":["k"],"additionalProperties":false,"if":{"properties":{"k":{"const":"a"}}},"then":{"type":"object","properties":{"x":{"type":"string"}}},"not":{"type":"object","properties":{"w":{"type":"string"}}}}"#
+    );
+    assert_eq!(r.records.len(), 1);
+    // The whole lane still fails such a tool closed (the subset has no conditionals).
+    assert_failed_closed(
+        json!({"type":"object","properties":{"k":{"type":"string"}},"required":["k"],"if":{"required":["k"]}}),
+        "if at / cannot be expressed in strict mode",
+    );
+}

@@ -15,7 +15,9 @@
 //! - `xai`: length and count keywords stripped (noted).
 //! - `groq`: malformed keyword types and non-schema subschemas repaired,
 //!   `properties: {}` beside a root `required`.
-//! - `cerebras`: `minItems`/`maxItems` stripped (noted), strict tools closed.
+//! - `cerebras`: `minItems`/`maxItems` stripped (noted), strict tools closed
+//!   (a strict tool with an `if`/`then`/`else`/`not` subschema is sent
+//!   non-strict instead).
 
 use serde_json::{Map, Value, json};
 
@@ -23,7 +25,7 @@ use super::anthropic::NarrowRootComposition;
 use super::names::{NameSpec, SanitizeToolName};
 use super::notes::{self, Unenforced};
 use super::root::replace_non_object_root;
-use super::strict::{CloseObjects, RequireAll, StrictGate};
+use super::strict::{CloseObjects, RequireAll, StrictConditionals, StrictGate};
 use super::{Cx, Pass, PassMutant, Step};
 use crate::degradation::Action;
 use crate::lane::Lane;
@@ -73,6 +75,9 @@ pub(crate) fn v1(lane: Lane) -> Vec<Box<dyn Pass>> {
         ],
         Lane::Cerebras => vec![
             Box::new(StripKeywords::cerebras()),
+            Box::new(StrictConditionals::new(
+                "cerebras-additionalproperties-false-required",
+            )),
             Box::new(CloseObjects {
                 rule: "cerebras-additionalproperties-false-required",
                 ..CloseObjects::default()
@@ -107,7 +112,8 @@ impl NonSchemaRoot {
 
 /// `metaschema-gate`: the last pass where the endpoint validates every
 /// schema against the draft 2020-12 metaschema (Groq: `schema is not valid
-/// JSON Schema`). What the repairs before it could not make valid (a keyword
+/// JSON Schema`; the provider fact and the check live in `metaschema`,
+/// below this pass and the oracle that judges it). What the repairs before it could not make valid (a keyword
 /// whose value has the wrong type, say `pattern: {…}`) has no faithful
 /// rewrite: the tool fails closed with the validator's message.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -128,7 +134,7 @@ impl Pass for MetaschemaGate {
 
     fn apply(&self, tool: &mut Tool, _cx: &mut Cx<'_>) -> Result<Step, TooDeep> {
         if self.enabled
-            && let Some(e) = crate::oracle::metaschema_error(&tool.input_schema)
+            && let Some(e) = crate::metaschema::draft_2020_12_error(&tool.input_schema)
         {
             return Ok(Step::FailClosed(format!(
                 "not a valid draft 2020-12 schema after the repairs: {e}"
@@ -864,7 +870,11 @@ fn measure(
 /// `openai-strict-property-count-limit`, `openai-strict-enum-count-limit`),
 /// and for a nested object without properties that is not closed (a map or
 /// a free-form object: `additionalProperties: false` would leave it
-/// accepting only `{}`, so no faithful strict rewrite exists).
+/// accepting only `{}`, so no faithful strict rewrite exists), and for an
+/// `if`/`then`/`else`/`not` subschema: the documented strict subset
+/// (<https://platform.openai.com/docs/guides/structured-outputs#supported-schemas>)
+/// has no conditionals or negation, and closing the objects inside one
+/// would change the condition instead of the shape.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct StrictFallback {
     pub(crate) gate: StrictGate,
@@ -873,6 +883,8 @@ pub(crate) struct StrictFallback {
     pub(crate) enum_values: usize,
     /// Fall back for open nested objects without properties.
     pub(crate) open_maps: bool,
+    /// Fall back for `if`/`then`/`else`/`not` subschemas.
+    pub(crate) conditionals: bool,
 }
 
 impl Default for StrictFallback {
@@ -883,6 +895,7 @@ impl Default for StrictFallback {
             properties: 5000,
             enum_values: 1000,
             open_maps: true,
+            conditionals: true,
         }
     }
 }
@@ -892,6 +905,11 @@ impl StrictFallback {
     fn reason(&self, schema: &Value) -> Result<Option<String>, TooDeep> {
         let mut size = Size::default();
         measure(schema, "", 0, 0, &mut size)?;
+        let conditional = if self.conditionals {
+            schema::first_conditional(schema)?
+        } else {
+            None
+        };
         let over = |n: usize, limit: usize, what: &str| {
             (n > limit).then(|| format!("{n} {what} exceed the strict limit of {limit}"))
         };
@@ -901,6 +919,11 @@ impl StrictFallback {
             .or_else(|| {
                 size.open_map.filter(|_| self.open_maps).map(|at| {
                     format!("the open object at {at} declares no properties: strict mode could only accept {{}} there")
+                })
+            })
+            .or_else(|| {
+                conditional.map(|(at, kw)| {
+                    format!("{kw} at {at}: the strict subset has no if/then/else/not, and closing objects inside one would change the condition")
                 })
             }))
     }
@@ -959,6 +982,13 @@ impl Pass for StrictFallback {
                 "keep open maps strict",
                 Self {
                     open_maps: !self.open_maps,
+                    ..*self
+                },
+            ),
+            PassMutant::new(
+                "keep conditional schemas strict",
+                Self {
+                    conditionals: !self.conditionals,
                     ..*self
                 },
             ),

@@ -87,7 +87,11 @@ fn openai_v1_pass_lists_per_lane() {
     );
     assert_eq!(
         names(Lane::Cerebras),
-        ["strip-unsupported-keywords", "strict-close-objects"]
+        [
+            "strip-unsupported-keywords",
+            "strict-conditionals",
+            "strict-close-objects"
+        ]
     );
     assert!(v1(Lane::Mistral).is_empty());
     let rules = |lane| v1(lane).iter().map(|p| p.rule()).collect::<Vec<_>>();
@@ -95,6 +99,7 @@ fn openai_v1_pass_lists_per_lane() {
         rules(Lane::Cerebras),
         [
             Some("cerebras-unsupported-schema-fields"),
+            Some("cerebras-additionalproperties-false-required"),
             Some("cerebras-additionalproperties-false-required")
         ]
     );
@@ -622,6 +627,73 @@ fn openai_strict_v1_drops_strict_for_a_nested_open_object_without_properties() {
 }
 
 #[test]
+fn openai_strict_v1_drops_strict_for_an_if_then_else_or_not_subschema() {
+    for (kw, v) in [
+        (
+            "if",
+            json!({"type":"object","properties":{"k":{"type":"string"}},"if":{"properties":{"k":{"const":"a"}}},"then":{"required":["k"]}}),
+        ),
+        (
+            "else",
+            json!({"type":"object","properties":{"o":{"type":"object","properties":{"p":{"type":"string"}},"else":{"required":["p"]}}}}),
+        ),
+        (
+            "not",
+            json!({"type":"object","properties":{"n":{"type":"string","not":{"enum":["x"]}}}}),
+        ),
+    ] {
+        let r = fallback(Lane::OpenaiStrict, Tool::new("t", v.clone()));
+        assert_eq!(r.tool.strict, Some(false), "{v}");
+        assert_eq!(r.schema(), &v);
+        let at = match kw {
+            "if" => "/if",
+            "else" => "/properties/o/else",
+            _ => "/properties/n/not",
+        };
+        assert_eq!(
+            r.records[0].reason,
+            format!(
+                "sent with strict: false: {kw} at {at}: the strict subset has no if/then/else/not, and closing objects inside one would change the condition"
+            )
+        );
+    }
+    // A property named `if` is a name, not a keyword.
+    let named =
+        json!({"type":"object","properties":{"if":{"type":"string"},"not":{"type":"string"}}});
+    assert_eq!(
+        fallback(Lane::OpenaiStrict, Tool::new("t", named))
+            .tool
+            .strict,
+        None
+    );
+}
+
+#[test]
+fn openai_strict_and_responses_v1_ship_a_conditional_tool_non_strict_and_unclosed() {
+    use crate::pipeline::{PipelineConfig, Profile, run_passes};
+    let v = json!({"type":"object","properties":{"k":{"type":"string"},"x":{"type":"string"}},"required":["k"],
+        "if":{"properties":{"k":{"const":"a"}}},"then":{"required":["x"]}});
+    for lane in [Lane::OpenaiStrict, Lane::OpenaiChat, Lane::OpenaiResponses] {
+        let out = run_passes(
+            &Profile::V1.passes(lane),
+            lane,
+            &PipelineConfig::default(),
+            &strict(v.clone()),
+        );
+        assert_eq!(out.tool.strict, Some(false), "{lane:?}");
+        assert_eq!(out.tool.input_schema, v, "{lane:?}");
+        assert_eq!(
+            out.degradations
+                .iter()
+                .map(|d| (d.pass.as_str(), d.keyword.as_str()))
+                .collect::<Vec<_>>(),
+            [("strict-fallback", "strict")],
+            "{lane:?}"
+        );
+    }
+}
+
+#[test]
 fn openai_chat_v1_strict_fallback_only_looks_at_strict_tools() {
     // openai-chat: no flag means non-strict
     let r = fallback(Lane::OpenaiChat, Tool::new("deep", nested(11)));
@@ -790,7 +862,7 @@ fn openai_strict_v1_closes_and_requires_a_tool_without_a_flag() {
 
 #[test]
 fn cerebras_v1_closes_the_objects_of_strict_tools_only() {
-    let pass = &v1(Lane::Cerebras)[1];
+    let pass = &v1(Lane::Cerebras)[2];
     let v = json!({"type":"object","properties":{"o":{"type":"object","properties":{}}},"additionalProperties":false});
     let r = run_on_tool(pass.as_ref(), Lane::Cerebras, strict(v.clone()));
     assert_eq!(

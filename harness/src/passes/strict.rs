@@ -15,7 +15,7 @@
 //! the Chat lanes construct [`CloseObjects`] / [`RequireAll`] directly. The
 //! fields of those two are their mutation points.
 
-use serde_json::{Value, json};
+use serde_json::{Map, Value, json};
 
 use super::{Cx, Pass, PassMutant, Step};
 use crate::degradation::Action;
@@ -111,18 +111,21 @@ impl Pass for CloseObjects {
         if !self.gate.admits(tool, cx.lane) {
             return Ok(Step::Continue);
         }
-        schema::rewrite_pre_order(&mut tool.input_schema, &mut |path, node| {
-            if schema::is_object_schema(node) {
-                cx.set_keyword(
-                    path,
-                    node,
-                    ("properties", "additionalProperties"),
-                    json!(false),
-                    "strict mode: every object closed",
-                );
-            }
-            self.nested
-        })?;
+        schema::rewrite_pre_order_outside_conditionals(
+            &mut tool.input_schema,
+            &mut |path, node| {
+                if schema::is_object_schema(node) {
+                    cx.set_keyword(
+                        path,
+                        node,
+                        ("properties", "additionalProperties"),
+                        json!(false),
+                        "strict mode: every object closed",
+                    );
+                }
+                self.nested
+            },
+        )?;
         Ok(Step::Continue)
     }
 
@@ -132,6 +135,70 @@ impl Pass for CloseObjects {
             "close the root object only",
             Self {
                 nested: !self.nested,
+                ..*self
+            },
+        ));
+        out
+    }
+}
+
+/// `strict-conditionals`: a strict tool whose schema has an `if`/`then`/
+/// `else`/`not` subschema ships with `strict: false` (recorded on the
+/// `strict` keyword). Closing the objects inside one would change the
+/// condition, and leaving them open breaks the strict rule that every
+/// object is closed (`rule`). For lanes without a broader strict fallback
+/// (Cerebras; the OpenAI lanes' `strict-fallback` does the same).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct StrictConditionals {
+    pub(crate) gate: StrictGate,
+    pub(crate) rule: &'static str,
+    /// Mutation point: keep such tools strict.
+    pub(crate) enabled: bool,
+}
+
+impl StrictConditionals {
+    pub(crate) const fn new(rule: &'static str) -> Self {
+        Self {
+            gate: StrictGate::DEFAULT,
+            rule,
+            enabled: true,
+        }
+    }
+}
+
+impl Pass for StrictConditionals {
+    fn name(&self) -> &'static str {
+        "strict-conditionals"
+    }
+
+    fn rule(&self) -> Option<&'static str> {
+        Some(self.rule)
+    }
+
+    fn apply(&self, tool: &mut Tool, cx: &mut Cx<'_>) -> Result<Step, TooDeep> {
+        if !self.enabled || !self.gate.admits(tool, cx.lane) {
+            return Ok(Step::Continue);
+        }
+        if let Some((at, kw)) = schema::first_conditional(&tool.input_schema)? {
+            tool.strict = Some(false);
+            cx.record(
+                "",
+                "strict",
+                Action::Rewritten,
+                format!(
+                    "sent with strict: false: {kw} at {at}: closing objects inside one would change the condition"
+                ),
+            );
+        }
+        Ok(Step::Continue)
+    }
+
+    fn mutants(&self) -> Vec<PassMutant> {
+        let mut out = self.gate.mutants(|gate| Self { gate, ..*self });
+        out.push(PassMutant::new(
+            "keep conditional schemas strict",
+            Self {
+                enabled: !self.enabled,
                 ..*self
             },
         ));
@@ -165,25 +232,122 @@ impl Default for RequireAll {
     }
 }
 
-/// Make one property schema accept `null` too.
-fn nullable(prop: &mut Value) -> &'static str {
-    let Value::Object(m) = prop else {
-        return "properties";
+/// One change [`nullable`] made: keyword, action, reason.
+type Change = (&'static str, Action, &'static str);
+
+const MADE_NULLABLE: &str = "strict mode: optional property made nullable";
+
+/// A union branch that already accepts `null` on its own: `{"type":"null"}`,
+/// a type list with `"null"` (and no `enum`/`const` leaving null out), or a
+/// typeless `enum` with a null member / `const: null`.
+fn null_branch(branch: &Value) -> bool {
+    let Value::Object(b) = branch else {
+        return false;
     };
+    let typed = match b.get("type") {
+        Some(Value::String(t)) => t == "null",
+        Some(Value::Array(ts)) => ts.contains(&json!("null")),
+        Some(_) => false,
+        None => b.contains_key("enum") || b.contains_key("const"),
+    };
+    typed
+        && b.get("enum")
+            .and_then(Value::as_array)
+            .is_none_or(|e| e.contains(&Value::Null))
+        && b.get("const").is_none_or(Value::is_null)
+}
+
+/// After `null` joined a property's `type`: let its `enum`/`const` take
+/// `null` too, or the type member admits a value the enum still refuses
+/// (the model could never leave the field empty). `const: c` becomes
+/// `enum: [c, null]` in place (beside an `enum`, the enum keeps only `c`).
+fn admit_null_literal(m: &mut Map<String, Value>, out: &mut Vec<Change>) {
+    if let Some(c) = m.get("const").cloned()
+        && !c.is_null()
+    {
+        let kept = match m.get("enum").and_then(Value::as_array) {
+            Some(e) => e.iter().filter(|v| **v == c).cloned().collect(),
+            None => vec![c],
+        };
+        let mut members = kept;
+        members.push(Value::Null);
+        if m.contains_key("enum") {
+            m.insert("enum".into(), Value::Array(members));
+            m.shift_remove("const");
+        } else {
+            let old = std::mem::take(m);
+            for (k, v) in old {
+                if k == "const" {
+                    m.insert("enum".into(), Value::Array(members.clone()));
+                } else {
+                    m.insert(k, v);
+                }
+            }
+        }
+        out.push((
+            "const",
+            Action::Rewritten,
+            "strict mode: const of a nullable property restated as enum [value, null]",
+        ));
+        return;
+    }
+    if let Some(Value::Array(e)) = m.get_mut("enum")
+        && !e.contains(&Value::Null)
+    {
+        e.push(Value::Null);
+        out.push((
+            "enum",
+            Action::Rewritten,
+            "strict mode: null added to the enum of a nullable property",
+        ));
+    }
+}
+
+/// Make one property schema accept `null` too, with exactly one null
+/// encoding: what was already nullable gets no second null. Returns every
+/// change made (none when the schema already accepted `null`).
+fn nullable(prop: &mut Value) -> Vec<Change> {
+    let mut out = Vec::new();
+    let Value::Object(m) = prop else {
+        return out;
+    };
+    // OpenAPI's `nullable: true` is not JSON Schema: strict mode reads the
+    // type list, so the flag becomes the `"null"` member below (one null).
+    if m.get("nullable") == Some(&Value::Bool(true)) {
+        m.shift_remove("nullable");
+        out.push((
+            "nullable",
+            Action::Rewritten,
+            "strict mode: nullable: true restated as a \"null\" type member",
+        ));
+    }
     match m.get_mut("type") {
-        Some(Value::String(t)) if t != "null" => {
-            let t = std::mem::take(t);
-            m.insert("type".into(), json!([t, "null"]));
-            "type"
+        Some(Value::String(t)) => {
+            if t != "null" {
+                let t = std::mem::take(t);
+                m.insert("type".into(), json!([t, "null"]));
+                out.push(("type", Action::Rewritten, MADE_NULLABLE));
+            }
+            admit_null_literal(m, &mut out);
         }
         Some(Value::Array(ts)) => {
             if !ts.contains(&json!("null")) {
                 ts.push(json!("null"));
+                out.push(("type", Action::Rewritten, MADE_NULLABLE));
             }
-            "type"
+            admit_null_literal(m, &mut out);
         }
-        Some(_) => "type",
+        Some(_) => {}
         None => {
+            let unions = ["anyOf", "oneOf"];
+            let has_null_branch = unions.iter().any(|u| {
+                m.get(*u)
+                    .and_then(Value::as_array)
+                    .is_some_and(|bs| bs.iter().any(null_branch))
+            });
+            if has_null_branch || null_branch(&Value::Object(m.clone())) {
+                return out;
+            }
             // An empty `anyOf` (matching nothing) is wrapped like any
             // other schema: `anyOf: [{"type": "null"}]` would be collapsed
             // by the next run's normalize (idempotence).
@@ -191,16 +355,18 @@ fn nullable(prop: &mut Value) -> &'static str {
                 && !branches.is_empty()
             {
                 branches.push(json!({"type": "null"}));
-                return "anyOf";
+                out.push(("anyOf", Action::Rewritten, MADE_NULLABLE));
+                return out;
             }
             let inner = std::mem::take(m);
             m.insert(
                 "anyOf".into(),
                 json!([Value::Object(inner), {"type": "null"}]),
             );
-            "properties"
+            out.push(("properties", Action::Rewritten, MADE_NULLABLE));
         }
     }
+    out
 }
 
 impl Pass for RequireAll {
@@ -216,39 +382,38 @@ impl Pass for RequireAll {
         if !self.gate.admits(tool, cx.lane) {
             return Ok(Step::Continue);
         }
-        schema::rewrite_pre_order(&mut tool.input_schema, &mut |path, node| {
-            let required = schema::required_names(node);
-            let Some(Value::Object(props)) = node.get_mut("properties") else {
-                return self.nested;
-            };
-            let mut all = required.clone();
-            for (name, prop) in props.iter_mut() {
-                if required.contains(name) {
-                    continue;
+        schema::rewrite_pre_order_outside_conditionals(
+            &mut tool.input_schema,
+            &mut |path, node| {
+                let required = schema::required_names(node);
+                let Some(Value::Object(props)) = node.get_mut("properties") else {
+                    return self.nested;
+                };
+                let mut all = required.clone();
+                for (name, prop) in props.iter_mut() {
+                    if required.contains(name) {
+                        continue;
+                    }
+                    let at = schema::child_path(&format!("{path}/properties"), name);
+                    if self.nullable {
+                        for (keyword, action, reason) in nullable(prop) {
+                            cx.record(&at, keyword, action, reason);
+                        }
+                    }
+                    all.push(name.clone());
                 }
-                let at = schema::child_path(&format!("{path}/properties"), name);
-                if self.nullable {
-                    let keyword = nullable(prop);
-                    cx.record(
-                        &at,
-                        keyword,
-                        Action::Rewritten,
-                        "strict mode: optional property made nullable",
+                if all != required || (!all.is_empty() && !node.contains_key("required")) {
+                    cx.set_keyword(
+                        path,
+                        node,
+                        ("properties", "required"),
+                        json!(all),
+                        "strict mode: every property required",
                     );
                 }
-                all.push(name.clone());
-            }
-            if all != required || (!all.is_empty() && !node.contains_key("required")) {
-                cx.set_keyword(
-                    path,
-                    node,
-                    ("properties", "required"),
-                    json!(all),
-                    "strict mode: every property required",
-                );
-            }
-            self.nested
-        })?;
+                self.nested
+            },
+        )?;
         Ok(Step::Continue)
     }
 
@@ -297,6 +462,184 @@ mod tests {
             bytes(ran.schema()),
             r##"{"type":"object","properties":{"a":{"anyOf":[{"anyOf":[]},{"type":"null"}]},"b":{"anyOf":[{"$ref":"#/$defs/x"},{"type":"null"}]}},"required":["a","b"]}"##
         );
+    }
+
+    fn require_all(lane: Lane, schema: Value) -> crate::passes::test_support::Ran {
+        run_on_tool(&RequireAll::default(), lane, strict(schema))
+    }
+
+    #[test]
+    fn openai_strict_v1_adds_null_to_the_enum_of_an_optional_enum_property() {
+        let r = require_all(
+            Lane::OpenaiStrict,
+            json!({"type":"object","properties":{"kind":{"type":"string","enum":["ASN","POPULATION"]},"n":{"enum":[1,2]}}}),
+        );
+        assert_eq!(
+            bytes(r.schema()),
+            r#"{"type":"object","properties":{"kind":{"type":["string","null"],"enum":["ASN","POPULATION",null]},"n":{"anyOf":[{"enum":[1,2]},{"type":"null"}]}},"required":["kind","n"]}"#
+        );
+        assert_eq!(
+            r.marks(),
+            [
+                ("/properties/kind".into(), "type".into(), Action::Rewritten),
+                ("/properties/kind".into(), "enum".into(), Action::Rewritten),
+                (
+                    "/properties/n".into(),
+                    "properties".into(),
+                    Action::Rewritten
+                ),
+                (String::new(), "required".into(), Action::Added),
+            ]
+        );
+        assert_eq!(
+            r.records[1].reason,
+            "strict mode: null added to the enum of a nullable property"
+        );
+    }
+
+    #[test]
+    fn openai_strict_v1_restates_the_const_of_an_optional_property_as_an_enum_with_null() {
+        let r = require_all(
+            Lane::OpenaiStrict,
+            json!({"type":"object","properties":{"c":{"type":"string","const":"x","description":"d"},"both":{"type":"string","enum":["x","y"],"const":"y"}}}),
+        );
+        assert_eq!(
+            bytes(r.schema()),
+            r#"{"type":"object","properties":{"c":{"type":["string","null"],"enum":["x",null],"description":"d"},"both":{"type":["string","null"],"enum":["y",null]}},"required":["c","both"]}"#
+        );
+        assert_eq!(
+            r.marks(),
+            [
+                ("/properties/c".into(), "type".into(), Action::Rewritten),
+                ("/properties/c".into(), "const".into(), Action::Rewritten),
+                ("/properties/both".into(), "type".into(), Action::Rewritten),
+                ("/properties/both".into(), "const".into(), Action::Rewritten),
+                (String::new(), "required".into(), Action::Added),
+            ]
+        );
+    }
+
+    #[test]
+    fn openai_strict_v1_gives_an_already_nullable_optional_property_no_second_null() {
+        let r = require_all(
+            Lane::OpenaiStrict,
+            json!({"type":"object","properties":{
+                "t":{"type":["string","null"]},
+                "a":{"anyOf":[{"$ref":"#/$defs/x"},{"type":"null"}]},
+                "o":{"oneOf":[{"type":"null"},{"type":"integer"}]},
+                "e":{"enum":["a",null]},
+                "c":{"const":null},
+                "te":{"type":["string","null"],"enum":["a",null]}
+            }}),
+        );
+        assert_eq!(
+            bytes(r.schema()),
+            r##"{"type":"object","properties":{"t":{"type":["string","null"]},"a":{"anyOf":[{"$ref":"#/$defs/x"},{"type":"null"}]},"o":{"oneOf":[{"type":"null"},{"type":"integer"}]},"e":{"enum":["a",null]},"c":{"const":null},"te":{"type":["string","null"],"enum":["a",null]}},"required":["t","a","o","e","c","te"]}"##
+        );
+        // Only `required` changed: no record claims a property was made nullable.
+        assert_eq!(
+            r.marks(),
+            [(String::new(), "required".into(), Action::Added)]
+        );
+    }
+
+    #[test]
+    fn openai_strict_v1_completes_a_nullable_type_whose_enum_leaves_null_out() {
+        let r = require_all(
+            Lane::OpenaiStrict,
+            json!({"type":"object","properties":{"e":{"type":["string","null"],"enum":["a"]},"s":{"type":"string","enum":["b",null]}}}),
+        );
+        assert_eq!(
+            bytes(r.schema()),
+            r#"{"type":"object","properties":{"e":{"type":["string","null"],"enum":["a",null]},"s":{"type":["string","null"],"enum":["b",null]}},"required":["e","s"]}"#
+        );
+        assert_eq!(
+            r.marks(),
+            [
+                ("/properties/e".into(), "enum".into(), Action::Rewritten),
+                ("/properties/s".into(), "type".into(), Action::Rewritten),
+                (String::new(), "required".into(), Action::Added),
+            ]
+        );
+    }
+
+    #[test]
+    fn responses_v1_turns_nullable_true_into_the_one_null_type_member() {
+        // normalize collapses `anyOf: [{"type": "string"}, {"type": "null"}]`
+        // to `nullable: true` before the strict passes run on Responses.
+        let r = require_all(
+            Lane::OpenaiResponses,
+            json!({"type":"object","properties":{"s":{"type":"string","nullable":true,"enum":["a"]},"r":{"$ref":"#/$defs/x","nullable":true}}}),
+        );
+        assert_eq!(
+            bytes(r.schema()),
+            r##"{"type":"object","properties":{"s":{"type":["string","null"],"enum":["a",null]},"r":{"anyOf":[{"$ref":"#/$defs/x"},{"type":"null"}]}},"required":["s","r"]}"##
+        );
+        assert_eq!(
+            r.marks(),
+            [
+                ("/properties/s".into(), "nullable".into(), Action::Rewritten),
+                ("/properties/s".into(), "type".into(), Action::Rewritten),
+                ("/properties/s".into(), "enum".into(), Action::Rewritten),
+                ("/properties/r".into(), "nullable".into(), Action::Rewritten),
+                (
+                    "/properties/r".into(),
+                    "properties".into(),
+                    Action::Rewritten
+                ),
+                (String::new(), "required".into(), Action::Added),
+            ]
+        );
+    }
+
+    #[test]
+    fn cerebras_v1_sends_a_strict_tool_with_a_conditional_schema_non_strict() {
+        let pass = StrictConditionals::new("cerebras-additionalproperties-false-required");
+        let v = json!({"type":"object","properties":{"k":{"type":"string"}},"else":{"type":"object","properties":{"z":{}}}});
+        let r = run_on_tool(&pass, Lane::Cerebras, strict(v.clone()));
+        assert_eq!(r.tool.strict, Some(false));
+        assert_eq!(r.schema(), &v);
+        assert_eq!(
+            r.marks(),
+            [(String::new(), "strict".into(), Action::Rewritten)]
+        );
+        assert_eq!(
+            r.records[0].reason,
+            "sent with strict: false: else at /else: closing objects inside one would change the condition"
+        );
+        // non-strict tools, and strict tools without a conditional, stay as they are
+        let r = run_on_tool(&pass, Lane::Cerebras, Tool::new("t", v));
+        assert_eq!((r.tool.strict, r.records.len()), (None, 0));
+        let plain = json!({"type":"object","properties":{"if":{"type":"string"}}});
+        let r = run_on_tool(&pass, Lane::Cerebras, strict(plain));
+        assert_eq!((r.tool.strict, r.records.len()), (Some(true), 0));
+    }
+
+    #[test]
+    fn strict_passes_never_close_or_require_inside_if_then_else_not() {
+        let v = json!({"type":"object","properties":{"k":{"type":"string"}},"required":["k"],
+            "if":{"properties":{"k":{"const":"a"}}},
+            "then":{"properties":{"x":{"type":"object","properties":{"y":{"type":"string"}}}}},
+            "else":{"type":"object","properties":{"z":{"type":"integer"}}},
+            "not":{"type":"object","properties":{"w":{"type":"null"}}}});
+        let conditions = r#""if":{"properties":{"k":{"const":"a"}}},"then":{"properties":{"x":{"type":"object","properties":{"y":{"type":"string"}}}}},"else":{"type":"object","properties":{"z":{"type":"integer"}}},"not":{"type":"object","properties":{"w":{"type":"null"}}}"#;
+        for lane in [Lane::OpenaiStrict, Lane::OpenaiResponses, Lane::Cerebras] {
+            let r = run_on_tool(&CloseObjects::default(), lane, strict(v.clone()));
+            assert_eq!(
+                bytes(r.schema()),
+                format!(
+                    r#"{{"type":"object","properties":{{"k":{{"type":"string"}}}},"additionalProperties":false,"required":["k"],{conditions}}}"#
+                ),
+                "{lane:?}"
+            );
+            assert_eq!(
+                r.marks(),
+                [(String::new(), "additionalProperties".into(), Action::Added)]
+            );
+            let r = run_on_tool(&RequireAll::default(), lane, strict(v.clone()));
+            assert_eq!(bytes(r.schema()), bytes(&v), "{lane:?}");
+            assert!(r.records.is_empty());
+        }
     }
 
     #[test]
