@@ -914,7 +914,7 @@ impl MutantResult {
     pub fn witness_line(&self) -> Option<String> {
         let none = match &self.outcome {
             MutantOutcome::Missed => {
-                "no corpus tool's output changes: a new example must show it, or it is equivalent"
+                "no corpus tool's output changes: a corpus tool must exercise it, or it is equivalent"
             }
             o if o.only_by_examples() => {
                 "no corpus tool's output changes: only the examples show it"
@@ -1492,7 +1492,7 @@ mod tests {
                     "missed",
                     None,
                     Some(
-                        "no corpus tool's output changes: a new example must show it, or it is equivalent"
+                        "no corpus tool's output changes: a corpus tool must exercise it, or it is equivalent"
                             .to_owned()
                     )
                 ),
