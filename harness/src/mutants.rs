@@ -1660,6 +1660,93 @@ mod tests {
         );
     }
 
+    /// With no budget left after the examples, a mutant they caught stays
+    /// caught (flagged `budget_exhausted`: the corpus checks did not run);
+    /// one they did not catch is a timeout.
+    #[test]
+    fn an_exhausted_budget_keeps_what_the_examples_caught() {
+        let lane = Lane::OpenaiResponses;
+        let input = Tool::new(
+            "t",
+            serde_json::json!({"type": "object", "properties": {
+                "q": {"type": "string", "pattern": "^(?=a)a$"}}}),
+        );
+        let pass = Profile::V1
+            .passes(lane)
+            .into_iter()
+            .find(|p| p.name() == "strip-lookaround-patterns")
+            .unwrap();
+        let mut example = PassExample {
+            name: "lookahead stripped".to_owned(),
+            lane: lane.id().to_owned(),
+            config: PipelineConfig::default(),
+            input,
+            expect: None,
+        };
+        example.expect = Some(run_example(Some(pass.as_ref()), &example));
+        let ev = MutantEvidence {
+            inputs: Inputs {
+                cases: Vec::new(),
+                unusable: BTreeMap::new(),
+                external_loaded: false,
+                ledgers: BTreeMap::new(),
+            },
+            recordings: Vec::new(),
+            gaps: Vec::new(),
+            examples: [("strip-lookaround-patterns".to_owned(), vec![example])]
+                .into_iter()
+                .collect(),
+            equivalent: Vec::new(),
+            config: PipelineConfig::default(),
+        };
+        let names = [
+            "v1/openai-responses/strip-lookaround-patterns: switched off",
+            "v1/openai-responses/normalize: switched off",
+        ];
+        let mutants: Vec<Mutant> = plan(Profile::V1, &[lane], &PipelineConfig::default())
+            .into_iter()
+            .filter(|m| names.contains(&m.info.name.as_str()))
+            .collect();
+        let opts = RunOptions {
+            jobs: 1,
+            timeout: Duration::ZERO,
+        };
+        let report = run(&ev, &mutants, &opts, &mut |_| {}).unwrap();
+        let got: Vec<(&str, &MutantOutcome)> = report
+            .results
+            .iter()
+            .map(|r| (r.info.name.as_str(), &r.outcome))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                (names[1], &MutantOutcome::Timeout),
+                (
+                    names[0],
+                    &MutantOutcome::Caught {
+                        caught_by: vec!["pass-examples".to_owned()],
+                        evidence: Evidence::ExamplesOnly,
+                        details: [(
+                            "pass-examples".to_owned(),
+                            "example \"lookahead stripped\" of strip-lookaround-patterns"
+                                .to_owned()
+                        )]
+                        .into_iter()
+                        .collect(),
+                        budget_exhausted: true,
+                    }
+                ),
+            ]
+        );
+        assert_eq!(
+            serde_json::to_value(&report.results[1]).unwrap()["budget_exhausted"],
+            true
+        );
+        assert_eq!(report.summary.timeout, 1);
+        assert_eq!(report.summary.caught_only_by_examples, 1);
+        assert_eq!(report.exit_status(), crate::ExitStatus::Timeout);
+    }
+
     #[test]
     fn the_plan_is_deterministic_and_names_are_unique() {
         let config = PipelineConfig::default();
