@@ -84,7 +84,7 @@ struct MutantsArgs {
         env = "WIRESHAPE_RECORDINGS"
     )]
     recordings: PathBuf,
-    /// Pass examples directory (`<pass>.json` files).
+    /// Pass and pipeline example inputs (`<pass>.json` files; an empty directory: no examples).
     #[arg(
         long,
         value_name = "DIR",
@@ -92,6 +92,14 @@ struct MutantsArgs {
         env = "WIRESHAPE_EXAMPLES"
     )]
     examples: PathBuf,
+    /// The examples' accepted outputs: insta snapshots `pass-examples@<file>.snap` (`cargo insta review`).
+    #[arg(
+        long,
+        value_name = "DIR",
+        default_value = "harness/src/snapshots",
+        env = "WIRESHAPE_EXAMPLE_SNAPSHOTS"
+    )]
+    example_snapshots: PathBuf,
     /// Mutants equivalent by construction, with reasons.
     #[arg(
         long,
@@ -860,6 +868,7 @@ fn mutants(a: &MutantsArgs) -> Result<ExitStatus> {
             ledger_dir: Some(a.corpus.ledger.clone()),
             recordings_dir: a.recordings.clone(),
             examples_dir: a.examples.clone(),
+            example_snapshots_dir: a.example_snapshots.clone(),
             equivalent_file: a.equivalent.clone(),
             config,
         },

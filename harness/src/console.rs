@@ -505,6 +505,34 @@ pub(crate) fn mutants_summary(
         report.count("unviable"),
         report.count("timeout"),
     );
+    let s = &report.summary;
+    println!(
+        "  {} viable: {} caught by independent evidence ({}), {} caught only by examples, {} missed, {} timeout",
+        s.viable,
+        s.caught_by_independent_evidence,
+        s.independent_percent
+            .map_or_else(|| "n/a".to_owned(), |p| format!("{p:.1}%")),
+        s.caught_only_by_examples,
+        s.missed,
+        s.timeout,
+    );
+    let unseen = s.unseen_passes();
+    if !unseen.is_empty() {
+        let top: Vec<String> = unseen
+            .iter()
+            .take(10)
+            .map(|(pass, c)| format!("{pass} {}/{}", c.unseen(), c.viable))
+            .collect();
+        println!(
+            "  passes with mutants no independent evidence notices (unseen/viable{}): {}",
+            if unseen.len() > top.len() {
+                format!(", top {} of {}", top.len(), unseen.len())
+            } else {
+                String::new()
+            },
+            top.join(", ")
+        );
+    }
     for r in &report.results {
         if matches!(r.outcome.id(), "missed" | "timeout") {
             println!("  {}: {}", r.outcome.id(), r.info.name);

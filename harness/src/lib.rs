@@ -57,9 +57,11 @@ pub use lint::{Evidence, LintFinding, V1Verdict, lint};
 pub use metamorphic::{POSITIONS as METAMORPHIC_POSITIONS, RuleRate, run as run_metamorphic};
 pub use mock::{MockServer, run_mock_provider, serve_mock};
 pub use mutants::{
-    BaselineFailed, CHECKS as MUTANT_CHECKS, EvidenceOptions, Mutant, MutantEvidence, MutantInfo,
-    MutantKind, MutantOutcome, MutantResult, MutantsReport, MutantsWriter,
-    RunOptions as MutantRunOptions, load_evidence, plan as mutant_plan, run as run_mutants,
+    BaselineFailed, CHECKS as MUTANT_CHECKS, Evidence as MutantEvidenceClass, EvidenceOptions,
+    INDEPENDENT_CHECKS as MUTANT_INDEPENDENT_CHECKS, Mutant, MutantEvidence, MutantInfo,
+    MutantKind, MutantOutcome, MutantResult, MutantsReport, MutantsSummary, MutantsWriter,
+    PassCounts as MutantPassCounts, RunOptions as MutantRunOptions, load_evidence,
+    plan as mutant_plan, run as run_mutants,
 };
 pub use oracle::{
     DEFAULT_AS_OF, Finding, Rejection, Request, Rule, Status, accept_body, check, error_body,

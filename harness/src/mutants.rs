@@ -59,6 +59,37 @@ pub const CHECKS: &[&str] = &[
     "replay",
 ];
 
+/// The checks whose verdict is independent of the pipeline under test:
+/// invariants, the ledger-classified diff, the oracles and the recordings.
+/// The other checks (`pass-examples`, `pipeline-examples`) compare with
+/// outputs accepted from the pipeline itself: they pin bytes and prove
+/// nothing about providers, so a mutant only they notice is counted apart.
+pub const INDEPENDENT_CHECKS: &[&str] = &["invariants", "ledger-diff", "oracle", "replay"];
+
+/// Which evidence noticed a caught mutant.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Evidence {
+    /// At least one of [`INDEPENDENT_CHECKS`].
+    Independent,
+    /// Only `pass-examples` and/or `pipeline-examples`.
+    ExamplesOnly,
+}
+
+impl Evidence {
+    /// The evidence class of a non-empty `caught_by` list.
+    pub fn of(caught_by: &[String]) -> Self {
+        if caught_by
+            .iter()
+            .any(|c| INDEPENDENT_CHECKS.contains(&c.as_str()))
+        {
+            Self::Independent
+        } else {
+            Self::ExamplesOnly
+        }
+    }
+}
+
 /// What a mutant changes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
@@ -212,8 +243,9 @@ pub(crate) struct ExampleResult {
     pub records: Vec<ExampleRecord>,
 }
 
-/// One expected example of a pass: an input tool and exactly what the pass
-/// makes of it (bytes, records, step).
+/// One example of a pass (or of a lane's whole pass list): an input tool.
+/// What the pass makes of it (bytes, records, step) is not written here:
+/// it is the accepted insta snapshot of the file (see [`snapshot_file`]).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct PassExample {
@@ -222,8 +254,10 @@ pub(crate) struct PassExample {
     #[serde(default, skip_serializing_if = "is_default_config")]
     pub config: PipelineConfig,
     pub input: Tool,
-    /// Absent only in a file not yet blessed (the example then fails).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// The accepted output, from the file's snapshot; `None` when the
+    /// snapshot is missing or does not name this example (the example then
+    /// fails: accept it with `cargo insta review`).
+    #[serde(skip)]
     pub expect: Option<ExampleResult>,
 }
 
@@ -231,7 +265,7 @@ fn is_default_config(c: &PipelineConfig) -> bool {
     c == &PipelineConfig::default()
 }
 
-/// `corpus/pass-examples/<pass>.json`.
+/// `corpus/pass-examples/<pass>.json`: the inputs.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct ExampleFile {
@@ -239,8 +273,123 @@ pub(crate) struct ExampleFile {
     pub examples: Vec<PassExample>,
 }
 
-/// Load every `*.json` example file of `dir` (a missing dir: none), by pass.
-pub(crate) fn load_examples(dir: &Path) -> Result<BTreeMap<String, Vec<PassExample>>, LoadError> {
+/// One entry of a snapshot's body: an example's name and its accepted
+/// output.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct ExpectedExample {
+    pub name: String,
+    pub expect: ExampleResult,
+}
+
+/// The insta snapshot name of the example files (`insta::glob!` adds the
+/// input file name as the suffix).
+pub(crate) const SNAPSHOT_NAME: &str = "pass-examples";
+
+/// The snapshot holding the accepted outputs of the example file
+/// `file_name` (e.g. `normalize.json`): `<dir>/pass-examples@normalize.json.snap`.
+pub(crate) fn snapshot_file(dir: &Path, file_name: &str) -> PathBuf {
+    dir.join(format!("{SNAPSHOT_NAME}@{file_name}.snap"))
+}
+
+/// What the pass (or, for `v1/<lane>` files, the lane's v1 pass list with
+/// `config`) makes of every example of `file`: the body of its snapshot,
+/// as pretty JSON.
+#[cfg(test)]
+pub(crate) fn expected_text(file: &ExampleFile, config: &PipelineConfig) -> String {
+    let got: Vec<ExpectedExample> = file
+        .examples
+        .iter()
+        .map(|ex| ExpectedExample {
+            name: ex.name.clone(),
+            expect: if let Some(lane) = file.pass.strip_prefix("v1/") {
+                let lane = Lane::parse(lane).unwrap_or(Lane::OpenaiChat);
+                let v1 = PassList {
+                    id: Profile::V1.id().to_owned(),
+                    base: Profile::V1,
+                    lane,
+                    passes: Profile::V1.passes(lane),
+                    config: config.clone(),
+                };
+                run_pipeline_example(&v1, ex)
+            } else {
+                let pass = Lane::ALL
+                    .iter()
+                    .flat_map(|l| Profile::V1.passes(*l))
+                    .find(|p| p.name() == file.pass);
+                run_example(pass.as_deref(), ex)
+            },
+        })
+        .collect();
+    let mut text = serde_json::to_string_pretty(&got).unwrap_or_default();
+    text.push('\n');
+    text
+}
+
+/// The body of an insta snapshot file (after its `---` header) and the
+/// number of lines before it.
+fn snapshot_body(text: &str) -> Option<(usize, &str)> {
+    let rest = text.strip_prefix("---\n")?;
+    let end = rest.find("\n---\n")?;
+    let header = rest[..end].matches('\n').count() + 3;
+    Some((header, &rest[end + 5..]))
+}
+
+/// The accepted outputs of a snapshot file, by example name (a missing
+/// file: none).
+fn load_expected(path: &Path) -> Result<BTreeMap<String, ExampleResult>, LoadError> {
+    let text = match std::fs::read_to_string(path) {
+        Ok(t) => t,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(BTreeMap::new()),
+        Err(source) => {
+            return Err(LoadError::Io {
+                path: path.to_owned(),
+                source,
+            });
+        }
+    };
+    let (header, body) = snapshot_body(&text).ok_or_else(|| LoadError::Shape {
+        path: path.to_owned(),
+        line: 1,
+        column: 1,
+        message: "not an insta snapshot (no `---` header)".to_owned(),
+    })?;
+    let entries: Vec<ExpectedExample> =
+        serde_json::from_str(body).map_err(|e| match LoadError::from_json(path, &e) {
+            LoadError::Syntax {
+                path,
+                line,
+                column,
+                message,
+            } => LoadError::Syntax {
+                path,
+                line: line + header,
+                column,
+                message,
+            },
+            LoadError::Shape {
+                path,
+                line,
+                column,
+                message,
+            } => LoadError::Shape {
+                path,
+                line: line + header,
+                column,
+                message,
+            },
+            other @ LoadError::Io { .. } => other,
+        })?;
+    Ok(entries.into_iter().map(|e| (e.name, e.expect)).collect())
+}
+
+/// Load every `*.json` example file of `dir` (a missing dir: none), by
+/// pass, each example with its accepted output from the file's snapshot in
+/// `snapshots`.
+pub(crate) fn load_examples(
+    dir: &Path,
+    snapshots: &Path,
+) -> Result<BTreeMap<String, Vec<PassExample>>, LoadError> {
     let mut out: BTreeMap<String, Vec<PassExample>> = BTreeMap::new();
     let Ok(entries) = std::fs::read_dir(dir) else {
         return Ok(out);
@@ -256,8 +405,16 @@ pub(crate) fn load_examples(dir: &Path) -> Result<BTreeMap<String, Vec<PassExamp
             path: path.clone(),
             source,
         })?;
-        let file: ExampleFile =
+        let mut file: ExampleFile =
             serde_json::from_str(&text).map_err(|e| LoadError::from_json(&path, &e))?;
+        let file_name = path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let mut expected = load_expected(&snapshot_file(snapshots, &file_name))?;
+        for ex in &mut file.examples {
+            ex.expect = expected.remove(&ex.name);
+        }
         out.entry(file.pass).or_default().extend(file.examples);
     }
     Ok(out)
@@ -329,17 +486,29 @@ pub(crate) fn run_pipeline_example(pipeline: &dyn Pipeline, ex: &PassExample) ->
 fn failing_example(
     examples: &[PassExample],
     run: impl Fn(&PassExample) -> ExampleResult,
-) -> Option<&str> {
-    examples
-        .iter()
-        .find(|ex| {
-            let got = run(ex);
-            ex.expect.as_ref().is_none_or(|want| {
-                // Byte-exact: key order of the tool is part of the verdict.
-                serde_json::to_string(want).ok() != serde_json::to_string(&got).ok()
-            })
+) -> Option<&PassExample> {
+    examples.iter().find(|ex| {
+        let got = run(ex);
+        ex.expect.as_ref().is_none_or(|want| {
+            // Byte-exact: key order of the tool is part of the verdict.
+            serde_json::to_string(want).ok() != serde_json::to_string(&got).ok()
         })
-        .map(|ex| ex.name.as_str())
+    })
+}
+
+/// Why a baseline example fails.
+fn example_problem(ex: &PassExample) -> String {
+    if ex.expect.is_none() {
+        format!(
+            "example {:?} has no accepted snapshot (run `cargo insta review`)",
+            ex.name
+        )
+    } else {
+        format!(
+            "example {:?} does not hold (its accepted snapshot differs)",
+            ex.name
+        )
+    }
 }
 
 // ---------------------------------------------------------------- evidence
@@ -350,7 +519,10 @@ pub struct EvidenceOptions {
     pub external_corpus: Vec<PathBuf>,
     pub ledger_dir: Option<PathBuf>,
     pub recordings_dir: PathBuf,
+    /// Example inputs (`<pass>.json`; an empty dir: no examples).
     pub examples_dir: PathBuf,
+    /// Their accepted outputs: `pass-examples@<file>.snap` insta snapshots.
+    pub example_snapshots_dir: PathBuf,
     pub equivalent_file: PathBuf,
     pub config: PipelineConfig,
 }
@@ -419,7 +591,7 @@ pub fn load_evidence(opts: &EvidenceOptions, lanes: &[Lane]) -> Result<MutantEvi
         inputs,
         recordings,
         gaps,
-        examples: load_examples(&opts.examples_dir)?,
+        examples: load_examples(&opts.examples_dir, &opts.example_snapshots_dir)?,
         equivalent,
         config: opts.config.clone(),
     })
@@ -467,16 +639,18 @@ impl CaseVerdict {
         }
     }
 
-    /// The first check on which `self` (mutant) differs from `base`.
-    fn differs(&self, base: &Self) -> Option<(&'static str, String)> {
+    /// Every check on which `self` (mutant) differs from `base`, in
+    /// [`CHECKS`] order, each with what changed.
+    fn differences(&self, base: &Self) -> Vec<(&'static str, String)> {
+        let mut out = Vec::new();
         if self.invariants.iter().any(|i| !base.invariants.contains(i)) {
-            return Some((
+            out.push((
                 "invariants",
                 format!("violates {}", self.invariants.join(", ")),
             ));
         }
         if self.ledger != base.ledger {
-            return Some((
+            out.push((
                 "ledger-diff",
                 format!(
                     "class {} (baseline {})",
@@ -486,7 +660,7 @@ impl CaseVerdict {
             ));
         }
         if self.oracle != base.oracle {
-            return Some((
+            out.push((
                 "oracle",
                 format!(
                     "verdict {} rejected by [{}] (baseline {} [{}])",
@@ -497,7 +671,7 @@ impl CaseVerdict {
                 ),
             ));
         }
-        None
+        out
     }
 
     /// Why the baseline fails on this case, if it does.
@@ -604,22 +778,19 @@ impl MutantEvidence {
                 problems.push(format!("{} replay {id}: fails ({kind})", lane.id()));
             }
         }
-        if let Some(name) = failing_example(self.examples_of(&lane_key(lane)), |ex| {
+        if let Some(ex) = failing_example(self.examples_of(&lane_key(lane)), |ex| {
             run_pipeline_example(&v1, ex)
         }) {
-            problems.push(format!(
-                "{} pipeline example {name:?} does not hold",
-                lane.id()
-            ));
+            problems.push(format!("{} pipeline {}", lane.id(), example_problem(ex)));
         }
         for pass in Profile::V1.passes(lane) {
             let examples = self.examples_of(pass.name());
-            if let Some(name) = failing_example(examples, |ex| run_example(Some(pass.as_ref()), ex))
-            {
+            if let Some(ex) = failing_example(examples, |ex| run_example(Some(pass.as_ref()), ex)) {
                 problems.push(format!(
-                    "{} pass {} example {name:?} does not hold",
+                    "{} pass {} {}",
                     lane.id(),
-                    pass.name()
+                    pass.name(),
+                    example_problem(ex)
                 ));
             }
         }
@@ -669,13 +840,25 @@ fn lane_key(lane: Lane) -> String {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "outcome", rename_all = "kebab-case")]
 pub enum MutantOutcome {
-    /// A check changed verdict: the first one, and on what.
-    Caught { check: String, detail: String },
+    /// At least one check changed verdict.
+    Caught {
+        /// Every check that noticed the mutant, in [`CHECKS`] order.
+        caught_by: Vec<String>,
+        /// Whether any of them is independent evidence.
+        evidence: Evidence,
+        /// Per check in `caught_by`: on what it noticed (the first case, in
+        /// case order, for the corpus checks).
+        details: BTreeMap<String, String>,
+        /// The per-mutant budget ran out before every check ran: a check
+        /// that did not run may have noticed it too.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        budget_exhausted: bool,
+    },
     /// Every check kept its verdict.
     Missed,
     /// Not a distinct program (or equivalent by construction), with why.
     Unviable { reason: String },
-    /// The per-mutant time budget ran out.
+    /// The per-mutant time budget ran out before any check noticed it.
     Timeout,
 }
 
@@ -688,6 +871,27 @@ impl MutantOutcome {
             Self::Timeout => "timeout",
         }
     }
+
+    /// A caught mutant's evidence class.
+    pub fn evidence(&self) -> Option<Evidence> {
+        match self {
+            Self::Caught { evidence, .. } => Some(*evidence),
+            _ => None,
+        }
+    }
+
+    /// The checks that noticed the mutant (empty unless caught).
+    pub fn caught_by(&self) -> &[String] {
+        match self {
+            Self::Caught { caught_by, .. } => caught_by,
+            _ => &[],
+        }
+    }
+
+    /// Caught, but only by examples blessed from the pipeline's own output.
+    pub fn only_by_examples(&self) -> bool {
+        self.evidence() == Some(Evidence::ExamplesOnly)
+    }
 }
 
 /// One mutant's result.
@@ -697,29 +901,156 @@ pub struct MutantResult {
     pub info: MutantInfo,
     #[serde(flatten)]
     pub outcome: MutantOutcome,
-    /// Missed mutants only: the corpus case (`<catalog>#<tool>`) with the
-    /// smallest input whose output the mutant changes; absent when no
-    /// corpus tool's output changes.
+    /// Missed mutants and those caught only by examples: the corpus case
+    /// (`<catalog>#<tool>`) with the smallest input whose output the mutant
+    /// changes; absent when no corpus tool's output changes.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub witness: Option<String>,
 }
 
 impl MutantResult {
-    /// The line under a missed mutant in `missed.txt` and the summary.
+    /// The line under a missed mutant (in `missed.txt` and the summary) or
+    /// a mutant caught only by examples (`caught-only-by-examples.txt`).
     pub fn witness_line(&self) -> Option<String> {
-        (self.outcome == MutantOutcome::Missed).then(|| match &self.witness {
-            Some(case) => format!("output changes on: {case}"),
-            None => {
-                "no corpus tool's output changes: a new example must show it, or it is equivalent"
-                    .to_owned()
+        let none = match &self.outcome {
+            MutantOutcome::Missed => {
+                "no corpus tool's output changes: a corpus tool must exercise it, or it is equivalent"
             }
+            o if o.only_by_examples() => {
+                "no corpus tool's output changes: only the examples show it"
+            }
+            _ => return None,
+        };
+        Some(match &self.witness {
+            Some(case) => format!("output changes on: {case}"),
+            None => none.to_owned(),
         })
+    }
+
+    /// The line under a caught mutant in `caught.txt`.
+    pub fn caught_by_line(&self) -> Option<String> {
+        let by = self.outcome.caught_by();
+        (!by.is_empty()).then(|| format!("caught by: {}", by.join(", ")))
     }
 }
 
-/// A whole run.
+/// The counts of a pass's mutants (swaps count under the earlier pass).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PassCounts {
+    pub viable: usize,
+    pub independent: usize,
+    pub examples_only: usize,
+    pub missed: usize,
+    pub timeout: usize,
+}
+
+impl PassCounts {
+    /// Viable mutants that no independent evidence noticed.
+    pub fn unseen(&self) -> usize {
+        self.viable - self.independent
+    }
+}
+
+/// The counts of a run.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MutantsSummary {
+    pub mutants: usize,
+    /// Every mutant but the unviable ones.
+    pub viable: usize,
+    pub caught: usize,
+    /// Caught, and at least one of [`INDEPENDENT_CHECKS`] noticed.
+    pub caught_by_independent_evidence: usize,
+    /// Caught, but only by `pass-examples` / `pipeline-examples`.
+    pub caught_only_by_examples: usize,
+    pub missed: usize,
+    pub unviable: usize,
+    pub timeout: usize,
+    /// `caught_by_independent_evidence` in percent of `viable`, one decimal
+    /// (`null` when nothing is viable).
+    pub independent_percent: Option<f64>,
+    /// Per check: how many mutants it noticed (a mutant counts under every
+    /// check that noticed it).
+    pub noticed_by: BTreeMap<String, usize>,
+    /// Per pass name (over lanes).
+    pub by_pass: BTreeMap<String, PassCounts>,
+}
+
+impl MutantsSummary {
+    /// Count `results`.
+    pub fn of(results: &[MutantResult]) -> Self {
+        let mut s = Self {
+            mutants: results.len(),
+            noticed_by: CHECKS.iter().map(|c| ((*c).to_owned(), 0)).collect(),
+            ..Self::default()
+        };
+        for r in results {
+            match &r.outcome {
+                MutantOutcome::Unviable { .. } => {
+                    s.unviable += 1;
+                    continue;
+                }
+                MutantOutcome::Missed => s.missed += 1,
+                MutantOutcome::Timeout => s.timeout += 1,
+                MutantOutcome::Caught {
+                    caught_by,
+                    evidence,
+                    ..
+                } => {
+                    s.caught += 1;
+                    match evidence {
+                        Evidence::Independent => s.caught_by_independent_evidence += 1,
+                        Evidence::ExamplesOnly => s.caught_only_by_examples += 1,
+                    }
+                    for c in caught_by {
+                        *s.noticed_by.entry(c.clone()).or_default() += 1;
+                    }
+                }
+            }
+            s.viable += 1;
+            let p = s.by_pass.entry(r.info.pass.clone()).or_default();
+            p.viable += 1;
+            match r.outcome.id() {
+                "missed" => p.missed += 1,
+                "timeout" => p.timeout += 1,
+                _ if r.outcome.only_by_examples() => p.examples_only += 1,
+                _ => p.independent += 1,
+            }
+        }
+        s.independent_percent = percent(s.caught_by_independent_evidence, s.viable);
+        s
+    }
+
+    /// Passes with viable mutants that no independent evidence noticed,
+    /// most such mutants first (ties by name).
+    pub fn unseen_passes(&self) -> Vec<(&str, &PassCounts)> {
+        let mut v: Vec<(&str, &PassCounts)> = self
+            .by_pass
+            .iter()
+            .filter(|(_, c)| c.unseen() > 0)
+            .map(|(p, c)| (p.as_str(), c))
+            .collect();
+        v.sort_by(|a, b| b.1.unseen().cmp(&a.1.unseen()).then(a.0.cmp(b.0)));
+        v
+    }
+}
+
+/// `part` in percent of `whole`, rounded half up to one decimal.
+fn percent(part: usize, whole: usize) -> Option<f64> {
+    if whole == 0 {
+        return None;
+    }
+    let per_mille = (part as u128 * 1000 + whole as u128 / 2) / whole as u128;
+    #[allow(clippy::cast_precision_loss)]
+    Some(per_mille as f64 / 10.0)
+}
+
+/// A whole run.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct MutantsReport {
+    /// The counts (computed from `results`).
+    pub summary: MutantsSummary,
     pub results: Vec<MutantResult>,
     /// Equivalent-list entries whose mutant was caught (the list must not rot).
     pub stale_equivalent: Vec<String>,
@@ -753,6 +1084,8 @@ pub struct BaselineFailed {
     pub problems: Vec<String>,
 }
 
+/// Run every check of the suite on `m` (the corpus checks stop scanning
+/// cases once each has noticed, or when the budget runs out).
 fn judge(ev: &MutantEvidence, base: &LaneBaseline, m: &Mutant, budget: Duration) -> MutantOutcome {
     if let Some(reason) = &m.unviable {
         return MutantOutcome::Unviable {
@@ -761,52 +1094,80 @@ fn judge(ev: &MutantEvidence, base: &LaneBaseline, m: &Mutant, budget: Duration)
     }
     let started = Instant::now();
     let lane = Lane::parse(&m.info.lane).unwrap_or(Lane::OpenaiChat);
+    let mut details: BTreeMap<String, String> = BTreeMap::new();
     if let Some((pass, stand_in)) = &m.examples {
         let p = stand_in.map(|i| m.pipeline.passes[i].as_ref());
-        if let Some(name) = failing_example(ev.examples_of(pass), |ex| run_example(p, ex)) {
-            return MutantOutcome::Caught {
-                check: "pass-examples".to_owned(),
-                detail: format!("example {name:?} of {pass}"),
-            };
+        if let Some(ex) = failing_example(ev.examples_of(pass), |ex| run_example(p, ex)) {
+            details.insert(
+                "pass-examples".to_owned(),
+                format!("example {:?} of {pass}", ex.name),
+            );
         }
     }
     let key = lane_key(lane);
-    if let Some(name) = failing_example(ev.examples_of(&key), |ex| {
+    if let Some(ex) = failing_example(ev.examples_of(&key), |ex| {
         run_pipeline_example(&m.pipeline, ex)
     }) {
-        return MutantOutcome::Caught {
-            check: "pipeline-examples".to_owned(),
-            detail: format!("example {name:?} of {key}"),
-        };
+        details.insert(
+            "pipeline-examples".to_owned(),
+            format!("example {:?} of {key}", ex.name),
+        );
     }
     let v0 = Profile::V0.with_config(ev.config.clone());
     let mutant = &m.pipeline;
+    let corpus_checks = ["invariants", "ledger-diff", "oracle"];
+    let mut exhausted = false;
     for (i, want) in &base.cases {
+        if corpus_checks.iter().all(|c| details.contains_key(*c)) {
+            break;
+        }
         if started.elapsed() > budget {
-            return MutantOutcome::Timeout;
+            exhausted = true;
+            break;
         }
         let case = &ev.inputs.cases[*i];
         let got = CaseVerdict::of(&v0, mutant, case, ev.inputs.ledgers.get(&lane));
-        if let Some((check, detail)) = got.differs(want) {
-            return MutantOutcome::Caught {
-                check: check.to_owned(),
-                detail: format!("{}: {detail}", case.plan.case),
-            };
+        for (check, detail) in got.differences(want) {
+            details
+                .entry(check.to_owned())
+                .or_insert_with(|| format!("{}: {detail}", case.plan.case));
         }
     }
-    let replay = ev.replay(lane, mutant);
-    if let Some(((id, kind, failed), (_, bkind, _))) =
-        replay.iter().zip(&base.replay).find(|(a, b)| a != b)
-    {
-        return MutantOutcome::Caught {
-            check: "replay".to_owned(),
-            detail: format!(
-                "{id}: {kind}{} (baseline {bkind})",
-                if *failed { ", fails" } else { "" }
-            ),
+    if !exhausted && started.elapsed() > budget {
+        exhausted = true;
+    }
+    if !exhausted {
+        let replay = ev.replay(lane, mutant);
+        if let Some(((id, kind, failed), (_, bkind, _))) =
+            replay.iter().zip(&base.replay).find(|(a, b)| a != b)
+        {
+            details.insert(
+                "replay".to_owned(),
+                format!(
+                    "{id}: {kind}{} (baseline {bkind})",
+                    if *failed { ", fails" } else { "" }
+                ),
+            );
+        }
+    }
+    if details.is_empty() {
+        return if exhausted {
+            MutantOutcome::Timeout
+        } else {
+            MutantOutcome::Missed
         };
     }
-    MutantOutcome::Missed
+    let caught_by: Vec<String> = CHECKS
+        .iter()
+        .filter(|c| details.contains_key(**c))
+        .map(|c| (*c).to_owned())
+        .collect();
+    MutantOutcome::Caught {
+        evidence: Evidence::of(&caught_by),
+        caught_by,
+        details,
+        budget_exhausted: exhausted,
+    }
 }
 
 /// What a run needs besides the evidence.
@@ -854,10 +1215,12 @@ pub fn run(
                     let outcome = base.map_or(MutantOutcome::Missed, |base| {
                         judge(ev, base, m, opts.timeout)
                     });
-                    // Only a mutant that stays missed gets a witness.
+                    // Only a mutant that stays missed, or that only examples
+                    // notice, gets a witness.
                     let witness = base
                         .filter(|_| {
-                            outcome == MutantOutcome::Missed && !ev.listed_equivalent(&m.info.name)
+                            (outcome == MutantOutcome::Missed || outcome.only_by_examples())
+                                && !ev.listed_equivalent(&m.info.name)
                         })
                         .and_then(|base| ev.witness(base, m));
                     let r = MutantResult {
@@ -900,6 +1263,7 @@ pub fn run(
         }
     }
     Ok(MutantsReport {
+        summary: MutantsSummary::of(&results),
         results,
         stale_equivalent,
     })
@@ -978,18 +1342,14 @@ impl MutantsWriter {
     ) -> Result<PathBuf, LoadError> {
         self.write_json("outcomes.json", report)?;
         for outcome in ["caught", "missed", "unviable", "timeout"] {
-            let mut lines = String::new();
-            for r in report.results.iter().filter(|r| r.outcome.id() == outcome) {
-                lines.push_str(&r.info.name);
-                lines.push('\n');
-                if let Some(w) = r.witness_line() {
-                    lines.push_str("  ");
-                    lines.push_str(&w);
-                    lines.push('\n');
-                }
-            }
-            self.write(&format!("{outcome}.txt"), &lines)?;
+            let results = report.results.iter().filter(|r| r.outcome.id() == outcome);
+            self.write(&format!("{outcome}.txt"), &list(results, false))?;
         }
+        let only = report
+            .results
+            .iter()
+            .filter(|r| r.outcome.only_by_examples());
+        self.write("caught-only-by-examples.txt", &list(only, true))?;
         self.write_json("run.json", run)?;
         if std::fs::symlink_metadata(&self.dir).is_ok() {
             std::fs::remove_dir_all(&self.dir).map_err(io_err(&self.dir))?;
@@ -998,6 +1358,27 @@ impl MutantsWriter {
         self.done = true;
         Ok(self.dir.clone())
     }
+}
+
+/// One mutant per line, each followed by its indented notes: the checks
+/// that caught it, and (`witness`) its witness line when it has one.
+fn list<'a>(results: impl Iterator<Item = &'a MutantResult>, witness: bool) -> String {
+    let mut lines = String::new();
+    for r in results {
+        lines.push_str(&r.info.name);
+        lines.push('\n');
+        let notes = [
+            r.caught_by_line(),
+            r.witness_line()
+                .filter(|_| witness || r.outcome == MutantOutcome::Missed),
+        ];
+        for note in notes.into_iter().flatten() {
+            lines.push_str("  ");
+            lines.push_str(&note);
+            lines.push('\n');
+        }
+    }
+    lines
 }
 
 impl Drop for MutantsWriter {
@@ -1016,66 +1397,23 @@ mod tests {
         Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus")
     }
 
-    fn find_pass(name: &str) -> Option<Box<dyn Pass>> {
-        Lane::ALL
-            .iter()
-            .flat_map(|l| Profile::V1.passes(*l))
-            .find(|p| p.name() == name)
-    }
-
-    /// Every example holds for the passes as they are. With
-    /// `WIRESHAPE_BLESS=1` the expectations are rewritten from the current
-    /// passes instead (review the diff before committing it).
+    /// Every example file's outputs match its accepted insta snapshot
+    /// (`harness/src/snapshots/pass-examples@<file>.snap`), one snapshot per
+    /// file. A pass that changes an output fails here; accept the change
+    /// with `cargo insta review` (or `INSTA_UPDATE=always` and `git diff`).
+    /// `wireshape mutants` reads the same snapshots as the expected outputs.
     #[test]
-    fn pass_examples_hold() {
-        let bless = std::env::var_os("WIRESHAPE_BLESS").is_some();
+    fn pass_examples_match_their_snapshots() {
         let config = PipelineConfig::load(&corpus().join("config.toml")).unwrap();
-        let dir = corpus().join("pass-examples");
-        let mut paths: Vec<PathBuf> = std::fs::read_dir(&dir)
-            .unwrap()
-            .map(|e| e.unwrap().path())
-            .collect();
-        paths.sort();
-        assert!(!paths.is_empty());
-        for path in paths {
-            let mut file: ExampleFile =
-                serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
-            let run = |ex: &PassExample| {
-                if let Some(lane) = file.pass.strip_prefix("v1/") {
-                    let lane = Lane::parse(lane).unwrap();
-                    let v1 = PassList {
-                        id: "v1".into(),
-                        base: Profile::V1,
-                        lane,
-                        passes: Profile::V1.passes(lane),
-                        config: config.clone(),
-                    };
-                    run_pipeline_example(&v1, ex)
-                } else {
-                    let pass = find_pass(&file.pass).expect("an example file names a v1 pass");
-                    run_example(Some(pass.as_ref()), ex)
-                }
-            };
-            let got: Vec<ExampleResult> = file.examples.iter().map(run).collect();
-            if bless {
-                for (ex, g) in file.examples.iter_mut().zip(got) {
-                    ex.expect = Some(g);
-                }
-                let mut text = serde_json::to_string_pretty(&file).unwrap();
-                text.push('\n');
-                std::fs::write(&path, text).unwrap();
-                continue;
-            }
-            for (ex, g) in file.examples.iter().zip(got) {
-                assert_eq!(
-                    serde_json::to_string(&ex.expect).unwrap(),
-                    serde_json::to_string(&Some(g)).unwrap(),
-                    "{}: example {:?}",
-                    path.display(),
-                    ex.name
-                );
-            }
-        }
+        let mut settings = insta::Settings::clone_current();
+        settings.set_prepend_module_to_snapshot(false);
+        settings.bind(|| {
+            insta::glob!("../../corpus/pass-examples", "*.json", |path| {
+                let file: ExampleFile =
+                    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+                insta::assert_snapshot!(SNAPSHOT_NAME, expected_text(&file, &config));
+            });
+        });
     }
 
     /// A missed mutant names the smallest corpus case whose output it
@@ -1154,7 +1492,7 @@ mod tests {
                     "missed",
                     None,
                     Some(
-                        "no corpus tool's output changes: a new example must show it, or it is equivalent"
+                        "no corpus tool's output changes: a corpus tool must exercise it, or it is equivalent"
                             .to_owned()
                     )
                 ),
@@ -1174,6 +1512,239 @@ mod tests {
                 .get("witness")
                 .is_none()
         );
+    }
+
+    fn result(pass: &str, outcome: MutantOutcome) -> MutantResult {
+        MutantResult {
+            info: MutantInfo {
+                name: format!("v1/xai/{pass}: {}", outcome.id()),
+                lane: "xai".to_owned(),
+                pass: pass.to_owned(),
+                kind: MutantKind::Off,
+                change: "switched off".to_owned(),
+            },
+            outcome,
+            witness: None,
+        }
+    }
+
+    fn caught(by: &[&str]) -> MutantOutcome {
+        let caught_by: Vec<String> = by.iter().map(|c| (*c).to_owned()).collect();
+        MutantOutcome::Caught {
+            evidence: Evidence::of(&caught_by),
+            details: caught_by
+                .iter()
+                .map(|c| (c.clone(), format!("{c} noticed")))
+                .collect(),
+            caught_by,
+            budget_exhausted: false,
+        }
+    }
+
+    /// A mutant caught by an example and the oracle is independent; one
+    /// caught only by examples is counted apart; unviable mutants are not
+    /// viable; the percentage is of viable mutants.
+    #[test]
+    fn the_summary_counts_independent_evidence_apart_from_examples_only() {
+        let results = vec![
+            result("a", caught(&["pipeline-examples", "oracle"])),
+            result("a", caught(&["pass-examples", "pipeline-examples"])),
+            result("b", caught(&["replay"])),
+            result("b", MutantOutcome::Missed),
+            result(
+                "c",
+                MutantOutcome::Unviable {
+                    reason: "r".to_owned(),
+                },
+            ),
+            result("c", MutantOutcome::Timeout),
+        ];
+        let s = MutantsSummary::of(&results);
+        let counts = |viable, independent, examples_only, missed, timeout| PassCounts {
+            viable,
+            independent,
+            examples_only,
+            missed,
+            timeout,
+        };
+        assert_eq!(
+            s,
+            MutantsSummary {
+                mutants: 6,
+                viable: 5,
+                caught: 3,
+                caught_by_independent_evidence: 2,
+                caught_only_by_examples: 1,
+                missed: 1,
+                unviable: 1,
+                timeout: 1,
+                independent_percent: Some(40.0),
+                noticed_by: [
+                    ("invariants", 0),
+                    ("ledger-diff", 0),
+                    ("oracle", 1),
+                    ("pass-examples", 1),
+                    ("pipeline-examples", 2),
+                    ("replay", 1),
+                ]
+                .into_iter()
+                .map(|(c, n)| (c.to_owned(), n))
+                .collect(),
+                by_pass: [
+                    ("a".to_owned(), counts(2, 1, 1, 0, 0)),
+                    ("b".to_owned(), counts(2, 1, 0, 1, 0)),
+                    ("c".to_owned(), counts(1, 0, 0, 0, 1)),
+                ]
+                .into_iter()
+                .collect(),
+            }
+        );
+        let unseen: Vec<(&str, usize)> = s
+            .unseen_passes()
+            .into_iter()
+            .map(|(p, c)| (p, c.unseen()))
+            .collect();
+        assert_eq!(unseen, [("a", 1), ("b", 1), ("c", 1)]);
+        assert_eq!(percent(227, 581), Some(39.1));
+        assert_eq!(percent(1, 3), Some(33.3));
+        assert_eq!(percent(2, 3), Some(66.7));
+        assert_eq!(percent(0, 0), None);
+    }
+
+    /// `outcomes.json` entries name every check; the lists carry a
+    /// `caught by:` line, and `caught-only-by-examples.txt` the witness.
+    #[test]
+    fn a_caught_mutant_lists_every_check_in_json_and_text() {
+        let both = result("a", caught(&["pipeline-examples", "oracle"]));
+        let mut only = result("b", caught(&["pass-examples"]));
+        only.witness = Some("fixtures#x".to_owned());
+        let json = serde_json::to_string(&both).unwrap();
+        assert_eq!(
+            json,
+            r#"{"name":"v1/xai/a: caught","lane":"xai","pass":"a","kind":"off","change":"switched off","outcome":"caught","caught_by":["pipeline-examples","oracle"],"evidence":"independent","details":{"oracle":"oracle noticed","pipeline-examples":"pipeline-examples noticed"}}"#
+        );
+        let back: MutantResult = serde_json::from_str(&json).unwrap();
+        assert_eq!(back, both);
+        assert_eq!(
+            serde_json::to_value(&only).unwrap()["evidence"],
+            "examples-only"
+        );
+        let results = [both, only];
+        assert_eq!(
+            list(results.iter(), false),
+            "v1/xai/a: caught\n  caught by: pipeline-examples, oracle\n\
+             v1/xai/b: caught\n  caught by: pass-examples\n"
+        );
+        assert_eq!(
+            list(results[1..].iter(), true),
+            "v1/xai/b: caught\n  caught by: pass-examples\n  output changes on: fixtures#x\n"
+        );
+    }
+
+    /// The body of a snapshot file is what `expected_text` wrote; its
+    /// header lines are skipped (and counted for error positions).
+    #[test]
+    fn a_snapshot_body_is_read_after_its_header() {
+        let text = "---\nsource: harness/src/mutants.rs\nexpression: x\n---\n[]\n";
+        assert_eq!(snapshot_body(text), Some((4, "[]\n")));
+        assert_eq!(snapshot_body("[]"), None);
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("pass-examples@n.json.snap");
+        std::fs::write(&path, "---\nsource: s\n---\n[\n  {\"name\": 1}\n]\n").unwrap();
+        let err = load_expected(&path).unwrap_err().to_string();
+        assert!(err.starts_with(&format!("{}:5:", path.display())), "{err}");
+        assert!(
+            load_expected(&dir.path().join("none.snap"))
+                .unwrap()
+                .is_empty()
+        );
+    }
+
+    /// With no budget left after the examples, a mutant they caught stays
+    /// caught (flagged `budget_exhausted`: the corpus checks did not run);
+    /// one they did not catch is a timeout.
+    #[test]
+    fn an_exhausted_budget_keeps_what_the_examples_caught() {
+        let lane = Lane::OpenaiResponses;
+        let input = Tool::new(
+            "t",
+            serde_json::json!({"type": "object", "properties": {
+                "q": {"type": "string", "pattern": "^(?=a)a$"}}}),
+        );
+        let pass = Profile::V1
+            .passes(lane)
+            .into_iter()
+            .find(|p| p.name() == "strip-lookaround-patterns")
+            .unwrap();
+        let mut example = PassExample {
+            name: "lookahead stripped".to_owned(),
+            lane: lane.id().to_owned(),
+            config: PipelineConfig::default(),
+            input,
+            expect: None,
+        };
+        example.expect = Some(run_example(Some(pass.as_ref()), &example));
+        let ev = MutantEvidence {
+            inputs: Inputs {
+                cases: Vec::new(),
+                unusable: BTreeMap::new(),
+                external_loaded: false,
+                ledgers: BTreeMap::new(),
+            },
+            recordings: Vec::new(),
+            gaps: Vec::new(),
+            examples: [("strip-lookaround-patterns".to_owned(), vec![example])]
+                .into_iter()
+                .collect(),
+            equivalent: Vec::new(),
+            config: PipelineConfig::default(),
+        };
+        let names = [
+            "v1/openai-responses/strip-lookaround-patterns: switched off",
+            "v1/openai-responses/normalize: switched off",
+        ];
+        let mutants: Vec<Mutant> = plan(Profile::V1, &[lane], &PipelineConfig::default())
+            .into_iter()
+            .filter(|m| names.contains(&m.info.name.as_str()))
+            .collect();
+        let opts = RunOptions {
+            jobs: 1,
+            timeout: Duration::ZERO,
+        };
+        let report = run(&ev, &mutants, &opts, &mut |_| {}).unwrap();
+        let got: Vec<(&str, &MutantOutcome)> = report
+            .results
+            .iter()
+            .map(|r| (r.info.name.as_str(), &r.outcome))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                (names[1], &MutantOutcome::Timeout),
+                (
+                    names[0],
+                    &MutantOutcome::Caught {
+                        caught_by: vec!["pass-examples".to_owned()],
+                        evidence: Evidence::ExamplesOnly,
+                        details: [(
+                            "pass-examples".to_owned(),
+                            "example \"lookahead stripped\" of strip-lookaround-patterns"
+                                .to_owned()
+                        )]
+                        .into_iter()
+                        .collect(),
+                        budget_exhausted: true,
+                    }
+                ),
+            ]
+        );
+        assert_eq!(
+            serde_json::to_value(&report.results[1]).unwrap()["budget_exhausted"],
+            true
+        );
+        assert_eq!(report.summary.timeout, 1);
+        assert_eq!(report.summary.caught_only_by_examples, 1);
+        assert_eq!(report.exit_status(), crate::ExitStatus::Timeout);
     }
 
     #[test]

@@ -1,6 +1,6 @@
 //! `wireshape mutants`: the plan is deterministic, a known mutant is caught
-//! by the named check, the output folder has its files, exit codes follow
-//! DESIGN.md. Each run is narrowed to one mutant (`--shard K/N` with N the
+//! by every named check (examples apart from independent evidence), the
+//! output folder has its files, exit codes follow DESIGN.md. Each run is narrowed to one mutant (`--shard K/N` with N the
 //! plan length), so the file stays fast.
 
 mod util;
@@ -56,21 +56,47 @@ fn the_list_is_deterministic_non_empty_and_names_what_changed() {
     insta::assert_snapshot!("v1_mutant_plan", a);
 }
 
+fn read(path: &Path) -> String {
+    std::fs::read_to_string(path).unwrap()
+}
+
+fn json(path: &Path) -> Value {
+    serde_json::from_str(&read(path)).unwrap()
+}
+
+/// Run the one mutant `name` of `lane` into `<tmp>/m`; `examples`: an
+/// example inputs directory instead of the default.
+fn run_one(tmp: &Path, lane: &str, name: &str, examples: Option<&Path>) -> (i32, String, PathBuf) {
+    let out = tmp.join("m");
+    let shard = only(lane, name);
+    let mut args = vec![
+        "mutants".to_owned(),
+        "--lanes".to_owned(),
+        lane.to_owned(),
+        "--shard".to_owned(),
+        shard,
+        "--output".to_owned(),
+        out.to_str().unwrap().to_owned(),
+    ];
+    if let Some(ex) = examples {
+        args.extend(["--examples".to_owned(), ex.to_str().unwrap().to_owned()]);
+    }
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let (code, stdout, err) = run(&args);
+    (code, format!("{stdout}{err}"), out)
+}
+
+fn empty_dir(tmp: &Path) -> PathBuf {
+    let empty = tmp.join("no-examples");
+    std::fs::create_dir(&empty).unwrap();
+    empty
+}
+
 #[test]
 fn a_known_mutant_is_caught_by_its_pass_examples_and_the_folder_has_every_file() {
     let tmp = tempfile::tempdir().unwrap();
-    let out = tmp.path().join("m");
-    let shard = only("openai-responses", NOTE);
-    let (code, stdout, err) = run(&[
-        "mutants",
-        "--lanes",
-        "openai-responses",
-        "--shard",
-        &shard,
-        "--output",
-        out.to_str().unwrap(),
-    ]);
-    assert_eq!(code, 0, "{stdout}{err}");
+    let (code, stdout, out) = run_one(tmp.path(), "openai-responses", NOTE, None);
+    assert_eq!(code, 0, "{stdout}");
     let mut files: Vec<String> = std::fs::read_dir(&out)
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
@@ -79,6 +105,7 @@ fn a_known_mutant_is_caught_by_its_pass_examples_and_the_folder_has_every_file()
     assert_eq!(
         files,
         [
+            "caught-only-by-examples.txt",
             "caught.txt",
             "missed.txt",
             "mutants.json",
@@ -88,39 +115,120 @@ fn a_known_mutant_is_caught_by_its_pass_examples_and_the_folder_has_every_file()
             "unviable.txt"
         ]
     );
-    let outcomes: Value =
-        serde_json::from_str(&std::fs::read_to_string(out.join("outcomes.json")).unwrap()).unwrap();
+    let outcomes = json(&out.join("outcomes.json"));
     let r = &outcomes["results"][0];
     assert_eq!(r["name"], NOTE);
     assert_eq!(r["outcome"], "caught");
-    assert_eq!(r["check"], "pass-examples");
+    // Only the examples notice: no oracle, recording or invariant does.
     assert_eq!(
-        std::fs::read_to_string(out.join("caught.txt")).unwrap(),
-        format!("{NOTE}\n")
+        r["caught_by"],
+        serde_json::json!(["pass-examples", "pipeline-examples"])
     );
-    assert_eq!(std::fs::read_to_string(out.join("missed.txt")).unwrap(), "");
+    assert_eq!(r["evidence"], "examples-only");
+    assert_eq!(r["witness"], "fixtures#pattern_lookbehind");
+    assert_eq!(
+        read(&out.join("caught.txt")),
+        format!("{NOTE}\n  caught by: pass-examples, pipeline-examples\n")
+    );
+    assert_eq!(
+        read(&out.join("caught-only-by-examples.txt")),
+        format!(
+            "{NOTE}\n  caught by: pass-examples, pipeline-examples\n  output changes on: fixtures#pattern_lookbehind\n"
+        )
+    );
+    assert_eq!(read(&out.join("missed.txt")), "");
+    let s = &outcomes["summary"];
+    assert_eq!(
+        (
+            &s["viable"],
+            &s["caught"],
+            &s["caught_by_independent_evidence"],
+            &s["caught_only_by_examples"],
+            &s["missed"],
+            &s["independent_percent"],
+        ),
+        (
+            &1.into(),
+            &1.into(),
+            &0.into(),
+            &1.into(),
+            &0.into(),
+            &serde_json::json!(0.0)
+        )
+    );
+    assert!(
+        stdout.contains(
+            "\n  1 viable: 0 caught by independent evidence (0.0%), 1 caught only by examples, 0 missed, 0 timeout\n"
+        ),
+        "{stdout}"
+    );
     // Nothing left behind but the folder itself.
     assert_eq!(std::fs::read_dir(tmp.path()).unwrap().count(), 1);
+}
+
+const LOOKAROUND_OFF: &str = "v1/openai-responses/strip-lookaround-patterns: switched off";
+
+/// Every check that notices a mutant is named, examples and independent
+/// evidence alike; without examples the independent ones remain.
+#[test]
+fn a_mutant_caught_by_examples_and_the_oracle_names_every_check() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (code, stdout, out) = run_one(tmp.path(), "openai-responses", LOOKAROUND_OFF, None);
+    assert_eq!(code, 0, "{stdout}");
+    let outcomes = json(&out.join("outcomes.json"));
+    let r = &outcomes["results"][0];
+    assert_eq!(
+        r["caught_by"],
+        serde_json::json!([
+            "pass-examples",
+            "pipeline-examples",
+            "ledger-diff",
+            "oracle",
+            "replay"
+        ])
+    );
+    assert_eq!(r["evidence"], "independent");
+    assert_eq!(
+        r["details"]["oracle"],
+        "fixtures#pattern_lookahead: verdict none rejected by [] (baseline fix [])"
+    );
+    assert_eq!(
+        r["details"]["replay"],
+        "openai-pattern-lookaround-1556: still-rejected, fails (baseline fixed)"
+    );
+    assert!(r.get("witness").is_none());
+    assert_eq!(
+        read(&out.join("caught.txt")),
+        format!(
+            "{LOOKAROUND_OFF}\n  caught by: pass-examples, pipeline-examples, ledger-diff, oracle, replay\n"
+        )
+    );
+    assert_eq!(read(&out.join("caught-only-by-examples.txt")), "");
+    assert_eq!(outcomes["summary"]["caught_by_independent_evidence"], 1);
+    assert_eq!(outcomes["summary"]["independent_percent"], 100.0);
+
+    let tmp = tempfile::tempdir().unwrap();
+    let empty = empty_dir(tmp.path());
+    let (code, stdout, out) = run_one(tmp.path(), "openai-responses", LOOKAROUND_OFF, Some(&empty));
+    assert_eq!(code, 0, "{stdout}");
+    let outcomes = json(&out.join("outcomes.json"));
+    assert_eq!(
+        outcomes["results"][0]["caught_by"],
+        serde_json::json!(["ledger-diff", "oracle", "replay"])
+    );
+    assert!(
+        stdout.contains(
+            "\n  1 viable: 1 caught by independent evidence (100.0%), 0 caught only by examples, 0 missed, 0 timeout\n"
+        ),
+        "{stdout}"
+    );
 }
 
 #[test]
 fn a_missed_mutant_exits_1_and_is_listed() {
     let tmp = tempfile::tempdir().unwrap();
-    let empty = tmp.path().join("no-examples");
-    std::fs::create_dir(&empty).unwrap();
-    let out = tmp.path().join("m");
-    let shard = only("openai-responses", NOTE);
-    let (code, stdout, _) = run(&[
-        "mutants",
-        "--lanes",
-        "openai-responses",
-        "--shard",
-        &shard,
-        "--examples",
-        empty.to_str().unwrap(),
-        "--output",
-        out.to_str().unwrap(),
-    ]);
+    let empty = empty_dir(tmp.path());
+    let (code, stdout, out) = run_one(tmp.path(), "openai-responses", NOTE, Some(&empty));
     assert_eq!(code, 1, "{stdout}");
     assert!(stdout.contains(&format!("missed: {NOTE}")), "{stdout}");
     // The witness: the smallest corpus case whose output the mutant changes.
@@ -129,13 +237,71 @@ fn a_missed_mutant_exits_1_and_is_listed() {
         stdout.contains(&format!("    output changes on: {witness}\n")),
         "{stdout}"
     );
+    assert!(
+        stdout.contains(
+            "\n  1 viable: 0 caught by independent evidence (0.0%), 0 caught only by examples, 1 missed, 0 timeout\n"
+        ),
+        "{stdout}"
+    );
     assert_eq!(
-        std::fs::read_to_string(out.join("missed.txt")).unwrap(),
+        read(&out.join("missed.txt")),
         format!("{NOTE}\n  output changes on: {witness}\n")
     );
-    let outcomes: Value =
-        serde_json::from_str(&std::fs::read_to_string(out.join("outcomes.json")).unwrap()).unwrap();
+    let outcomes = json(&out.join("outcomes.json"));
     assert_eq!(outcomes["results"][0]["witness"], witness);
+    assert_eq!(outcomes["summary"]["missed"], 1);
+    assert_eq!(
+        outcomes["summary"]["by_pass"]["strip-lookaround-patterns"]["missed"],
+        1
+    );
+}
+
+/// `--examples` on an empty directory: no example check runs, every
+/// mutant of the lane is judged by independent evidence alone, and the
+/// counts add up.
+#[test]
+fn examples_on_an_empty_dir_counts_only_independent_evidence() {
+    let tmp = tempfile::tempdir().unwrap();
+    let empty = empty_dir(tmp.path());
+    let out = tmp.path().join("m");
+    let (code, stdout, _) = run(&[
+        "mutants",
+        "--lanes",
+        "openai-responses",
+        "--examples",
+        empty.to_str().unwrap(),
+        "--output",
+        out.to_str().unwrap(),
+    ]);
+    assert!(code == 0 || code == 1, "{stdout}");
+    let outcomes = json(&out.join("outcomes.json"));
+    let s = &outcomes["summary"];
+    assert_eq!(s["caught_only_by_examples"], 0);
+    assert_eq!(s["noticed_by"]["pass-examples"], 0);
+    assert_eq!(s["noticed_by"]["pipeline-examples"], 0);
+    let n = |k: &str| s[k].as_u64().unwrap();
+    assert_eq!(n("viable") + n("unviable"), n("mutants"));
+    assert_eq!(
+        n("caught_by_independent_evidence") + n("missed") + n("timeout"),
+        n("viable")
+    );
+    assert_eq!(n("caught"), n("caught_by_independent_evidence"));
+    assert_eq!(code == 1, n("missed") > 0);
+    assert!(
+        stdout.contains(&format!(
+            "\n  {} viable: {} caught by independent evidence (",
+            n("viable"),
+            n("caught_by_independent_evidence")
+        )),
+        "{stdout}"
+    );
+    assert_eq!(read(&out.join("caught-only-by-examples.txt")), "");
+    // Every caught mutant names only independent checks.
+    for r in outcomes["results"].as_array().unwrap() {
+        if r["outcome"] == "caught" {
+            assert_eq!(r["evidence"], "independent", "{r}");
+        }
+    }
 }
 
 #[test]
@@ -145,9 +311,18 @@ fn a_failing_baseline_exits_4_and_writes_nothing() {
     std::fs::create_dir(&ex).unwrap();
     std::fs::write(
         ex.join("normalize.json"),
-        r#"{"pass":"normalize","examples":[{"name":"wrong on purpose","lane":"openai-responses",
-        "input":{"name":"t","input_schema":{"type":"object"}},
-        "expect":{"step":"continue","tool":{"name":"t","input_schema":{"type":"object"}},"records":[]}}]}"#,
+        r#"{"pass":"normalize","examples":[
+        {"name":"wrong on purpose","lane":"openai-responses","input":{"name":"t","input_schema":{"type":"object"}}},
+        {"name":"never accepted","lane":"openai-responses","input":{"name":"u","input_schema":{}}}]}"#,
+    )
+    .unwrap();
+    let snaps = tmp.path().join("snapshots");
+    std::fs::create_dir(&snaps).unwrap();
+    std::fs::write(
+        snaps.join("pass-examples@normalize.json.snap"),
+        "---\nsource: harness/src/mutants.rs\nexpression: x\n---\n\
+         [{\"name\":\"wrong on purpose\",\"expect\":{\"step\":\"continue\",\
+         \"tool\":{\"name\":\"t\",\"input_schema\":{\"type\":\"object\"}},\"records\":[]}}]\n",
     )
     .unwrap();
     let out = tmp.path().join("m");
@@ -159,13 +334,69 @@ fn a_failing_baseline_exits_4_and_writes_nothing() {
         "1/1000",
         "--examples",
         ex.to_str().unwrap(),
+        "--example-snapshots",
+        snaps.to_str().unwrap(),
         "--output",
         out.to_str().unwrap(),
     ]);
     assert_eq!(code, 4, "{err}");
     assert!(err.contains("baseline failed"), "{err}");
-    assert!(err.contains("wrong on purpose"), "{err}");
-    assert_eq!(std::fs::read_dir(tmp.path()).unwrap().count(), 1);
+    assert!(
+        err.contains(
+            "openai-responses pass normalize example \"wrong on purpose\" does not hold (its accepted snapshot differs)"
+        ),
+        "{err}"
+    );
+    // Without the snapshot, the first example has no accepted output.
+    std::fs::remove_file(snaps.join("pass-examples@normalize.json.snap")).unwrap();
+    let (code, _, err) = run(&[
+        "mutants",
+        "--lanes",
+        "openai-responses",
+        "--shard",
+        "1/1000",
+        "--examples",
+        ex.to_str().unwrap(),
+        "--example-snapshots",
+        snaps.to_str().unwrap(),
+        "--output",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 4, "{err}");
+    assert!(
+        err.contains(
+            "openai-responses pass normalize example \"wrong on purpose\" has no accepted snapshot (run `cargo insta review`)"
+        ),
+        "{err}"
+    );
+    assert_eq!(std::fs::read_dir(tmp.path()).unwrap().count(), 2);
+}
+
+/// An example file in the old format (expected output inline) is refused:
+/// the expected outputs live in the snapshots now.
+#[test]
+fn an_example_with_an_inline_expect_is_a_usage_error() {
+    let tmp = tempfile::tempdir().unwrap();
+    let ex = tmp.path().join("examples");
+    std::fs::create_dir(&ex).unwrap();
+    std::fs::write(
+        ex.join("normalize.json"),
+        r#"{"pass":"normalize","examples":[{"name":"n","lane":"openai-responses",
+        "input":{"name":"t","input_schema":{"type":"object"}},"expect":{}}]}"#,
+    )
+    .unwrap();
+    let (code, _, err) = run(&[
+        "mutants",
+        "--lanes",
+        "openai-responses",
+        "--examples",
+        ex.to_str().unwrap(),
+        "--output",
+        tmp.path().join("m").to_str().unwrap(),
+    ]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("normalize.json:2:"), "{err}");
+    assert!(err.contains("unknown field `expect`"), "{err}");
 }
 
 #[test]

@@ -51,8 +51,8 @@ pub(crate) fn v1(lane: Lane) -> Vec<Box<dyn Pass>> {
                 Box::new(ReplaceNonSchemas::new("openai-subschema-not-object")),
                 Box::new(ArrayItemsFloor::default()),
                 Box::new(RootPropertiesFloor::openai()),
-                Box::new(super::StrictSubset::default()),
                 Box::new(StrictFallback::default()),
+                Box::new(super::StrictSubset::default()),
             ];
             if lane == Lane::OpenaiStrict {
                 passes.push(Box::new(StrictStripDefaults::default()));

@@ -52,6 +52,7 @@ fn openai_v1_pass_lists_per_lane() {
             "array-items-floor",
             "object-properties-floor",
             "strict-fallback",
+            "strict-subset",
             "strict-close-objects",
             "strict-require-all"
         ]
@@ -68,6 +69,7 @@ fn openai_v1_pass_lists_per_lane() {
             "array-items-floor",
             "object-properties-floor",
             "strict-fallback",
+            "strict-subset",
             "strict-strip-defaults",
             "strict-close-objects",
             "strict-require-all"

@@ -4,18 +4,18 @@
 //! (rules `openai-strict-keyword-not-permitted`,
 //! `openai-strict-format-unsupported`).
 //!
-//! - A keyword whose removal only widens what is accepted (`not`,
-//!   `if`/`then`/`else`, `dependentRequired`, `uniqueItems`, bounds on
-//!   properties and `contains`, `propertyNames`, …) and an undocumented
-//!   `format` are removed, each with a record, and listed in one description
-//!   note so the model still honours them.
-//! - `oneOf` becomes `anyOf` (at least one instead of exactly one: a
-//!   widening, recorded and noted).
-//! - A keyword no widening removal can serve (`allOf`, whose branches would
-//!   have to be merged; `patternProperties` and `prefixItems`, whose removal
-//!   under the closed objects and arrays strict mode demands would narrow),
-//!   or a `oneOf` beside an `anyOf`, sends the tool with `strict: false`
-//!   instead, recorded on the `strict` keyword: nothing else is changed.
+//! - A counting or annotation-like keyword whose removal only widens what
+//!   is accepted (`uniqueItems`, `minProperties`/`maxProperties`,
+//!   `dependentRequired`, `minContains`/`maxContains`, `additionalItems`)
+//!   and an undocumented string `format` are removed, each with a record,
+//!   and listed in one description note so the model still honours them.
+//! - A structural keyword (compositions other than `anyOf`, conditionals,
+//!   `not`, schema-valued dependencies, `patternProperties`,
+//!   `propertyNames`, `contains`, `prefixItems`, `unevaluated*`) has no
+//!   faithful strict rewrite: the tool is sent with `strict: false`,
+//!   recorded on the `strict` keyword, and nothing else is changed. This
+//!   matches the DeepSeek strict line, which fails closed on the same
+//!   constructs, and `strict-fallback`, which sends conditionals non-strict.
 //!
 //! The sets come from the provider-facts table, not from the oracle.
 
@@ -30,7 +30,22 @@ use crate::schema::{self, TooDeep};
 use crate::tool::Tool;
 
 /// Keywords no widening removal can serve: the tool goes non-strict.
-const FALLBACK: &[&str] = &["allOf", "patternProperties", "prefixItems"];
+const FALLBACK: &[&str] = &[
+    "allOf",
+    "oneOf",
+    "not",
+    "if",
+    "then",
+    "else",
+    "dependentSchemas",
+    "dependencies",
+    "patternProperties",
+    "propertyNames",
+    "contains",
+    "prefixItems",
+    "unevaluatedProperties",
+    "unevaluatedItems",
+];
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct StrictSubset {
@@ -41,8 +56,6 @@ pub(crate) struct StrictSubset {
     pub(crate) fallback: Vec<&'static str>,
     /// The documented string formats.
     pub(crate) formats: Vec<&'static str>,
-    /// Rewrite `oneOf` to `anyOf` (else it sends the tool non-strict).
-    pub(crate) one_of_to_any_of: bool,
     /// Surface what was removed in a description note.
     pub(crate) note: bool,
 }
@@ -55,11 +68,10 @@ impl Default for StrictSubset {
                 .items
                 .iter()
                 .copied()
-                .filter(|k| *k != "oneOf" && !FALLBACK.contains(k))
+                .filter(|k| !FALLBACK.contains(k))
                 .collect(),
             fallback: FALLBACK.to_vec(),
             formats: fact::STRICT_FORMATS.items.to_vec(),
-            one_of_to_any_of: true,
             note: true,
         }
     }
@@ -89,12 +101,6 @@ impl StrictSubset {
                 why = Some(format!(
                     "{k} at {at} is outside the strict subset and no widening removal serves it"
                 ));
-            } else if node.contains_key("oneOf")
-                && (!self.one_of_to_any_of || node.contains_key("anyOf"))
-            {
-                why = Some(format!(
-                    "oneOf at {at} is outside the strict subset and cannot become anyOf here"
-                ));
             }
         })?;
         Ok(why)
@@ -123,9 +129,6 @@ impl Pass for StrictSubset {
         }));
         out.extend(PassMutant::drop_each(self, "documented formats", |p| {
             &mut p.formats
-        }));
-        out.push(PassMutant::flip(self, "keep oneOf", |p| {
-            &mut p.one_of_to_any_of
         }));
         out.push(PassMutant::flip(self, "skip the unenforced note", |p| {
             &mut p.note
@@ -180,23 +183,6 @@ impl Pass for StrictSubset {
                     value: v,
                 });
             }
-            if self.one_of_to_any_of && node.contains_key("oneOf") {
-                let old = std::mem::take(node);
-                for (k, v) in old {
-                    node.insert(if k == "oneOf" { "anyOf".to_owned() } else { k }, v);
-                }
-                cx.record(
-                    path,
-                    "oneOf",
-                    Action::Rewritten,
-                    "oneOf is outside the strict subset: anyOf accepts a value matching more than one branch too",
-                );
-                lost.push(Unenforced {
-                    pointer: path.to_owned(),
-                    keyword: "oneOf".to_owned(),
-                    value: Value::String("exactly one branch must match".to_owned()),
-                });
-            }
             true
         })?;
         if self.note
@@ -249,28 +235,40 @@ mod tests {
     }
 
     #[test]
-    fn openai_strict_removes_widening_keywords_and_turns_one_of_into_any_of() {
+    fn openai_strict_removes_widening_only_keywords_and_names_them_in_one_note() {
         let ran = run(
             &StrictSubset::default(),
             Lane::OpenaiStrict,
             json!({"type":"object","properties":{
                 "labels":{"type":"array","items":{"type":"string"},"uniqueItems":true},
-                "v":{"oneOf":[{"type":"string"},{"type":"integer"}]},
-                "c":{"type":"string","if":{"const":"a"},"then":{"minLength":1}},
-                "n":{"anyOf":[{"type":"string"},{"not":{}}]}},
+                "opts":{"type":"object","properties":{},"minProperties":1}},
                 "dependentRequired":{"a":["b"]}}),
         );
         assert_eq!(
             bytes(&ran.tool.input_schema),
-            r#"{"type":"object","properties":{"labels":{"type":"array","items":{"type":"string"}},"v":{"anyOf":[{"type":"string"},{"type":"integer"}]},"c":{"type":"string"},"n":{"anyOf":[{"type":"string"},{}]}}}"#
+            r#"{"type":"object","properties":{"labels":{"type":"array","items":{"type":"string"}},"opts":{"type":"object","properties":{}}}}"#
         );
         assert_eq!(
             ran.tool.description.as_deref(),
             Some(
-                r#"Constraints this schema does not enforce (still follow them): (root): dependentRequired {"a":["b"]}; labels: uniqueItems true; v: oneOf exactly one branch must match; c: if {"const":"a"}; c: then {"minLength":1}; /properties/n/anyOf/1: not {}."#
+                r#"Constraints this schema does not enforce (still follow them): (root): dependentRequired {"a":["b"]}; labels: uniqueItems true; opts: minProperties 1."#
             )
         );
         assert_eq!(ran.tool.strict, None);
+    }
+
+    #[test]
+    fn openai_strict_sends_a_tool_with_a_not_branch_non_strict() {
+        // mcp-server-chart's `{"not":{}}` branch: no strict rewrite keeps it.
+        let schema =
+            json!({"type":"object","properties":{"n":{"anyOf":[{"type":"string"},{"not":{}}]}}});
+        let ran = run(&StrictSubset::default(), Lane::OpenaiStrict, schema.clone());
+        assert_eq!(ran.tool.input_schema, schema);
+        assert_eq!(ran.tool.strict, Some(false));
+        assert_eq!(
+            ran.records[0].reason,
+            "sent with strict: false: not at /properties/n/anyOf/1 is outside the strict subset and no widening removal serves it"
+        );
     }
 
     #[test]
