@@ -183,8 +183,12 @@ pub(super) fn merge_into(
 /// `oneOf`/`anyOf`/`allOf` is stripped with its branch properties merged
 /// (root first, then branches) and its required groups noted; a root without
 /// `type` gets `type: "object"`, a type list naming `object` becomes it.
-/// Any other root (a scalar, `false`, a non-object type) fails closed: no
-/// object schema stands for it. `null` (no parameters) is left alone.
+/// Any other root (a scalar, `false`, a declared non-object type) has no
+/// object schema that stands for it, and failing closed would ship a
+/// declaration Gemini rejects (taking the whole request down): the
+/// declaration ships without parameters (`null`), recorded as the removal
+/// of the whole root and noted with what was lost (the root schema, or its
+/// type when the schema is long). `null` (no parameters) is left alone.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct RootObject {
     pub(crate) merge_composition: bool,
@@ -214,11 +218,9 @@ impl Pass for RootObject {
             Value::Null | Value::Object(_) => false,
             Value::Bool(true) => true,
             Value::String(s) if s.eq_ignore_ascii_case("object") => true,
-            other => {
-                return Ok(Step::FailClosed(format!(
-                    "the parameters root is {}: Gemini needs an OBJECT schema and none stands for it",
-                    schema::to_bytes(other)
-                )));
+            _ => {
+                no_parameters(tool, cx);
+                return Ok(Step::Continue);
             }
         };
         if floor {
@@ -283,12 +285,7 @@ impl Pass for RootObject {
                     "the root type list narrowed to object (parameters are an object)",
                 );
             }
-            Some(t) => {
-                return Ok(Step::FailClosed(format!(
-                    "the parameters root is typed {}: Gemini needs an OBJECT root and wrapping it would change the call",
-                    schema::to_bytes(t)
-                )));
-            }
+            Some(_) => no_parameters(tool, cx),
         }
         Ok(Step::Continue)
     }
@@ -313,20 +310,58 @@ impl Pass for RootObject {
     }
 }
 
+/// The longest root schema a note quotes whole (longer ones: their type).
+const QUOTE_LIMIT: usize = 200;
+
+/// Replace a root that no object schema stands for by no parameters,
+/// recorded and noted with what was lost.
+fn no_parameters(tool: &mut Tool, cx: &mut Cx<'_>) {
+    let root = std::mem::replace(&mut tool.input_schema, Value::Null);
+    let quoted = schema::to_bytes(&root);
+    let lost = if quoted.len() <= QUOTE_LIMIT {
+        quoted
+    } else {
+        match root.get("type") {
+            Some(t) => format!("a schema of type {}", schema::to_bytes(t)),
+            None => "a schema that is not an object".to_owned(),
+        }
+    };
+    cx.record(
+        "",
+        "",
+        Action::Removed,
+        noted(
+            "Gemini's parameters must be an OBJECT schema and none stands for this root: the declaration ships without parameters",
+            "",
+            &format!("the input {lost} cannot be declared (not an object of named parameters)"),
+        ),
+    );
+}
+
 // ---------------------------------------------------------------------------
 
-/// The most `$ref` expansions one tool may take before v1 fails closed.
-const MAX_INLINES: usize = 512;
+/// How many times one `$ref` is expanded along one path: its recursion is
+/// unrolled this many levels, then cut.
+const UNROLL: usize = 1;
+
+/// The most `$ref` expansions one tool may take; past them each further
+/// `$ref` is cut like a recursive one.
+pub(crate) const MAX_INLINES: usize = 512;
 
 /// `gemini-inline-refs`: the `Schema` proto has no references and rejects
 /// `$defs` (rule `gemini-unknown-field-title-examples-default-defs`,
 /// recorded `Unknown name "$defs"`), so every local `$ref` (`#…` JSON
 /// Pointer into the tool's own schema) is replaced by its target, the
 /// node's own keywords winning over the target's, and the root `$defs` /
-/// `definitions` then go. A recursive `$ref` fails closed: no finite
-/// inlining is faithful and cutting the cycle would change the arguments
-/// the model may send. A `$ref` that points nowhere is removed (the node
-/// then counts as untyped).
+/// `definitions` then go. A recursive `$ref` has no finite inlining:
+/// failing closed would ship the `$ref` and get the whole request
+/// rejected, so the recursion is unrolled [`UNROLL`] level(s) and the
+/// recurring `$ref` is then cut to a typed stub (the target's type, the
+/// node's own keywords kept), recorded and noted; later passes treat the
+/// stub as any schema (an object stub has no properties, so
+/// `gemini-empty-objects` omits it, noted). Past [`MAX_INLINES`]
+/// expansions every further `$ref` is cut the same way. A `$ref` that
+/// points nowhere is removed (the node then counts as untyped).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct InlineRefs {
     /// Remove the root `$defs`/`definitions` after inlining (a mutation point).
@@ -366,16 +401,73 @@ struct Inliner<'a> {
     inlines: usize,
 }
 
+/// The type a `$ref` target declares or implies, for its stub.
+fn stub_type(target: Option<&Value>) -> Option<String> {
+    let target = target?.as_object()?;
+    match target.get("type") {
+        Some(Value::String(t)) => return Some(t.to_ascii_lowercase()),
+        Some(Value::Array(list)) => {
+            return list
+                .iter()
+                .filter_map(Value::as_str)
+                .find(|t| !t.eq_ignore_ascii_case("null"))
+                .map(str::to_ascii_lowercase);
+        }
+        _ => {}
+    }
+    if target.contains_key("properties") {
+        Some("object".to_owned())
+    } else if target.contains_key("items") {
+        Some("array".to_owned())
+    } else {
+        None
+    }
+}
+
 impl Inliner<'_> {
+    /// Replace the node's `$ref` by a typed stub, recorded and noted.
+    fn cut(
+        &self,
+        node: &mut Map<String, Value>,
+        (reference, recursive): (&str, bool),
+        path: &str,
+        cx: &mut Cx<'_>,
+    ) {
+        node.shift_remove("$ref");
+        if !node.contains_key("type")
+            && let Some(t) = stub_type(resolve(self.doc, reference))
+        {
+            put_first(node, "type", json!(t));
+        }
+        let (reason, what) = if recursive {
+            (
+                format!(
+                    "recursive $ref {reference} cut to a typed stub after {UNROLL} level(s) (the Schema proto has no references)"
+                ),
+                format!(
+                    "repeats the schema at {reference} (recursion not declared below this level)"
+                ),
+            )
+        } else {
+            (
+                format!(
+                    "$ref {reference} cut to a typed stub: inlining took more than {MAX_INLINES} expansions"
+                ),
+                format!("the schema at {reference} (not declared: too many references)"),
+            )
+        };
+        cx.record(path, "$ref", Action::Removed, noted(&reason, path, &what));
+    }
+
     fn go(
         &mut self,
         v: &mut Value,
         path: &str,
         depth: usize,
         cx: &mut Cx<'_>,
-    ) -> Result<Option<String>, TooDeep> {
+    ) -> Result<(), TooDeep> {
         let Some(node) = v.as_object_mut() else {
-            return Ok(None);
+            return Ok(());
         };
         if depth > MAX_DEPTH {
             return Err(TooDeep {
@@ -385,18 +477,12 @@ impl Inliner<'_> {
         }
         let mut pushed = 0;
         while let Some(Value::String(reference)) = node.get("$ref").cloned() {
-            if self.stack.contains(&reference) {
-                return Ok(Some(format!(
-                    "recursive $ref {reference} at {}: the Schema proto has no references and cutting the cycle would change the arguments",
-                    schema::display_path(path)
-                )));
+            let seen = self.stack.iter().filter(|r| **r == reference).count();
+            if seen >= UNROLL || self.inlines >= MAX_INLINES {
+                self.cut(node, (&reference, seen >= UNROLL), path, cx);
+                break;
             }
             self.inlines += 1;
-            if self.inlines > MAX_INLINES {
-                return Ok(Some(format!(
-                    "inlining $ref takes more than {MAX_INLINES} expansions"
-                )));
-            }
             if let Some(Value::Object(target)) = resolve(self.doc, &reference) {
                 // The target's keywords, then the node's own (they win).
                 let mut merged = target.clone();
@@ -424,21 +510,17 @@ impl Inliner<'_> {
                 );
             }
         }
-        let mut out = None;
         for child in schema::children(node) {
             if !kept(&child) {
                 continue;
             }
             let sub_path = format!("{path}{}", child.suffix());
-            if let Some(sub) = child.get_mut(node)
-                && let Some(r) = self.go(sub, &sub_path, depth + 1, cx)?
-            {
-                out = Some(r);
-                break;
+            if let Some(sub) = child.get_mut(node) {
+                self.go(sub, &sub_path, depth + 1, cx)?;
             }
         }
         self.stack.truncate(self.stack.len() - pushed);
-        Ok(out)
+        Ok(())
     }
 }
 
@@ -461,9 +543,7 @@ impl Pass for InlineRefs {
                 stack: Vec::new(),
                 inlines: 0,
             };
-            if let Some(reason) = inliner.go(&mut tool.input_schema, "", 0, cx)? {
-                return Ok(Step::FailClosed(reason));
-            }
+            inliner.go(&mut tool.input_schema, "", 0, cx)?;
         }
         if self.drop_defs
             && let Some(root) = tool.input_schema.as_object_mut()

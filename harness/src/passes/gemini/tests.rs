@@ -235,7 +235,7 @@ fn gemini_v1_root_object_merges_a_root_any_of_and_notes_its_groups() {
 }
 
 #[test]
-fn gemini_v1_root_object_floors_true_narrows_a_type_list_and_fails_closed_otherwise() {
+fn gemini_v1_root_object_floors_true_narrows_a_type_list_and_ships_no_parameters_otherwise() {
     let r = one(&RootObject::default(), json!(true));
     assert_eq!(bytes(r.schema()), r#"{"type":"object","properties":{}}"#);
     let r = one(
@@ -246,12 +246,53 @@ fn gemini_v1_root_object_floors_true_narrows_a_type_list_and_fails_closed_otherw
         bytes(r.schema()),
         r#"{"type":"object","properties":{"a":{"type":"string"}}}"#
     );
-    for bad in [json!({"type":"string"}), json!(false), json!(3)] {
-        assert!(matches!(
-            one(&RootObject::default(), bad).step,
-            Step::FailClosed(_)
-        ));
+    for (bad, lost) in [
+        (json!({"type":"string"}), r#"{"type":"string"}"#),
+        (json!(false), "false"),
+        (json!(3), "3"),
+        (
+            json!({"type":"array","items":{"type":"string"},"description":"x".repeat(200)}),
+            r#"a schema of type "array""#,
+        ),
+    ] {
+        let r = one(&RootObject::default(), bad);
+        assert_eq!(r.step, Step::Continue);
+        assert_eq!(r.schema(), &Value::Null);
+        assert_eq!(r.marks(), [mark("", "", Action::Removed)]);
+        assert_eq!(
+            note_of(&r),
+            Some(format!(
+                "(root): the input {lost} cannot be declared (not an object of named parameters)"
+            ))
+        );
     }
+}
+
+#[test]
+fn gemini_v1_ships_a_declared_non_object_root_without_parameters_and_notes_it() {
+    let tool = Tool::new("count", json!({"type":"integer","minimum":1})).with_description("Count.");
+    let s = v1(OA, tool.clone());
+    assert_eq!(s.outcome, Outcome::Shaped);
+    assert_eq!(s.tool.input_schema, Value::Null);
+    assert_eq!(
+        s.tool.description.as_deref(),
+        Some(
+            "Count.\n\nConstraints this schema does not enforce (still follow them): (root): the input {\"type\":\"integer\",\"minimum\":1} cannot be declared (not an object of named parameters)."
+        )
+    );
+    for as_of in ["2024-09-26", "2025-09-06", DEFAULT_AS_OF] {
+        assert_eq!(
+            rejections(OA, &tool, as_of),
+            ["vertex-parameters-type-object"]
+        );
+        assert_eq!(
+            rejections(OA, &s.tool, as_of),
+            Vec::<&str>::new(),
+            "{as_of}"
+        );
+    }
+    let pipeline = Profile::V1.with_config(PipelineConfig::default());
+    assert!(invariants::check_all(&pipeline, OA, &tool, &s, true).is_empty());
 }
 
 #[test]
@@ -300,18 +341,112 @@ fn gemini_v1_inline_refs_inlines_local_refs_and_drops_the_definitions() {
 }
 
 #[test]
-fn gemini_v1_inline_refs_fails_closed_on_a_recursive_ref() {
+fn gemini_v1_inline_refs_cuts_a_recursive_ref_to_a_typed_stub_after_one_level() {
     let r = one(
         &InlineRefs::default(),
         json!({"type":"object","properties":{"tree":{"$ref":"#/$defs/N"}},
-            "$defs":{"N":{"type":"object","properties":{"kids":{"type":"array","items":{"$ref":"#/$defs/N"}}}}}}),
+            "$defs":{"N":{"type":"object","properties":{"kids":{"type":"array",
+                "items":{"$ref":"#/$defs/N","description":"A kid"}}}}}}),
     );
-    match r.step {
-        Step::FailClosed(reason) => {
-            assert!(reason.starts_with("recursive $ref #/$defs/N"), "{reason}");
-        }
-        Step::Continue => panic!("expected fail closed"),
+    assert_eq!(r.step, Step::Continue);
+    assert_eq!(
+        bytes(r.schema()),
+        r#"{"type":"object","properties":{"tree":{"type":"object","properties":{"kids":{"type":"array","items":{"type":"object","description":"A kid"}}}}}}"#
+    );
+    assert_eq!(
+        r.marks(),
+        [
+            mark("/properties/tree", "$ref", Action::Rewritten),
+            mark(
+                "/properties/tree/properties/kids/items",
+                "$ref",
+                Action::Removed
+            ),
+            mark("", "$defs", Action::Removed),
+        ]
+    );
+    assert_eq!(
+        note_of(&r).as_deref(),
+        Some(
+            "/properties/tree/properties/kids/items: repeats the schema at #/$defs/N (recursion not declared below this level)"
+        )
+    );
+    assert_idempotent(&InlineRefs::default(), r.schema().clone());
+    // A target without a type leaves the stub untyped (typed later).
+    let r = one(
+        &InlineRefs::default(),
+        json!({"anyOf":[{"type":"string"},{"type":"array","items":{"$ref":"#"}}]}),
+    );
+    assert_eq!(
+        bytes(r.schema()),
+        r#"{"anyOf":[{"type":"string"},{"type":"array","items":{"anyOf":[{"type":"string"},{"type":"array","items":{}}]}}]}"#
+    );
+}
+
+#[test]
+fn gemini_v1_inline_refs_cuts_every_ref_past_the_expansion_budget() {
+    let mut props = serde_json::Map::new();
+    for i in 0..=MAX_INLINES {
+        props.insert(format!("p{i}"), json!({"$ref":"#/$defs/A"}));
     }
+    let r = one(
+        &InlineRefs::default(),
+        json!({"type":"object","properties":props,"$defs":{"A":{"type":"string","maxLength":3}}}),
+    );
+    assert_eq!(r.step, Step::Continue);
+    let last = format!("/properties/p{MAX_INLINES}");
+    assert_eq!(
+        bytes(&r.schema()["properties"]["p511"]),
+        r#"{"type":"string","maxLength":3}"#
+    );
+    assert_eq!(
+        bytes(&r.schema()["properties"][format!("p{MAX_INLINES}")]),
+        r#"{"type":"string"}"#
+    );
+    let marks = r.marks();
+    assert_eq!(marks.len(), MAX_INLINES + 2);
+    assert_eq!(marks[MAX_INLINES], mark(&last, "$ref", Action::Removed));
+    assert_eq!(
+        note_of(&r).as_deref(),
+        Some("p512: the schema at #/$defs/A (not declared: too many references)")
+    );
+}
+
+#[test]
+fn gemini_v1_declares_a_recursive_tree_one_level_deep_and_notes_the_cut() {
+    // mcp-server-chart `generate_mind_map` (livemcpbench), trimmed.
+    let tool = Tool::new(
+        "generate_mind_map",
+        json!({"type":"object","properties":{"data":{"type":"object","properties":{
+            "name":{"type":"string"},
+            "children":{"type":"array","items":{"type":"object","properties":{
+                "name":{"type":"string"},
+                "children":{"type":"array","items":{"$ref":"#/properties/data/properties/children/items"}}},
+                "required":["name"]}}},"required":["name"]}},
+            "required":["data"],"$schema":"http://json-schema.org/draft-07/schema#"}),
+    )
+    .with_description("Draw a mind map.");
+    let s = v1(OA, tool.clone());
+    assert_eq!(s.outcome, Outcome::Shaped);
+    assert_eq!(
+        bytes(&s.tool.input_schema),
+        r#"{"type":"object","properties":{"data":{"type":"object","properties":{"name":{"type":"string"},"children":{"type":"array","items":{"type":"object","properties":{"name":{"type":"string"},"children":{"type":"array","items":{"type":"object","properties":{"name":{"type":"string"}},"required":["name"]}}},"required":["name"]}}},"required":["name"]}},"required":["data"]}"#
+    );
+    assert_eq!(
+        s.tool.description.as_deref(),
+        Some(
+            "Draw a mind map.\n\nConstraints this schema does not enforce (still follow them): /properties/data/properties/children/items/properties/children/items/properties/children/items: repeats the schema at #/properties/data/properties/children/items (recursion not declared below this level); /properties/data/properties/children/items/properties/children/items/properties/children: omitted (a free-form object Gemini cannot declare)."
+        )
+    );
+    for as_of in ["2024-09-26", "2025-09-06", DEFAULT_AS_OF] {
+        assert_eq!(
+            rejections(OA, &s.tool, as_of),
+            Vec::<&str>::new(),
+            "{as_of}"
+        );
+    }
+    let pipeline = Profile::V1.with_config(PipelineConfig::default());
+    assert!(invariants::check_all(&pipeline, OA, &tool, &s, true).is_empty());
 }
 
 // ------------------------------------------------------------ schema values
@@ -637,6 +772,34 @@ fn gemini_v1_any_of_siblings_move_into_every_branch() {
     );
 }
 
+#[test]
+fn gemini_v1_any_of_siblings_past_the_growth_budget_are_removed_and_noted() {
+    let long = "d".repeat(GROWTH_BUDGET / 2);
+    let r = one(
+        &AnyOfOnly::default(),
+        json!({"type":"object","properties":{
+            "a":{"description":"A","anyOf":[{"type":"string"},{"type":"number"}]},
+            "b":{"description":long,"maxLength":3,"anyOf":[{"type":"string"},{"type":"number"}]}}}),
+    );
+    assert_eq!(r.step, Step::Continue);
+    assert_eq!(
+        bytes(r.schema()),
+        r#"{"type":"object","properties":{"a":{"anyOf":[{"type":"string","description":"A"},{"type":"number","description":"A"}]},"b":{"anyOf":[{"type":"string"},{"type":"number"}]}}}"#
+    );
+    assert_eq!(
+        r.marks(),
+        [
+            mark("/properties/a", "description", Action::Rewritten),
+            mark("/properties/b", "description", Action::Removed),
+            mark("/properties/b", "maxLength", Action::Removed),
+        ]
+    );
+    assert_eq!(
+        note_of(&r).as_deref(),
+        Some("b: every anyOf branch also needs description, maxLength")
+    );
+}
+
 // ------------------------------------------------------------ types
 
 #[test]
@@ -840,6 +1003,50 @@ fn gemini_v1_openapi_output_is_accepted_on_every_recorded_date() {
             "Does it.\n\nConstraints this schema does not enforce (still follow them): q: exclusiveMinimum 0; labels: propertyNames {\"pattern\":\"^a\"}; depth: one of [0,1]; modes: one of [\"a\"]; file_path: format uri; opts: omitted (a free-form object Gemini cannot declare); big: maxItems 1000."
         )
     );
+    let pipeline = Profile::V1.with_config(PipelineConfig::default());
+    assert!(invariants::check_all(&pipeline, OA, &tool, &s, true).is_empty());
+}
+
+#[test]
+fn gemini_v1_strips_every_field_outside_the_proto_with_records_and_notes() {
+    let tool = Tool::new(
+        "u",
+        json!({"type":"object","properties":{
+            "tags":{"type":"array","items":{"type":"string"},"uniqueItems":true,"x-order":2},
+            "n":{"type":"integer","multipleOf":5,"$comment":"c"}},
+            "if":{"required":["n"]},"then":{"required":["tags"]}}),
+    )
+    .with_description("U.");
+    let s = v1(OA, tool.clone());
+    assert_eq!(s.outcome, Outcome::Shaped);
+    assert_eq!(
+        bytes(&s.tool.input_schema),
+        r#"{"type":"object","properties":{"tags":{"type":"array","items":{"type":"string"}},"n":{"type":"integer"}}}"#
+    );
+    let marks: Vec<_> = s
+        .degradations
+        .iter()
+        .map(|d| (d.path.as_str(), d.keyword.as_str(), d.action))
+        .collect();
+    assert_eq!(
+        marks,
+        [
+            ("", "if", Action::Removed),
+            ("", "then", Action::Removed),
+            ("/properties/tags", "uniqueItems", Action::Removed),
+            ("/properties/tags", "x-order", Action::Removed),
+            ("/properties/n", "multipleOf", Action::Removed),
+            ("/properties/n", "$comment", Action::Removed),
+            ("", "description", Action::Noted),
+        ]
+    );
+    assert_eq!(
+        s.tool.description.as_deref(),
+        Some(
+            "U.\n\nConstraints this schema does not enforce (still follow them): (root): if {\"required\":[\"n\"]}; (root): then {\"required\":[\"tags\"]}; tags: uniqueItems true; n: multipleOf 5."
+        )
+    );
+    assert_eq!(rejections(OA, &s.tool, DEFAULT_AS_OF), Vec::<&str>::new());
     let pipeline = Profile::V1.with_config(PipelineConfig::default());
     assert!(invariants::check_all(&pipeline, OA, &tool, &s, true).is_empty());
 }

@@ -18,14 +18,21 @@ use crate::tool::Tool;
 /// `{anyOf: [S∧A, S∧B]}`): keys a branch lacks are added, `properties`
 /// merge by name and `required` lists unite; the branch's own value wins
 /// any other clash.
-/// Bytes `gemini-anyof-only` may add to one tool's schema.
-const GROWTH_BUDGET: usize = 1 << 20;
-
+///
+/// Copying siblings into every branch, level under level, grows the schema
+/// exponentially on nested unions (a fuzz input reached 5 GB). Past
+/// [`GROWTH_BUDGET`] added bytes, the siblings of each further `anyOf` are
+/// removed instead of copied (recorded, and noted: every branch should
+/// still satisfy them); failing closed would ship the `anyOf` beside its
+/// siblings, which Gemini rejects.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct AnyOfOnly {
     /// Merge `properties`/`required` (else the branch's wins; a mutation point).
     pub(crate) merge_maps: bool,
 }
+
+/// Bytes `gemini-anyof-only` may add to one tool's schema.
+pub(crate) const GROWTH_BUDGET: usize = 1 << 20;
 
 impl Default for AnyOfOnly {
     fn default() -> Self {
@@ -43,15 +50,8 @@ impl Pass for AnyOfOnly {
     }
 
     fn apply(&self, tool: &mut Tool, cx: &mut Cx<'_>) -> Result<Step, TooDeep> {
-        // Copying siblings into every branch, level under level, grows the
-        // schema exponentially on nested unions (a fuzz input reached 5 GB):
-        // past the budget the tool fails closed instead.
         let mut grown = 0usize;
-        let mut over = false;
         schema::rewrite_pre_order(&mut tool.input_schema, &mut |path, node| {
-            if over {
-                return false;
-            }
             if path.is_empty() || node.len() < 2 || !node.get("anyOf").is_some_and(Value::is_array)
             {
                 return true;
@@ -60,13 +60,26 @@ impl Pass for AnyOfOnly {
             let Some(Value::Array(mut branches)) = siblings.shift_remove("anyOf") else {
                 return true;
             };
-            grown += schema::to_bytes(&Value::Object(siblings.clone())).len() * branches.len();
-            if grown > GROWTH_BUDGET {
-                over = true;
-                siblings.insert("anyOf".into(), Value::Array(branches));
-                *node = siblings;
-                return false;
+            let adds = schema::to_bytes(&Value::Object(siblings.clone())).len() * branches.len();
+            if grown + adds > GROWTH_BUDGET {
+                let keys: Vec<&str> = siblings.keys().map(String::as_str).collect();
+                let what = format!("every anyOf branch also needs {}", keys.join(", "));
+                for k in siblings.keys() {
+                    cx.record(
+                        path,
+                        k,
+                        Action::Removed,
+                        noted(
+                            "anyOf must be the only field, and copying this field into every branch would pass the growth budget",
+                            path,
+                            &what,
+                        ),
+                    );
+                }
+                node.insert("anyOf".into(), Value::Array(branches));
+                return true;
             }
+            grown += adds;
             for b in &mut branches {
                 if let Value::Object(m) = b {
                     merge_into(m, &siblings, self.merge_maps);
@@ -83,11 +96,6 @@ impl Pass for AnyOfOnly {
             node.insert("anyOf".into(), Value::Array(branches));
             true
         })?;
-        if over {
-            return Ok(Step::FailClosed(format!(
-                "moving fields into every anyOf branch would add more than {GROWTH_BUDGET} bytes"
-            )));
-        }
         Ok(Step::Continue)
     }
 
