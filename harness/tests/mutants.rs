@@ -190,7 +190,7 @@ fn a_mutant_caught_by_examples_and_the_oracle_names_every_check() {
     assert_eq!(r["evidence"], "independent");
     assert_eq!(
         r["details"]["oracle"],
-        "fixtures#pattern_lookahead: verdict none rejected by [] (baseline fix [])"
+        "fixtures#pattern_lookahead: verdict still-rejected rejected by [openai-pattern-lookaround] (baseline fix [])"
     );
     assert_eq!(
         r["details"]["replay"],

@@ -68,6 +68,7 @@ fn key_char(c: char) -> bool {
 /// Root property keys: `^[a-zA-Z0-9_.-]{1,64}$` (recording
 /// `anthropic-property-key-pattern-1`).
 pub(crate) const PROPERTY_KEY: NameSpec = NameSpec {
+    min: 1,
     max: 64,
     first: key_char,
     rest: key_char,

@@ -35,6 +35,15 @@ pub(crate) use refs::RefSiblingsToAllOf;
 pub(crate) use root::{ParametersObjectFloor, WrapBarePropertyMap};
 
 /// The ordered v1 passes for `lane` (none for a lane outside this family).
+/// Moonshot's documented function name: `^[a-zA-Z_][a-zA-Z0-9-_]{2,63}$`
+/// (`facts::moonshot`).
+const MOONSHOT_FUNCTION_NAME: super::names::NameSpec = super::names::NameSpec {
+    min: 3,
+    max: crate::facts::moonshot::NAME_LENGTH.value,
+    first: super::names::letter_or_underscore,
+    rest: super::names::word_or_dash,
+};
+
 pub(crate) fn v1(lane: Lane) -> Vec<Box<dyn Pass>> {
     match lane {
         Lane::DeepseekChat => vec![
@@ -49,6 +58,10 @@ pub(crate) fn v1(lane: Lane) -> Vec<Box<dyn Pass>> {
             Box::new(TypeAnyOfMembers::default()),
         ],
         Lane::Moonshot => vec![
+            Box::new(super::names::SanitizeToolName {
+                spec: MOONSHOT_FUNCTION_NAME,
+                rule: "moonshot-function-name-pattern",
+            }),
             Box::new(WrapBarePropertyMap::new(
                 "moonshot-parameters-type-object",
                 true,
@@ -236,6 +249,7 @@ mod tests {
         assert_eq!(
             listed(Lane::Moonshot),
             [
+                ("sanitize-tool-name", Some("moonshot-function-name-pattern")),
                 (
                     "wrap-bare-property-map",
                     Some("moonshot-parameters-type-object")

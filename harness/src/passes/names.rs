@@ -9,7 +9,7 @@
 
 use serde_json::{Map, Value};
 
-use super::{Cx, Pass, Step};
+use super::{Cx, Pass, PassMutant, Step};
 use crate::degradation::Action;
 use crate::schema::{self, TooDeep};
 use crate::tool::Tool;
@@ -17,6 +17,8 @@ use crate::tool::Tool;
 /// What a wire accepts as a name.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct NameSpec {
+    /// At least this many characters (a shorter name is padded with `_`).
+    pub(crate) min: usize,
     /// At most this many characters.
     pub(crate) max: usize,
     /// The first character must satisfy this.
@@ -44,6 +46,7 @@ impl NameSpec {
     /// `^[a-zA-Z0-9_-]{1,max}$`.
     pub(crate) const fn word_or_dash(max: usize) -> Self {
         Self {
+            min: 1,
             max,
             first: word_or_dash,
             rest: word_or_dash,
@@ -55,14 +58,16 @@ impl NameSpec {
         let Some(c0) = chars.next() else {
             return false;
         };
-        (self.first)(c0) && chars.all(self.rest) && name.chars().count() <= self.max
+        let n = name.chars().count();
+        (self.first)(c0) && chars.all(self.rest) && n <= self.max && n >= self.min
     }
 
     /// The nearest valid name, or `None` when `name` is valid already.
     /// Each rejected character becomes `_`; a rejected first character gets
     /// a `_` in front (when `_` may start a name) or is replaced; an empty
-    /// name becomes `_`; a name over the limit is cut and suffixed with
-    /// `_` and the first eight hex digits of the original's sha256.
+    /// name becomes `_`; a name under the minimum is padded with `_`; a
+    /// name over the limit is cut and suffixed with `_` and the first eight
+    /// hex digits of the original's sha256.
     pub(crate) fn sanitize(&self, name: &str) -> Option<String> {
         if self.accepts(name) {
             return None;
@@ -81,6 +86,9 @@ impl NameSpec {
                 }
             }
             Some(_) => {}
+        }
+        while out.chars().count() < self.min {
+            out.push('_');
         }
         if out.chars().count() > self.max {
             let hash = &crate::diff::sha256_hex(name)[..8];
@@ -101,6 +109,16 @@ pub(crate) struct SanitizeToolName {
 impl Pass for SanitizeToolName {
     fn name(&self) -> &'static str {
         "sanitize-tool-name"
+    }
+
+    fn mutants(&self) -> Vec<PassMutant> {
+        if self.spec.min > 1 {
+            let mut p = *self;
+            p.spec.min = 1;
+            vec![PassMutant::new("accept names under the minimum length", p)]
+        } else {
+            Vec::new()
+        }
     }
 
     fn rule(&self) -> Option<&'static str> {
@@ -251,11 +269,28 @@ mod tests {
     #[test]
     fn a_bad_first_character_gets_an_underscore_in_front() {
         let gemini = NameSpec {
+            min: 1,
             max: 64,
             first: letter_or_underscore,
             rest: word,
         };
         assert_eq!(gemini.sanitize("3d-model").as_deref(), Some("_3d_model"));
+    }
+
+    #[test]
+    fn a_name_under_the_minimum_is_padded_as_moonshot_requires() {
+        // Moonshot: ^[a-zA-Z_][a-zA-Z0-9-_]{2,63}$.
+        let moonshot = NameSpec {
+            min: 3,
+            max: 64,
+            first: letter_or_underscore,
+            rest: word_or_dash,
+        };
+        assert_eq!(moonshot.sanitize("t").as_deref(), Some("t__"));
+        assert_eq!(moonshot.sanitize("").as_deref(), Some("___"));
+        assert_eq!(moonshot.sanitize("1a").as_deref(), Some("_1a"));
+        assert_eq!(moonshot.sanitize("get-x"), None);
+        assert!(moonshot.accepts("abc") && !moonshot.accepts("ab"));
     }
 
     #[test]

@@ -61,7 +61,10 @@ pub(crate) fn v1(lane: Lane) -> Vec<Box<dyn Pass>> {
             passes.push(Box::new(RequireAll::default()));
             passes
         }
-        Lane::Xai => vec![Box::new(StripKeywords::xai())],
+        Lane::Xai => vec![
+            Box::new(StripKeywords::xai()),
+            Box::new(XaiExactConstructs::default()),
+        ],
         Lane::Groq => vec![
             Box::new(NonSchemaRoot::new("groq-metaschema-validation")),
             Box::new(RepairKeywordTypes::new("groq-metaschema-validation")),
@@ -1218,3 +1221,144 @@ impl Pass for StripKeywords {
 #[cfg(test)]
 #[path = "openai_tests.rs"]
 mod tests;
+
+/// `xai-exact-constructs`: xAI rejects `items` as an array ("use
+/// 'prefixItems'"), property schemas `true`/`false` and an empty
+/// `enum`/`anyOf` (rule `xai-schema-construct-rejected`, documented).
+/// Tuple `items: [..]` is exactly `prefixItems: [..]` (the tuple's
+/// `additionalItems` becomes `items`) and `true` is exactly `{}`; a `false`
+/// property and an empty list have no accepted spelling, so they are removed
+/// and named in a description note. Each change is recorded.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct XaiExactConstructs {
+    /// Rewrite tuple `items` (mutation point).
+    pub(crate) tuples: bool,
+    /// Rewrite `true` property schemas (mutation point).
+    pub(crate) true_properties: bool,
+}
+
+impl Default for XaiExactConstructs {
+    fn default() -> Self {
+        Self {
+            tuples: true,
+            true_properties: true,
+        }
+    }
+}
+
+impl Pass for XaiExactConstructs {
+    fn name(&self) -> &'static str {
+        "xai-exact-constructs"
+    }
+
+    fn rule(&self) -> Option<&'static str> {
+        Some("xai-schema-construct-rejected")
+    }
+
+    fn apply(&self, tool: &mut Tool, cx: &mut Cx<'_>) -> Result<Step, TooDeep> {
+        let mut lost = Vec::new();
+        schema::rewrite_pre_order(&mut tool.input_schema, &mut |path, node| {
+            if self.tuples
+                && node.get("items").is_some_and(Value::is_array)
+                && !node.contains_key("prefixItems")
+            {
+                let old = std::mem::take(node);
+                let rest = old.get("additionalItems").cloned();
+                for (k, v) in old {
+                    match k.as_str() {
+                        "items" => {
+                            node.insert("prefixItems".to_owned(), v);
+                            if let Some(r) = &rest {
+                                node.insert("items".to_owned(), r.clone());
+                            }
+                        }
+                        "additionalItems" => {}
+                        _ => {
+                            node.insert(k, v);
+                        }
+                    }
+                }
+                cx.record(
+                    path,
+                    "items",
+                    Action::Rewritten,
+                    "tuple items spelled as prefixItems (the same constraint in draft 2020-12)",
+                );
+            }
+            if self.true_properties
+                && let Some(Value::Object(props)) = node.get_mut("properties")
+            {
+                for (name, v) in props.iter_mut().filter(|(_, v)| **v == Value::Bool(true)) {
+                    *v = json!({});
+                    cx.record(
+                        &format!("{path}/properties/{}", schema::escape_token(name)),
+                        "(schema)",
+                        Action::Rewritten,
+                        "property schema true spelled as {} (the same constraint)",
+                    );
+                }
+            }
+            // `false` (the key must be absent) has no accepted spelling:
+            // the entry goes, and the model is told. On xAI objects are
+            // closed by default, so the key stays disallowed unless the
+            // object admits others.
+            if let Some(Value::Object(props)) = node.get_mut("properties") {
+                let banned: Vec<String> = props
+                    .iter()
+                    .filter(|(_, v)| **v == Value::Bool(false))
+                    .map(|(k, _)| k.clone())
+                    .collect();
+                for name in banned {
+                    props.shift_remove(&name);
+                    let at = format!("{path}/properties/{}", schema::escape_token(&name));
+                    cx.record(
+                        &at,
+                        "(schema)",
+                        Action::Removed,
+                        "property schema false is not accepted: the key must stay absent",
+                    );
+                    lost.push(super::notes::Unenforced {
+                        pointer: at,
+                        keyword: "must be absent".to_owned(),
+                        value: Value::Bool(true),
+                    });
+                }
+            }
+            // An empty `enum`/`anyOf` accepts no value; xAI wants a variant.
+            for k in ["enum", "anyOf"] {
+                if node
+                    .get(k)
+                    .and_then(Value::as_array)
+                    .is_some_and(Vec::is_empty)
+                    && let Some(v) = node.shift_remove(k)
+                {
+                    cx.record(
+                        path,
+                        k,
+                        Action::Removed,
+                        "an empty list accepts no value and xAI rejects it",
+                    );
+                    lost.push(super::notes::Unenforced {
+                        pointer: path.to_owned(),
+                        keyword: k.to_owned(),
+                        value: v,
+                    });
+                }
+            }
+            true
+        })?;
+        if let Some(n) = super::notes::unenforced_note(&lost) {
+            cx.note(tool, &n, "rejected constructs surfaced as a note");
+        }
+        Ok(Step::Continue)
+    }
+
+    fn mutants(&self) -> Vec<PassMutant> {
+        vec![
+            PassMutant::flip(self, "keep tuple items", |p| &mut p.tuples),
+            PassMutant::flip(self, "keep true property schemas", |p| {
+                &mut p.true_properties
+            }),
+        ]
+    }
+}

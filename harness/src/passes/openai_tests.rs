@@ -75,7 +75,10 @@ fn openai_v1_pass_lists_per_lane() {
             "strict-require-all"
         ]
     );
-    assert_eq!(names(Lane::Xai), ["strip-unsupported-keywords"]);
+    assert_eq!(
+        names(Lane::Xai),
+        ["strip-unsupported-keywords", "xai-exact-constructs"]
+    );
     assert_eq!(
         names(Lane::Groq),
         [
@@ -105,7 +108,13 @@ fn openai_v1_pass_lists_per_lane() {
             Some("cerebras-additionalproperties-false-required")
         ]
     );
-    assert_eq!(rules(Lane::Xai), [Some("xai-length-count-constraints")]);
+    assert_eq!(
+        rules(Lane::Xai),
+        [
+            Some("xai-length-count-constraints"),
+            Some("xai-schema-construct-rejected")
+        ]
+    );
     assert_eq!(
         rules(Lane::Groq),
         [
@@ -967,4 +976,56 @@ fn metaschema_gate_fails_closed_on_what_no_repair_made_valid() {
     );
     assert_eq!(good.step, Step::Continue);
     assert!(good.records.is_empty());
+}
+
+#[test]
+fn xai_v1_spells_tuple_items_as_prefix_items_and_true_properties_as_empty_schemas() {
+    use crate::passes::test_support::run;
+    let r = run(
+        &super::XaiExactConstructs::default(),
+        Lane::Xai,
+        json!({"type":"object","properties":{
+            "range":{"type":"array","items":[{"type":"integer"},{"type":"integer"}],"additionalItems":false},
+            "any":true}}),
+    );
+    assert_eq!(
+        serde_json::to_string(r.schema()).unwrap(),
+        r#"{"type":"object","properties":{"range":{"type":"array","prefixItems":[{"type":"integer"},{"type":"integer"}],"items":false},"any":{}}}"#
+    );
+    assert_eq!(
+        r.marks(),
+        [
+            // The root's properties map first, then the walk reaches `range`.
+            (
+                "/properties/any".to_owned(),
+                "(schema)".to_owned(),
+                Action::Rewritten
+            ),
+            (
+                "/properties/range".to_owned(),
+                "items".to_owned(),
+                Action::Rewritten
+            ),
+        ]
+    );
+}
+
+#[test]
+fn xai_v1_removes_a_false_property_and_an_empty_enum_with_a_note() {
+    use crate::passes::test_support::run;
+    let r = run(
+        &super::XaiExactConstructs::default(),
+        Lane::Xai,
+        json!({"type":"object","properties":{"secret":false,"mode":{"type":"string","enum":[]}}}),
+    );
+    assert_eq!(
+        serde_json::to_string(r.schema()).unwrap(),
+        r#"{"type":"object","properties":{"mode":{"type":"string"}}}"#
+    );
+    assert_eq!(
+        r.tool.description.as_deref(),
+        Some(
+            "Constraints this schema does not enforce (still follow them): secret: must be absent true; mode: enum []."
+        )
+    );
 }

@@ -9,13 +9,14 @@
 //!   `dependentRequired`, `minContains`/`maxContains`, `additionalItems`)
 //!   and an undocumented string `format` are removed, each with a record,
 //!   and listed in one description note so the model still honours them.
-//! - A structural keyword (compositions other than `anyOf`, conditionals,
-//!   `not`, schema-valued dependencies, `patternProperties`,
+//! - A structural keyword (compositions other than `anyOf`,
+//!   schema-valued dependencies, `patternProperties`,
 //!   `propertyNames`, `contains`, `prefixItems`, `unevaluated*`) has no
 //!   faithful strict rewrite: the tool is sent with `strict: false`,
 //!   recorded on the `strict` keyword, and nothing else is changed. This
 //!   matches the DeepSeek strict line, which fails closed on the same
-//!   constructs, and `strict-fallback`, which sends conditionals non-strict.
+//!   constructs; `not` and conditionals are `strict-fallback`'s, which runs
+//!   first and sends such tools non-strict.
 //!
 //! The sets come from the provider-facts table, not from the oracle.
 
@@ -30,13 +31,11 @@ use crate::schema::{self, TooDeep};
 use crate::tool::Tool;
 
 /// Keywords no widening removal can serve: the tool goes non-strict.
+/// (`not` and `if`/`then`/`else` are left to `strict-fallback`, which runs
+/// first and sends conditional tools non-strict.)
 const FALLBACK: &[&str] = &[
     "allOf",
     "oneOf",
-    "not",
-    "if",
-    "then",
-    "else",
     "dependentSchemas",
     "dependencies",
     "patternProperties",
@@ -60,6 +59,9 @@ pub(crate) struct StrictSubset {
     pub(crate) note: bool,
 }
 
+/// What `strict-fallback` already serves (it runs before this pass).
+const CONDITIONALS: &[&str] = &["not", "if", "then", "else"];
+
 impl Default for StrictSubset {
     fn default() -> Self {
         Self {
@@ -68,7 +70,7 @@ impl Default for StrictSubset {
                 .items
                 .iter()
                 .copied()
-                .filter(|k| !FALLBACK.contains(k))
+                .filter(|k| !FALLBACK.contains(k) && !CONDITIONALS.contains(k))
                 .collect(),
             fallback: FALLBACK.to_vec(),
             formats: fact::STRICT_FORMATS.items.to_vec(),
@@ -82,7 +84,10 @@ impl Default for StrictSubset {
 fn numeric_only(node: &Map<String, Value>) -> bool {
     let numeric = |t: &Value| matches!(t.as_str(), Some("number" | "integer"));
     match node.get("type") {
-        Some(Value::Array(ts)) => !ts.is_empty() && ts.iter().all(numeric),
+        // `null` beside the numbers (a nullable number) keeps it numeric.
+        Some(Value::Array(ts)) => {
+            ts.iter().any(numeric) && ts.iter().all(|t| numeric(t) || t == "null")
+        }
         Some(t) => numeric(t),
         None => false,
     }
@@ -258,17 +263,25 @@ mod tests {
     }
 
     #[test]
-    fn openai_strict_sends_a_tool_with_a_not_branch_non_strict() {
-        // mcp-server-chart's `{"not":{}}` branch: no strict rewrite keeps it.
-        let schema =
-            json!({"type":"object","properties":{"n":{"anyOf":[{"type":"string"},{"not":{}}]}}});
+    fn openai_strict_sends_a_tool_with_a_nested_one_of_non_strict() {
+        // github-mcp-server update_issue_labels: a nested oneOf.
+        let schema = json!({"type":"object","properties":{"labels":{"oneOf":[{"type":"string"},{"type":"array","items":{"type":"string"}}]}}});
         let ran = run(&StrictSubset::default(), Lane::OpenaiStrict, schema.clone());
         assert_eq!(ran.tool.input_schema, schema);
         assert_eq!(ran.tool.strict, Some(false));
         assert_eq!(
             ran.records[0].reason,
-            "sent with strict: false: not at /properties/n/anyOf/1 is outside the strict subset and no widening removal serves it"
+            "sent with strict: false: oneOf at /properties/labels is outside the strict subset and no widening removal serves it"
         );
+    }
+
+    #[test]
+    fn not_and_conditionals_are_left_to_strict_fallback() {
+        let schema =
+            json!({"type":"object","properties":{"n":{"anyOf":[{"type":"string"},{"not":{}}]}}});
+        let ran = run(&StrictSubset::default(), Lane::OpenaiStrict, schema.clone());
+        assert_eq!(ran.tool.input_schema, schema);
+        assert!(ran.records.is_empty());
     }
 
     #[test]
@@ -283,6 +296,17 @@ mod tests {
             ran.records[0].reason,
             "sent with strict: false: allOf at /properties/a is outside the strict subset and no widening removal serves it"
         );
+    }
+
+    #[test]
+    fn a_format_on_a_nullable_number_is_left_alone_as_on_a_number() {
+        // Shaping twice must not strip it the second time, after
+        // strict-require-all made the property nullable (idempotence).
+        let schema =
+            json!({"type":"object","properties":{"n":{"type":["integer","null"],"format":"uri"}}});
+        let ran = run(&StrictSubset::default(), Lane::OpenaiStrict, schema.clone());
+        assert_eq!(ran.tool.input_schema, schema);
+        assert!(ran.records.is_empty());
     }
 
     #[test]

@@ -976,7 +976,10 @@ fn strict_unsupported_keyword(req: &Request<'_>) -> Vec<Finding> {
 fn numeric_only(node: &Map<String, Value>) -> bool {
     let numeric = |t: &Value| matches!(t.as_str(), Some("number" | "integer"));
     match node.get("type") {
-        Some(Value::Array(ts)) => !ts.is_empty() && ts.iter().all(numeric),
+        // `null` beside the numbers (a nullable number) keeps it numeric.
+        Some(Value::Array(ts)) => {
+            ts.iter().any(numeric) && ts.iter().all(|t| numeric(t) || t == "null")
+        }
         Some(t) => numeric(t),
         None => false,
     }

@@ -39,6 +39,7 @@ fn word_dot_dash(c: char) -> bool {
 
 /// Function names (`gemini-function-name-pattern`).
 pub(crate) const FUNCTION_NAME: NameSpec = NameSpec {
+    min: 1,
     max: 64,
     first: letter_or_underscore,
     rest: word_dot_dash,
@@ -46,6 +47,7 @@ pub(crate) const FUNCTION_NAME: NameSpec = NameSpec {
 
 /// Top-level parameter names (`gemini-parameter-name-pattern`).
 pub(crate) const PARAMETER_NAME: NameSpec = NameSpec {
+    min: 1,
     max: 64,
     first: letter_or_underscore,
     rest: word,
