@@ -166,7 +166,7 @@ pub(crate) fn violation(w: Want, v: &Value) -> Option<String> {
 }
 
 /// Every keyword-type violation of one node: `(pointer, message)`.
-fn node_violations(ptr: &str, node: &Map<String, Value>) -> Vec<(String, String)> {
+pub(crate) fn node_violations(ptr: &str, node: &Map<String, Value>) -> Vec<(String, String)> {
     let mut out = Vec::new();
     for (k, v) in node {
         if let Some(message) = want(k).and_then(|w| violation(w, v)) {

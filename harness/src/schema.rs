@@ -330,6 +330,21 @@ pub fn display_path(path: &str) -> String {
     }
 }
 
+/// The node is typed only as numbers (a nullable number included): the
+/// documented strict format list is for strings, so a `format` there is an
+/// open question, neither stripped nor rejected.
+pub(crate) fn numeric_only(node: &Map<String, Value>) -> bool {
+    let numeric = |t: &Value| matches!(t.as_str(), Some("number" | "integer"));
+    match node.get("type") {
+        // `null` beside the numbers (a nullable number) keeps it numeric.
+        Some(Value::Array(ts)) => {
+            ts.iter().any(numeric) && ts.iter().all(|t| numeric(t) || t == "null")
+        }
+        Some(t) => numeric(t),
+        None => false,
+    }
+}
+
 /// `type` is exactly the string `name`.
 pub(crate) fn has_type(node: &Map<String, Value>, name: &str) -> bool {
     node.get("type").and_then(Value::as_str) == Some(name)

@@ -103,7 +103,7 @@ fn local_refs(nodes: &[Node]) -> Vec<(String, String)> {
 }
 
 /// `path` lies at or below `root` (JSON Pointers).
-fn within(path: &str, root: &str) -> bool {
+pub(crate) fn within(path: &str, root: &str) -> bool {
     path == root
         || path
             .strip_prefix(root)
@@ -111,7 +111,7 @@ fn within(path: &str, root: &str) -> bool {
 }
 
 /// A target is recursive when the refs inside it lead back to it.
-fn is_recursive(target: &str, refs: &[(String, String)]) -> bool {
+pub(crate) fn is_recursive(target: &str, refs: &[(String, String)]) -> bool {
     let mut seen: Vec<&str> = Vec::new();
     let mut todo: Vec<&str> = vec![target];
     while let Some(t) = todo.pop() {

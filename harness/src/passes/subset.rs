@@ -20,7 +20,7 @@
 //!
 //! The sets come from the provider-facts table, not from the oracle.
 
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use super::notes::{self, Unenforced};
 use super::strict::StrictGate;
@@ -76,20 +76,6 @@ impl Default for StrictSubset {
             formats: fact::STRICT_FORMATS.items.to_vec(),
             note: true,
         }
-    }
-}
-
-/// The node is typed only as numbers: the documented format list is for
-/// strings, so a `format` there is left alone (an open question).
-fn numeric_only(node: &Map<String, Value>) -> bool {
-    let numeric = |t: &Value| matches!(t.as_str(), Some("number" | "integer"));
-    match node.get("type") {
-        // `null` beside the numbers (a nullable number) keeps it numeric.
-        Some(Value::Array(ts)) => {
-            ts.iter().any(numeric) && ts.iter().all(|t| numeric(t) || t == "null")
-        }
-        Some(t) => numeric(t),
-        None => false,
     }
 }
 
@@ -172,7 +158,7 @@ impl Pass for StrictSubset {
                     });
                 }
             }
-            if !numeric_only(node)
+            if !schema::numeric_only(node)
                 && matches!(node.get("format"), Some(Value::String(f)) if !self.formats.contains(&f.as_str()))
                 && let Some(v) = node.shift_remove("format")
             {

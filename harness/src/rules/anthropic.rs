@@ -45,6 +45,7 @@
 //! it); `strict` on `computer_toolset`/`browser_toolset` entries (server
 //! tools the lanes never render).
 
+use crate::strict_subset::is_recursive;
 use serde_json::{Map, Value};
 
 use super::{each_schema, finding, nodes};
@@ -586,34 +587,6 @@ fn local_refs(schema: &Value) -> Vec<(String, String)> {
             Some((path, target.to_owned()))
         })
         .collect()
-}
-
-/// `path` lies at or below `root` (JSON Pointers).
-fn within(path: &str, root: &str) -> bool {
-    path == root
-        || path
-            .strip_prefix(root)
-            .is_some_and(|rest| rest.starts_with('/'))
-}
-
-/// A target is recursive when the refs inside it lead back to it.
-fn is_recursive(target: &str, refs: &[(String, String)]) -> bool {
-    let mut seen: Vec<&str> = Vec::new();
-    let mut todo: Vec<&str> = vec![target];
-    while let Some(t) = todo.pop() {
-        for (at, next) in refs {
-            if within(at, t) {
-                if next == target {
-                    return true;
-                }
-                if !seen.contains(&next.as_str()) {
-                    seen.push(next);
-                    todo.push(next);
-                }
-            }
-        }
-    }
-    false
 }
 
 fn strict_recursive_schema(req: &Request<'_>) -> Vec<Finding> {

@@ -20,12 +20,12 @@
 //! Left out: nothing recorded for this provider; the documentation cited by
 //! the research gives no URL.
 
-use serde_json::{Map, Value, json};
+use serde_json::{Value, json};
 
-use super::{each_schema, finding, nodes, py_repr};
+use super::{each_schema, finding, nodes};
 use crate::lane::Lane;
+use crate::metaschema::{Want, node_violations, violation};
 use crate::oracle::{Finding, Request, Rule, Status};
-use crate::schema::{NAME_MAPS, child_path};
 
 const MISTRAL: &[Lane] = &[Lane::Mistral];
 
@@ -61,115 +61,6 @@ pub(crate) static RULES: &[Rule] = &[
 ];
 
 /// What the metaschema wants for a keyword's value.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Want {
-    String,
-    Object,
-    Array,
-    Number,
-    Integer,
-    Boolean,
-    /// A subschema: `'object', 'boolean'`.
-    Schema,
-    /// `type`: a string or an array of strings.
-    TypeValue,
-}
-
-fn want(keyword: &str) -> Option<Want> {
-    Some(match keyword {
-        "title" | "description" | "pattern" | "format" | "$id" | "$schema" | "$ref"
-        | "$comment" | "$anchor" | "contentMediaType" | "contentEncoding" => Want::String,
-        "properties" | "patternProperties" | "definitions" | "$defs" | "dependentSchemas" => {
-            Want::Object
-        }
-        "required" | "enum" | "allOf" | "anyOf" | "oneOf" | "prefixItems" => Want::Array,
-        "minimum" | "maximum" | "exclusiveMinimum" | "exclusiveMaximum" | "multipleOf" => {
-            Want::Number
-        }
-        "minLength" | "maxLength" | "minItems" | "maxItems" | "minProperties" | "maxProperties"
-        | "minContains" | "maxContains" => Want::Integer,
-        "uniqueItems" | "readOnly" | "writeOnly" | "deprecated" => Want::Boolean,
-        "additionalProperties"
-        | "not"
-        | "if"
-        | "then"
-        | "else"
-        | "contains"
-        | "propertyNames"
-        | "unevaluatedProperties"
-        | "unevaluatedItems"
-        | "additionalItems"
-        | "contentSchema" => Want::Schema,
-        "type" => Want::TypeValue,
-        _ => return None,
-    })
-}
-
-fn is_integer(v: &Value) -> bool {
-    v.as_i64().is_some()
-        || v.as_u64().is_some()
-        || v.as_f64()
-            .is_some_and(|f| f.is_finite() && f.fract() == 0.0)
-}
-
-/// The jsonschema message for a value that fails `w`, if it does.
-fn violation(w: Want, v: &Value) -> Option<String> {
-    let (ok, expected) = match w {
-        Want::String => (v.is_string(), "is not of type 'string'"),
-        Want::Object => (v.is_object(), "is not of type 'object'"),
-        Want::Array => (v.is_array(), "is not of type 'array'"),
-        Want::Number => (v.is_number(), "is not of type 'number'"),
-        Want::Integer => (is_integer(v), "is not of type 'integer'"),
-        Want::Boolean => (v.is_boolean(), "is not of type 'boolean'"),
-        Want::Schema => (
-            v.is_object() || v.is_boolean(),
-            "is not of type 'object', 'boolean'",
-        ),
-        Want::TypeValue => (
-            v.is_string() || v.is_array(),
-            "is not valid under any of the given schemas",
-        ),
-    };
-    (!ok).then(|| format!("{} {expected}", py_repr(v)))
-}
-
-/// Every metaschema type violation of one node: `(pointer, message)`.
-fn node_violations(ptr: &str, node: &Map<String, Value>) -> Vec<(String, String)> {
-    let mut out = Vec::new();
-    for (k, v) in node {
-        if let Some(message) = want(k).and_then(|w| violation(w, v)) {
-            out.push((child_path(ptr, k), message));
-        }
-        // Name-map values and schema-array members are subschemas.
-        let members: Vec<(String, &Value)> = if NAME_MAPS.contains(&k.as_str()) {
-            v.as_object()
-                .map(|m| {
-                    m.iter()
-                        .map(|(n, s)| (child_path(&child_path(ptr, k), n), s))
-                        .collect()
-                })
-                .unwrap_or_default()
-        } else if matches!(k.as_str(), "allOf" | "anyOf" | "oneOf" | "prefixItems") {
-            v.as_array()
-                .map(|a| {
-                    a.iter()
-                        .enumerate()
-                        .map(|(idx, s)| (format!("{}/{idx}", child_path(ptr, k)), s))
-                        .collect()
-                })
-                .unwrap_or_default()
-        } else {
-            Vec::new()
-        };
-        for (at, s) in members {
-            if let Some(message) = violation(Want::Schema, s) {
-                out.push((at, message));
-            }
-        }
-    }
-    out
-}
-
 fn parameters_not_object_schema(req: &Request<'_>) -> Vec<Finding> {
     each_schema(req, &mut |i, s| {
         if matches!(s, Value::String(_) | Value::Number(_) | Value::Array(_)) {
@@ -283,7 +174,7 @@ mod tests {
             ]
         );
         assert_eq!(
-            py_repr(&json!([null, true, 1.0, "it's"])),
+            crate::metaschema::py_repr(&json!([null, true, 1.0, "it's"])),
             "[None, True, 1.0, \"it's\"]"
         );
     }

@@ -5,8 +5,6 @@
 //! Helpers shared by the provider files live here: schema walks with JSON
 //! Pointers, and per-tool iteration.
 
-use std::fmt::Write as _;
-
 use serde_json::{Map, Value};
 
 use crate::oracle::{Finding, Request, Rule};
@@ -89,63 +87,7 @@ pub(crate) fn nodes(schema: &Value) -> Vec<(String, &Map<String, Value>)> {
     out
 }
 
-/// Python's `repr` of the JSON value as `json.loads` would build it.
-pub(crate) fn py_repr(v: &Value) -> String {
-    match v {
-        Value::Null => "None".to_owned(),
-        Value::Bool(true) => "True".to_owned(),
-        Value::Bool(false) => "False".to_owned(),
-        Value::Number(n) => {
-            let s = n.to_string();
-            if n.is_f64() && !s.contains(['.', 'e', 'E']) {
-                format!("{s}.0")
-            } else {
-                s
-            }
-        }
-        Value::String(s) => py_str(s),
-        Value::Array(items) => format!(
-            "[{}]",
-            items.iter().map(py_repr).collect::<Vec<_>>().join(", ")
-        ),
-        Value::Object(map) => format!(
-            "{{{}}}",
-            map.iter()
-                .map(|(k, v)| format!("{}: {}", py_str(k), py_repr(v)))
-                .collect::<Vec<_>>()
-                .join(", ")
-        ),
-    }
-}
-
-/// Python's `repr` of a `str`: single quotes unless only double quotes avoid escaping.
-pub(crate) fn py_str(s: &str) -> String {
-    let quote = if s.contains('\'') && !s.contains('"') {
-        '"'
-    } else {
-        '\''
-    };
-    let mut out = String::new();
-    out.push(quote);
-    for c in s.chars() {
-        match c {
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            c if c == quote => {
-                out.push('\\');
-                out.push(c);
-            }
-            c if (c as u32) < 0x20 || c as u32 == 0x7f => {
-                let _ = write!(out, "\\x{:02x}", c as u32);
-            }
-            c => out.push(c),
-        }
-    }
-    out.push(quote);
-    out
-}
+pub(crate) use crate::metaschema::{py_repr, py_str};
 
 /// A finding about tool `i` at `path`.
 pub(crate) fn finding(i: usize, path: &str, message: String) -> Finding {

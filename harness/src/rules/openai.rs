@@ -971,20 +971,6 @@ fn strict_unsupported_keyword(req: &Request<'_>) -> Vec<Finding> {
     out
 }
 
-/// The node is typed only as numbers (a `format` there is an open
-/// question: the documented list is for strings).
-fn numeric_only(node: &Map<String, Value>) -> bool {
-    let numeric = |t: &Value| matches!(t.as_str(), Some("number" | "integer"));
-    match node.get("type") {
-        // `null` beside the numbers (a nullable number) keeps it numeric.
-        Some(Value::Array(ts)) => {
-            ts.iter().any(numeric) && ts.iter().all(|t| numeric(t) || t == "null")
-        }
-        Some(t) => numeric(t),
-        None => false,
-    }
-}
-
 /// `openai-strict-format-unsupported`: in OpenAI's wording as public reports
 /// quote it (`In context=('properties', 'url'), 'uri' is not a valid
 /// format.`: forgecode#2974, 2026-04-12; oh-my-pi#206, 2026-02-28). Before
@@ -999,7 +985,7 @@ fn strict_format_unsupported(req: &Request<'_>) -> Vec<Finding> {
             let Some(f) = node.get("format").and_then(Value::as_str) else {
                 continue;
             };
-            if fact::STRICT_FORMATS.items.contains(&f) || numeric_only(node) {
+            if fact::STRICT_FORMATS.items.contains(&f) || crate::schema::numeric_only(node) {
                 continue;
             }
             out.push(t.finding(

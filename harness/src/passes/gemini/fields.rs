@@ -4,7 +4,7 @@
 
 use serde_json::{Map, Value, json};
 
-use super::openapi::{NOTE_WORTHY, PROTO_FIELDS, merge_into, rename_key};
+use super::openapi::{NOTE_WORTHY, merge_into, proto_fields, rename_key};
 use super::{noted, show};
 use crate::degradation::Action;
 use crate::passes::{Cx, Pass, PassMutant, Step};
@@ -381,7 +381,7 @@ impl Pass for FoldCombinators {
 /// (`Invalid JSON payload received. Unknown name "k" at '…': Cannot find
 /// field.`). Each instance removes one set for one rule; `noted` keywords
 /// are listed in the description note. The last instance keeps only
-/// [`PROTO_FIELDS`] (everything else Gemini would reject as unknown).
+/// [`proto_fields`] (everything else Gemini would reject as unknown).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct StripFields {
     pub(crate) name: &'static str,
@@ -438,7 +438,7 @@ impl StripFields {
         Self {
             name: "gemini-strip-non-proto-fields",
             rule: None,
-            keywords: PROTO_FIELDS.to_vec(),
+            keywords: proto_fields(),
             allow: true,
             noted: NOTE_WORTHY.to_vec(),
         }

@@ -14,31 +14,17 @@ use crate::passes::{Cx, Pass, PassMutant, Step};
 use crate::schema::{self, MAX_DEPTH, TooDeep};
 use crate::tool::Tool;
 
-/// The `Schema` proto's fields (ai.google.dev/api/caching#Schema and the
-/// Vertex `Schema`), less `title` and `default` (unknown fields until
-/// 2024-09-26, so v1 never sends them).
-pub(crate) const PROTO_FIELDS: &[&str] = &[
-    "type",
-    "format",
-    "description",
-    "nullable",
-    "enum",
-    "maxItems",
-    "minItems",
-    "properties",
-    "required",
-    "minProperties",
-    "maxProperties",
-    "minLength",
-    "maxLength",
-    "pattern",
-    "example",
-    "anyOf",
-    "propertyOrdering",
-    "items",
-    "minimum",
-    "maximum",
-];
+/// The `Schema` proto's fields (`facts::gemini::SCHEMA_FIELDS`), less
+/// `title` and `default` (unknown fields until 2024-09-26, so v1 never
+/// sends them).
+pub(crate) fn proto_fields() -> Vec<&'static str> {
+    crate::facts::gemini::SCHEMA_FIELDS
+        .items
+        .iter()
+        .copied()
+        .filter(|f| !matches!(*f, "title" | "default"))
+        .collect()
+}
 
 /// Removed keywords whose constraint the model should still honour.
 pub(super) const NOTE_WORTHY: &[&str] = &[
