@@ -946,13 +946,7 @@ impl Pass for StrictFallback {
             return Ok(Step::Continue);
         }
         if let Some(why) = self.reason(&tool.input_schema)? {
-            tool.strict = Some(false);
-            cx.record(
-                "",
-                "strict",
-                Action::Rewritten,
-                format!("sent with strict: false: {why}"),
-            );
+            super::strict::send_non_strict(tool, cx, &why);
         }
         Ok(Step::Continue)
     }

@@ -73,6 +73,18 @@ impl StrictGate {
     }
 }
 
+/// Send `tool` with `strict: false`, recorded on the `strict` keyword with
+/// why the strict subset cannot carry it.
+pub(crate) fn send_non_strict(tool: &mut Tool, cx: &mut Cx<'_>, why: &str) {
+    tool.strict = Some(false);
+    cx.record(
+        "",
+        "strict",
+        Action::Rewritten,
+        format!("sent with strict: false: {why}"),
+    );
+}
+
 /// The Responses profile's `strict-close-objects` ([`CloseObjects`] with
 /// its defaults; named like a type so the profile table reads as one).
 #[allow(non_upper_case_globals)]

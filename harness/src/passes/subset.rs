@@ -132,13 +132,7 @@ impl Pass for StrictSubset {
             return Ok(Step::Continue);
         }
         if let Some(why) = self.fallback_reason(&tool.input_schema)? {
-            tool.strict = Some(false);
-            cx.record(
-                "",
-                "strict",
-                Action::Rewritten,
-                format!("sent with strict: false: {why}"),
-            );
+            super::strict::send_non_strict(tool, cx, &why);
             return Ok(Step::Continue);
         }
         let mut lost = Vec::new();

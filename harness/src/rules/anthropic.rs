@@ -45,7 +45,7 @@
 //! it); `strict` on `computer_toolset`/`browser_toolset` entries (server
 //! tools the lanes never render).
 
-use crate::strict_subset::is_recursive;
+use crate::strict_subset::{has_backreference, is_recursive};
 use serde_json::{Map, Value};
 
 use super::{each_schema, finding, nodes};
@@ -616,35 +616,6 @@ fn strict_external_ref(req: &Request<'_>) -> Vec<Finding> {
         let r = node.get("$ref")?.as_str()?;
         (!r.starts_with('#')).then(|| format!("{}: external $ref '{r}' is not supported", s.at))
     })
-}
-
-/// The pattern has a backreference (`\1`…`\9`, `\k<name>`) outside a
-/// character class. Escapes and classes are consumed as units, as in
-/// `ecma::groups`.
-fn has_backreference(pattern: &str) -> bool {
-    let chars: Vec<char> = pattern.chars().collect();
-    let mut i = 0;
-    while i < chars.len() {
-        match chars[i] {
-            '\\' => {
-                match chars.get(i + 1) {
-                    Some('1'..='9') => return true,
-                    Some('k') if chars.get(i + 2) == Some(&'<') => return true,
-                    _ => {}
-                }
-                i += 2;
-            }
-            '[' => {
-                i += 1;
-                while i < chars.len() && chars[i] != ']' {
-                    i += if chars[i] == '\\' { 2 } else { 1 };
-                }
-                i += 1;
-            }
-            _ => i += 1,
-        }
-    }
-    false
 }
 
 fn strict_pattern_unsupported(req: &Request<'_>) -> Vec<Finding> {
