@@ -5,20 +5,11 @@
 use std::collections::BTreeSet;
 
 use serde_json::{Map, Value};
-use sha2::{Digest, Sha256};
 
 use crate::degradation::Degradation;
 use crate::pipeline::Shaped;
 
-/// Lowercase hex sha256 of a string.
-pub fn sha256_hex(s: &str) -> String {
-    let digest = Sha256::digest(s.as_bytes());
-    digest.iter().fold(String::with_capacity(64), |mut acc, b| {
-        use std::fmt::Write as _;
-        let _ = write!(acc, "{b:02x}");
-        acc
-    })
-}
+pub use crate::hash::sha256_hex;
 
 /// The value with every object's keys sorted (arrays keep their order).
 pub fn canonical(v: &Value) -> Value {

@@ -17,6 +17,7 @@ mod ecma;
 mod error;
 mod exit_code;
 pub mod facts;
+mod hash;
 mod invariants;
 mod lane;
 mod ledger;

@@ -10,8 +10,8 @@
 
 use std::path::{Path, PathBuf};
 
-/// Modules above the passes: oracles and rules, the checks built on them,
-/// the runners and the report.
+/// Modules above the passes: oracles and rules, the checks built on them
+/// (diff, verdict), the runners and the report.
 const JUDGES: &[&str] = &[
     "oracle",
     "rules",
@@ -23,6 +23,8 @@ const JUDGES: &[&str] = &[
     "lint",
     "mock",
     "invariants",
+    "diff",
+    "verdict",
 ];
 
 /// The source with comments removed and the contents of string, raw-string,

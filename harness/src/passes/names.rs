@@ -91,7 +91,7 @@ impl NameSpec {
             out.push('_');
         }
         if out.chars().count() > self.max {
-            let hash = &crate::diff::sha256_hex(name)[..8];
+            let hash = &crate::hash::sha256_hex(name)[..8];
             let keep = self.max.saturating_sub(hash.len() + 1);
             out = out.chars().take(keep).collect::<String>() + "_" + hash;
         }
@@ -178,7 +178,7 @@ impl Pass for SanitizePropertyKeys {
                 None => key.clone(),
                 Some(mut new) => {
                     if props.contains_key(&new) || out.contains_key(&new) {
-                        let hash = &crate::diff::sha256_hex(key)[..8];
+                        let hash = &crate::hash::sha256_hex(key)[..8];
                         new = format!("{new}_{hash}");
                         new = self.spec.sanitize(&new).unwrap_or(new);
                     }
@@ -258,7 +258,7 @@ mod tests {
             format!(
                 "{}_{}",
                 "a".repeat(55),
-                &crate::diff::sha256_hex(&long)[..8]
+                &crate::hash::sha256_hex(&long)[..8]
             )
         );
         let other = SPEC.sanitize(&("a".repeat(69) + "b")).unwrap();
@@ -355,7 +355,7 @@ mod tests {
             Lane::AnthropicMessages,
             json!({"properties":{"a_b":{},"a.b":{}}}),
         );
-        let hash = &crate::diff::sha256_hex("a.b")[..8];
+        let hash = &crate::hash::sha256_hex("a.b")[..8];
         assert_eq!(
             bytes(ran.schema()),
             format!(r#"{{"properties":{{"a_b":{{}},"a_b_{hash}":{{}}}}}}"#)
