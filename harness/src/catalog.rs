@@ -282,31 +282,7 @@ impl Src<'_> {
 
 /// A `serde_json` error, shifted down by `line_base` lines.
 fn json_error(path: &Path, err: &serde_json::Error, line_base: usize) -> LoadError {
-    match LoadError::from_json(path, err) {
-        LoadError::Syntax {
-            path,
-            line,
-            column,
-            message,
-        } => LoadError::Syntax {
-            path,
-            line: line + line_base,
-            column,
-            message,
-        },
-        LoadError::Shape {
-            path,
-            line,
-            column,
-            message,
-        } => LoadError::Shape {
-            path,
-            line: line + line_base,
-            column,
-            message,
-        },
-        io @ LoadError::Io { .. } => io,
-    }
+    LoadError::from_json(path, err).shifted(line_base)
 }
 
 /// A readable label for a pointer: `/tools/3/function` → `tools[3].function`.

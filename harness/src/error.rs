@@ -33,6 +33,37 @@ pub enum LoadError {
 }
 
 impl LoadError {
+    /// The same error, its line moved down by `lines` (a document embedded
+    /// below a header or at an offset in a larger file).
+    #[must_use]
+    pub fn shifted(self, lines: usize) -> Self {
+        match self {
+            Self::Syntax {
+                path,
+                line,
+                column,
+                message,
+            } => Self::Syntax {
+                path,
+                line: line + lines,
+                column,
+                message,
+            },
+            Self::Shape {
+                path,
+                line,
+                column,
+                message,
+            } => Self::Shape {
+                path,
+                line: line + lines,
+                column,
+                message,
+            },
+            other @ Self::Io { .. } => other,
+        }
+    }
+
     /// Wrap a `serde_json::Error` with the file's path, keeping its position.
     pub fn from_json(path: impl Into<PathBuf>, err: &serde_json::Error) -> Self {
         let path = path.into();

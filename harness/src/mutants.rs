@@ -355,31 +355,7 @@ fn load_expected(path: &Path) -> Result<BTreeMap<String, ExampleResult>, LoadErr
         message: "not an insta snapshot (no `---` header)".to_owned(),
     })?;
     let entries: Vec<ExpectedExample> =
-        serde_json::from_str(body).map_err(|e| match LoadError::from_json(path, &e) {
-            LoadError::Syntax {
-                path,
-                line,
-                column,
-                message,
-            } => LoadError::Syntax {
-                path,
-                line: line + header,
-                column,
-                message,
-            },
-            LoadError::Shape {
-                path,
-                line,
-                column,
-                message,
-            } => LoadError::Shape {
-                path,
-                line: line + header,
-                column,
-                message,
-            },
-            other @ LoadError::Io { .. } => other,
-        })?;
+        serde_json::from_str(body).map_err(|e| LoadError::from_json(path, &e).shifted(header))?;
     Ok(entries.into_iter().map(|e| (e.name, e.expect)).collect())
 }
 

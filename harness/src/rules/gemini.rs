@@ -487,6 +487,18 @@ fn is_proto_pointer(pointer: &str) -> bool {
 }
 
 /// Every schema node the `Schema` proto parses, with its pointer.
+/// The proto JSON parser's rejection of field `k` of the node at `ptr`.
+fn unknown_name(req: &Request<'_>, i: usize, s: &Value, ptr: &str, k: &str) -> Finding {
+    finding(
+        i,
+        &child_path(ptr, k),
+        format!(
+            "Invalid JSON payload received. Unknown name \"{k}\" at '{}': Cannot find field.",
+            payload_location(req, i, s, ptr)
+        ),
+    )
+}
+
 fn proto_nodes(schema: &Value) -> Vec<(String, &Map<String, Value>)> {
     nodes(schema)
         .into_iter()
@@ -557,14 +569,7 @@ fn unknown_names(req: &Request<'_>, keywords: &[&str]) -> Vec<Finding> {
         let mut out = Vec::new();
         for (ptr, node) in proto_nodes(s) {
             for k in keywords.iter().filter(|k| node.contains_key(**k)) {
-                out.push(finding(
-                    i,
-                    &child_path(&ptr, k),
-                    format!(
-                        "Invalid JSON payload received. Unknown name \"{k}\" at '{}': Cannot find field.",
-                        payload_location(req, i, s, &ptr)
-                    ),
-                ));
+                out.push(unknown_name(req, i, s, &ptr, k));
             }
         }
         out
@@ -633,14 +638,7 @@ fn unknown_schema_proto_field(req: &Request<'_>) -> Vec<Finding> {
                 .keys()
                 .filter(|k| !is_proto_field(k) && !RECORDED_UNKNOWN.contains(&k.as_str()))
             {
-                out.push(finding(
-                    i,
-                    &child_path(&ptr, k),
-                    format!(
-                        "Invalid JSON payload received. Unknown name \"{k}\" at '{}': Cannot find field.",
-                        payload_location(req, i, s, &ptr)
-                    ),
-                ));
+                out.push(unknown_name(req, i, s, &ptr, k));
             }
         }
         out
