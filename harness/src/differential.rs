@@ -22,6 +22,7 @@ use crate::outcome::{
     CaseOutcome, CasePlan, Class, LedgerIssue, LedgerTable, RunReport, Side, WirePair,
 };
 use crate::pipeline::{Outcome, Pipeline, Shaped};
+use crate::semantic;
 use crate::tool::Tool;
 use crate::verdict::{Verdict, rejected_by};
 
@@ -55,6 +56,8 @@ pub struct PlannedCase {
     pub lane: Lane,
     pub tool: Tool,
     pub external: bool,
+    /// Set by callers that judge the case many times (`mutants`).
+    pub(crate) semantic_memo: Option<semantic::Memo>,
 }
 
 /// The loaded inputs of a run.
@@ -109,6 +112,7 @@ pub fn prepare(opts: &DiffOptions<'_>) -> Result<Inputs, LoadError> {
                     lane: *lane,
                     tool: tool.clone(),
                     external: *external,
+                    semantic_memo: None,
                 });
             }
         }
@@ -154,6 +158,7 @@ fn side(pipeline: &dyn Pipeline, shaped: &Shaped, wire: &str, keep_records: bool
             Vec::new()
         },
         rejected_by: Vec::new(),
+        semantic: None,
     }
 }
 
@@ -208,6 +213,20 @@ pub fn run_case(
     } else {
         rejected_by(lane, &wa)
     };
+    // What each output lets the model send, against the author's schema.
+    let fresh;
+    let judge: &dyn Fn(&Tool) -> semantic::Semantics = if let Some(memo) = &case.semantic_memo {
+        &|shaped| memo.judge(&case.tool, lane, shaped)
+    } else {
+        fresh = semantic::Original::of(&case.tool);
+        &|shaped| fresh.judge(lane, shaped)
+    };
+    let new_semantic = judge(&b.tool);
+    let old_semantic = if comparison == Comparison::Identical {
+        new_semantic.clone()
+    } else {
+        judge(&a.tool)
+    };
     let closed = matches!(b.outcome, Outcome::FailedClosed { .. });
     let verdict = Verdict::of(!old_rejected.is_empty(), !new_rejected.is_empty(), closed);
     if let Some(v) = verdict.filter(|v| v.is_rejection())
@@ -225,6 +244,8 @@ pub fn run_case(
     old_side.rejected_by = old_rejected;
     let mut new_side = side(new, &b, &sb, keep);
     new_side.rejected_by = new_rejected;
+    old_side.semantic = Some(old_semantic);
+    new_side.semantic = Some(new_semantic);
     let outcome = CaseOutcome {
         lane: case.plan.lane.clone(),
         case: case.plan.case.clone(),

@@ -37,6 +37,7 @@ mod report;
 mod request;
 mod rules;
 mod schema;
+mod semantic;
 mod strict_subset;
 mod tool;
 mod verdict;

@@ -4,6 +4,8 @@
 //! evidence (recordings with dates and sources, documentation) and what the
 //! v1 pipeline would make of it.
 
+use std::collections::BTreeMap;
+
 use serde::Serialize;
 
 use crate::lane::Lane;
@@ -60,6 +62,22 @@ pub struct LintFinding {
     pub v1_detail: Vec<String>,
 }
 
+/// Lines of "still rejected after v1" shown per finding.
+const STILL_SHOWN: usize = 10;
+
+/// The first [`STILL_SHOWN`] degradations, and a count of the rest.
+fn capped(records: &[crate::degradation::Degradation]) -> Vec<String> {
+    let mut out: Vec<String> = records
+        .iter()
+        .take(STILL_SHOWN)
+        .map(ToString::to_string)
+        .collect();
+    if records.len() > STILL_SHOWN {
+        out.push(format!("… and {} more", records.len() - STILL_SHOWN));
+    }
+    out
+}
+
 fn judge(lane: Lane, tools: &[Tool], as_of: &str) -> Vec<oracle::Rejection> {
     let wire = lane.render_all(tools);
     let decl = oracle_tools(lane, wire.as_array().map_or(&[][..], Vec::as_slice));
@@ -91,19 +109,31 @@ pub fn lint(
         let shaped_tools: Vec<Tool> = shaped.iter().map(|s| s.tool.clone()).collect();
         let after = judge(lane, &shaped_tools, as_of);
         let has_shaping = !Profile::V1.pass_names(lane).is_empty();
+        // What still rejects each tool after v1, formatted once per tool
+        // (a tool of 5,001 properties has thousands of findings on both
+        // sides), at most STILL_SHOWN lines and a count of the rest.
+        let mut still_by_tool: BTreeMap<Option<usize>, Vec<String>> = BTreeMap::new();
+        for a in &after {
+            let shown = still_by_tool.entry(a.tool).or_default();
+            if shown.len() < STILL_SHOWN {
+                shown.push(format!("{}: {}", a.rule, a.message));
+            }
+        }
+        for (tool, shown) in &mut still_by_tool {
+            let total = after.iter().filter(|a| a.tool == *tool).count();
+            if total > shown.len() {
+                shown.push(format!("… and {} more", total - shown.len()));
+            }
+        }
+        let rules = oracle::rules_for(lane);
         for r in found {
-            let rule = oracle::rules_for(lane).into_iter().find(|x| x.id == r.rule);
-            let still: Vec<String> = after
-                .iter()
-                .filter(|a| a.tool == r.tool)
-                .map(|a| format!("{}: {}", a.rule, a.message))
-                .collect();
+            let rule = rules.iter().find(|x| x.id == r.rule);
+            let still: Vec<String> = still_by_tool.get(&r.tool).cloned().unwrap_or_default();
             let s = r.tool.and_then(|i| shaped.get(i));
             let (v1v, detail) = if still.is_empty() {
                 (
                     V1Verdict::Fixed,
-                    s.map(|s| s.degradations.iter().map(ToString::to_string).collect())
-                        .unwrap_or_default(),
+                    s.map(|s| capped(&s.degradations)).unwrap_or_default(),
                 )
             } else if let Some(Outcome::FailedClosed { reason }) = s.map(|s| &s.outcome) {
                 (V1Verdict::FailedClosed, vec![reason.clone()])

@@ -5,6 +5,8 @@
 //!   `$ref`s).
 //! - [`keyword_type_violation`]: the JSON type the metaschema gives each
 //!   keyword's value.
+//! - [`Validator`]: a compiled schema that judges instances (formats
+//!   asserted), for the semantic differential.
 //!
 //! The provider facts that make passes and oracles need these:
 //! - Anthropic validates every custom tool's `input_schema` against the
@@ -29,6 +31,30 @@ pub(crate) fn draft_2020_12_error(schema: &Value) -> Option<String> {
     jsonschema::draft202012::meta::validate(schema)
         .err()
         .map(|e| e.to_string())
+}
+
+/// A compiled schema that judges instances: the draft its `$schema` names
+/// (2020-12 when none), `format` asserted for the formats the validator
+/// knows (unknown formats pass), no remote `$ref`s.
+pub(crate) struct Validator(jsonschema::Validator);
+
+impl Validator {
+    /// Compile `schema`; the error says why it cannot judge instances (an
+    /// invalid keyword value, an unresolvable `$ref`, a pattern the regex
+    /// engine does not take, …).
+    pub(crate) fn compile(schema: &Value) -> Result<Self, String> {
+        jsonschema::options()
+            .should_validate_formats(true)
+            .should_ignore_unknown_formats(true)
+            .build(schema)
+            .map(Self)
+            .map_err(|e| e.to_string())
+    }
+
+    /// Whether `instance` is valid.
+    pub(crate) fn accepts(&self, instance: &Value) -> bool {
+        self.0.is_valid(instance)
+    }
 }
 
 /// What the metaschema wants for a keyword's value.

@@ -47,6 +47,7 @@ use crate::passes::{Cx, Pass, Step};
 use crate::pipeline::{PassList, Pipeline, PipelineConfig, Profile};
 use crate::recording::Recording;
 use crate::replay::{self, Fix, KnownGap};
+use crate::semantic::SemanticClass;
 use crate::tool::Tool;
 
 /// The checks of the evidence suite, in the order they run.
@@ -57,6 +58,7 @@ pub const CHECKS: &[&str] = &[
     "ledger-diff",
     "oracle",
     "replay",
+    "semantic",
 ];
 
 /// The checks whose verdict is independent of the pipeline under test:
@@ -64,7 +66,8 @@ pub const CHECKS: &[&str] = &[
 /// The other checks (`pass-examples`, `pipeline-examples`) compare with
 /// outputs accepted from the pipeline itself: they pin bytes and prove
 /// nothing about providers, so a mutant only they notice is counted apart.
-pub const INDEPENDENT_CHECKS: &[&str] = &["invariants", "ledger-diff", "oracle", "replay"];
+pub const INDEPENDENT_CHECKS: &[&str] =
+    &["invariants", "ledger-diff", "oracle", "replay", "semantic"];
 
 /// Which evidence noticed a caught mutant.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
@@ -533,7 +536,7 @@ pub struct MutantEvidence {
 pub fn load_evidence(opts: &EvidenceOptions, lanes: &[Lane]) -> Result<MutantEvidence, LoadError> {
     let v0 = Profile::V0.with_config(opts.config.clone());
     let v1 = Profile::V1.with_config(opts.config.clone());
-    let inputs = differential::prepare(&DiffOptions {
+    let mut inputs = differential::prepare(&DiffOptions {
         old: &v0,
         new: &v1,
         lanes: lanes.to_vec(),
@@ -543,6 +546,10 @@ pub fn load_evidence(opts: &EvidenceOptions, lanes: &[Lane]) -> Result<MutantEvi
         shard: None,
         jobs: 1,
     })?;
+    // Every case is judged once per mutant: its semantic side is memoised.
+    for case in &mut inputs.cases {
+        case.semantic_memo = Some(crate::semantic::Memo::default());
+    }
     let recordings = if opts.recordings_dir.is_dir() {
         crate::recording::load_recordings(&opts.recordings_dir)?
     } else {
@@ -585,6 +592,10 @@ struct CaseVerdict {
     /// fix the oracle judges, so there the class counts only when errored.
     ledger: Option<LedgerVerdict>,
     oracle: (Option<crate::verdict::Verdict>, Vec<String>),
+    /// The new output's semantic class against the original schema, the
+    /// instances on which it disagrees with the original, and whether a
+    /// widening is silent.
+    semantic: Option<(SemanticClass, Vec<usize>, bool)>,
 }
 
 impl CaseVerdict {
@@ -611,6 +622,7 @@ impl CaseVerdict {
         Self {
             invariants,
             ledger: ledgered.then_some((o.class, matches, stale)),
+            semantic: o.new.semantic.map(|s| (s.class, s.disagreements, s.silent)),
             oracle: (o.verdict, o.new.rejected_by),
         }
     }
@@ -644,6 +656,29 @@ impl CaseVerdict {
                     self.oracle.1.join(", "),
                     base.oracle.0.map_or("none", crate::verdict::Verdict::id),
                     base.oracle.1.join(", ")
+                ),
+            ));
+        }
+        if self.semantic != base.semantic {
+            let show = |s: Option<&(SemanticClass, Vec<usize>, bool)>| {
+                s.map_or_else(
+                    || "none".to_owned(),
+                    |(c, d, silent)| {
+                        format!(
+                            "{}{} on {} instances",
+                            c.id(),
+                            if *silent { " silently" } else { "" },
+                            d.len()
+                        )
+                    },
+                )
+            };
+            out.push((
+                "semantic",
+                format!(
+                    "{} (baseline {})",
+                    show(self.semantic.as_ref()),
+                    show(base.semantic.as_ref())
                 ),
             ));
         }
@@ -1091,7 +1126,7 @@ fn judge(ev: &MutantEvidence, base: &LaneBaseline, m: &Mutant, budget: Duration)
     }
     let v0 = Profile::V0.with_config(ev.config.clone());
     let mutant = &m.pipeline;
-    let corpus_checks = ["invariants", "ledger-diff", "oracle"];
+    let corpus_checks = ["invariants", "ledger-diff", "oracle", "semantic"];
     let mut exhausted = false;
     for (i, want) in &base.cases {
         if corpus_checks.iter().all(|c| details.contains_key(*c)) {
@@ -1406,6 +1441,7 @@ mod tests {
             lane,
             tool: Tool::new(id, schema),
             external: false,
+            semantic_memo: None,
         };
         let array = |max: u32| serde_json::json!({"type": "array", "maxItems": max});
         let ev = MutantEvidence {
@@ -1562,6 +1598,7 @@ mod tests {
                     ("pass-examples", 1),
                     ("pipeline-examples", 2),
                     ("replay", 1),
+                    ("semantic", 0),
                 ]
                 .into_iter()
                 .map(|(c, n)| (c.to_owned(), n))

@@ -155,6 +155,8 @@ pub fn rules_for(lane: Lane) -> Vec<&'static Rule> {
 
 /// Run every rule of the lane; rejections sorted by (tool, rule id).
 pub fn check(req: &Request<'_>) -> Vec<Rejection> {
+    // Per-request memos in the rules key on this request's addresses.
+    crate::rules::request_memos(true);
     let mut out = Vec::new();
     for rule in rules_for(req.lane) {
         for f in (rule.check)(req) {
@@ -167,6 +169,7 @@ pub fn check(req: &Request<'_>) -> Vec<Rejection> {
             });
         }
     }
+    crate::rules::request_memos(false);
     out.sort_by(|a, b| (a.tool, a.rule).cmp(&(b.tool, b.rule)));
     out
 }

@@ -10,6 +10,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::degradation::Degradation;
 use crate::exit_code::ExitStatus;
+use crate::semantic::{SemanticClass, Semantics};
 use crate::verdict::Verdict;
 
 /// One planned unit of work: a tool on a lane.
@@ -86,6 +87,10 @@ pub struct Side {
     /// Oracle rules that reject this output on its lane.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub rejected_by: Vec<String>,
+    /// What this output lets the model send, against the original schema
+    /// (the semantic differential).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub semantic: Option<Semantics>,
 }
 
 /// An invariant that did not hold.
@@ -251,7 +256,37 @@ pub struct Summary {
     /// new ones the ledger declares (every lane present, zeros included).
     #[serde(default)]
     pub rejected: BTreeMap<String, Rejected>,
+    /// lane → semantic classes of the old and new outputs (every lane and
+    /// class present, zeros included).
+    #[serde(default)]
+    pub semantic: BTreeMap<String, SemanticCounts>,
     pub exit_code: u8,
+}
+
+/// Semantic classes on one lane.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SemanticCounts {
+    /// class → old outputs.
+    pub old: BTreeMap<String, usize>,
+    /// class → new outputs.
+    pub new: BTreeMap<String, usize>,
+    /// New outputs widened with no description note ("silent widening").
+    pub new_silent: usize,
+}
+
+impl SemanticCounts {
+    fn empty() -> Self {
+        let zeros: BTreeMap<String, usize> = SemanticClass::ALL
+            .iter()
+            .map(|c| (c.id().to_owned(), 0))
+            .collect();
+        Self {
+            old: zeros.clone(),
+            new: zeros,
+            new_silent: 0,
+        }
+    }
 }
 
 /// Rejected outputs on one lane.
@@ -339,6 +374,22 @@ impl RunReport {
                 o.verdict.is_some_and(Verdict::is_rejection) && !o.undeclared_rejection(),
             );
         }
+        let mut semantic: BTreeMap<String, SemanticCounts> = lanes
+            .iter()
+            .map(|l| (l.clone(), SemanticCounts::empty()))
+            .collect();
+        for o in &self.outcomes {
+            let row = semantic
+                .entry(o.lane.clone())
+                .or_insert_with(SemanticCounts::empty);
+            if let Some(s) = &o.old.semantic {
+                *row.old.entry(s.class.id().to_owned()).or_default() += 1;
+            }
+            if let Some(s) = &o.new.semantic {
+                *row.new.entry(s.class.id().to_owned()).or_default() += 1;
+                row.new_silent += usize::from(s.silent);
+            }
+        }
         for o in &self.outcomes {
             *classes
                 .entry(o.lane.clone())
@@ -375,6 +426,7 @@ impl RunReport {
                 .filter(|o| o.verdict == Some(Verdict::Regression))
                 .count(),
             rejected,
+            semantic,
             exit_code: 0,
         };
         self.summary.exit_code = self.exit_status().code();

@@ -1777,6 +1777,7 @@ mod tests {
             sha256: sha.repeat(64 / sha.len()),
             degradations: Vec::new(),
             rejected_by: Vec::new(),
+            semantic: None,
         }
     }
 

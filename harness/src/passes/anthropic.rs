@@ -33,6 +33,15 @@ use crate::tool::Tool;
 /// and floor, the names, then the strict subset for `strict: true` tools.
 pub(crate) fn v1_messages() -> Vec<Box<dyn Pass>> {
     vec![
+        // Keyword values of the wrong JSON type first (the same repairs as
+        // on the OpenAI wires), so the draft 2020-12 repair fails closed
+        // only on what no rewrite can keep.
+        Box::new(super::openai::RepairKeywordTypes::new(
+            "anthropic-json-schema-invalid-2020-12",
+        )),
+        Box::new(super::openai::ReplaceNonSchemas::keeping_type_names(
+            "anthropic-json-schema-invalid-2020-12",
+        )),
         Box::new(RepairDraft202012::default()),
         Box::new(super::Normalize::default()),
         Box::new(NarrowRootComposition::default()),

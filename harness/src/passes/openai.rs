@@ -570,6 +570,10 @@ pub(crate) struct ReplaceNonSchemas {
     pub(crate) singles: bool,
     /// Repair members of `allOf`/`anyOf`/`oneOf`/`prefixItems`.
     pub(crate) arrays: bool,
+    /// Leave a bare JSON type name (`"x": "number"`) for a later pass that
+    /// reads it as `{"type": …}` (Anthropic's draft 2020-12 repair) instead
+    /// of replacing it by `{}`, which would lose the type.
+    pub(crate) keep_type_names: bool,
 }
 
 fn schema_like(v: &Value) -> bool {
@@ -583,7 +587,25 @@ impl ReplaceNonSchemas {
             maps: true,
             singles: true,
             arrays: true,
+            keep_type_names: false,
         }
+    }
+
+    /// [`Self::new`], leaving bare type names to a later repair.
+    pub(crate) fn keeping_type_names(rule: &'static str) -> Self {
+        Self {
+            keep_type_names: true,
+            ..Self::new(rule)
+        }
+    }
+
+    /// `v` stands where a schema belongs and must be replaced.
+    fn culprit(&self, v: &Value) -> bool {
+        const TYPE_NAMES: [&str; 7] = [
+            "string", "number", "integer", "boolean", "object", "array", "null",
+        ];
+        let type_name = v.as_str().is_some_and(|t| TYPE_NAMES.contains(&t));
+        !(schema_like(v) || self.keep_type_names && type_name)
     }
 
     /// The non-schema children of `node`, as keys.
@@ -596,12 +618,12 @@ impl ReplaceNonSchemas {
                 {
                     out.extend(
                         map.iter()
-                            .filter(|(_, s)| !schema_like(s))
+                            .filter(|(_, s)| self.culprit(s))
                             .map(|(n, _)| ChildKey::Named(kw, n.clone())),
                     );
                 }
             } else if let Some(kw) = SINGLE_SCHEMA.iter().chain(&["items"]).find(|m| **m == k) {
-                if self.singles && !schema_like(v) && !(*kw == "items" && v.is_array()) {
+                if self.singles && self.culprit(v) && !(*kw == "items" && v.is_array()) {
                     out.push(ChildKey::Single(kw));
                 }
             } else if let Some(kw) = SCHEMA_ARRAYS.iter().find(|m| **m == k)
@@ -612,7 +634,7 @@ impl ReplaceNonSchemas {
                     items
                         .iter()
                         .enumerate()
-                        .filter(|(_, s)| !schema_like(s))
+                        .filter(|(_, s)| self.culprit(s))
                         .map(|(i, _)| ChildKey::Indexed(kw, i)),
                 );
             }

@@ -423,6 +423,41 @@ fn snake(keyword: &str) -> String {
     out
 }
 
+/// A name map's address and length, and each name's position in it.
+type Positions = (usize, usize, std::collections::HashMap<String, usize>);
+
+thread_local! {
+    /// The last name map [`position_of`] indexed: its address and length,
+    /// and each name's position. Findings on sibling properties come one
+    /// after another, so one entry turns a quadratic scan of a large map
+    /// (5,001 properties, one finding each) into one pass.
+    static POSITIONS: std::cell::RefCell<Option<Positions>> = const { std::cell::RefCell::new(None) };
+}
+
+/// `name`'s position among `map`'s keys (0 if absent).
+fn position_of(map: &Map<String, Value>, name: &str) -> usize {
+    if map.len() < 32 || matches!(PARSED.with(std::cell::Cell::get), Memo::Off) {
+        return map.keys().position(|k| k == name).unwrap_or(0);
+    }
+    let addr = std::ptr::from_ref(map) as usize;
+    POSITIONS.with(|cell| {
+        let mut cache = cell.borrow_mut();
+        let hit = matches!(&*cache, Some((a, n, _)) if *a == addr && *n == map.len());
+        if !hit {
+            let index = map
+                .keys()
+                .enumerate()
+                .map(|(i, k)| (k.clone(), i))
+                .collect();
+            *cache = Some((addr, map.len(), index));
+        }
+        cache
+            .as_ref()
+            .and_then(|(_, _, index)| index.get(name).copied())
+            .unwrap_or(0)
+    })
+}
+
 /// Where a pointer lands, printed in `style`, relative to `parameters`.
 fn render(schema: &Value, pointer: &str, style: Style) -> String {
     let t = tokens(pointer);
@@ -439,7 +474,7 @@ fn render(schema: &Value, pointer: &str, style: Style) -> String {
         if let (Some(map), Some(name)) = (name_map, next) {
             match style {
                 Style::Payload => {
-                    let idx = map.keys().position(|k| k == name).unwrap_or(0);
+                    let idx = position_of(map, name);
                     let _ = write!(out, ".{}[{idx}].value", snake(key));
                 }
                 Style::Field => {
@@ -554,9 +589,49 @@ const PARSE_PHASE: &[fn(&Request<'_>) -> Vec<Finding>] = &[
     enum_values_must_be_strings,
 ];
 
+/// [`PARSED`]'s state.
+#[derive(Clone, Copy)]
+enum Memo {
+    /// No `oracle::check` is running: nothing is memoised.
+    Off,
+    /// Armed, nothing memoised yet.
+    Empty,
+    /// The verdict for the request whose tools are at this address and length.
+    Parsed(usize, usize, bool),
+}
+
+thread_local! {
+    /// [`parsed`]'s verdict for the request being checked (keyed by its
+    /// tools' address and length): every validation-phase rule asks, and
+    /// the parse phase walks every node.
+    static PARSED: std::cell::Cell<Memo> = const { std::cell::Cell::new(Memo::Off) };
+}
+
+/// Arm (`true`, before a request) or disarm (after it) the per-request
+/// memos ([`PARSED`], [`POSITIONS`]): `oracle::check` brackets each request
+/// with them, so no memo outlives the schemas whose addresses it keys on.
+pub(crate) fn request_memos(armed: bool) {
+    PARSED.with(|c| c.set(if armed { Memo::Empty } else { Memo::Off }));
+    POSITIONS.with(|c| c.borrow_mut().take());
+}
+
 /// Validation runs: not the `parameters` wire, or it parsed.
 fn parsed(req: &Request<'_>) -> bool {
-    req.lane != Lane::GeminiOpenapi || PARSE_PHASE.iter().all(|f| f(req).is_empty())
+    if req.lane != Lane::GeminiOpenapi {
+        return true;
+    }
+    let key = (req.tools.as_ptr() as usize, req.tools.len());
+    let memo = PARSED.with(std::cell::Cell::get);
+    if let Memo::Parsed(a, n, v) = memo
+        && (a, n) == key
+    {
+        return v;
+    }
+    let v = PARSE_PHASE.iter().all(|f| f(req).is_empty());
+    if !matches!(memo, Memo::Off) {
+        PARSED.with(|c| c.set(Memo::Parsed(key.0, key.1, v)));
+    }
+    v
 }
 
 /// `Unknown name "k"` for each of `keywords` at a proto position, in the

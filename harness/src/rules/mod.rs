@@ -15,6 +15,8 @@ mod bedrock;
 mod cerebras;
 mod deepseek;
 mod gemini;
+
+pub(crate) use gemini::request_memos;
 mod groq;
 mod mistral;
 mod moonshot;

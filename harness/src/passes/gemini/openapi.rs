@@ -649,10 +649,20 @@ impl Pass for SchemaValues {
             }
             match node.get_mut("items") {
                 Some(Value::Array(list)) => {
+                    // A member that is no schema (`[1]`) is fixed like any
+                    // other non-schema, or the rewrite would ship `items: 1`
+                    // and the next run would rewrite it again.
+                    let schema_of = |v: &Value| {
+                        if v.is_object() {
+                            v.clone()
+                        } else {
+                            self.fix(v)
+                        }
+                    };
                     let new = match list.len() {
                         0 => json!({}),
-                        1 => list[0].clone(),
-                        _ => json!({"anyOf": list.clone()}),
+                        1 => schema_of(&list[0]),
+                        _ => json!({"anyOf": list.iter().map(schema_of).collect::<Vec<_>>()}),
                     };
                     let what = format!(
                         "items in tuple order {}",

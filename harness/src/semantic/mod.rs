@@ -1,0 +1,513 @@
+//! The semantic differential: what a shaped schema lets the model send,
+//! compared with what the author's original schema allows, on instances.
+//!
+//! Byte diffs say that a schema changed; this says what changed for the
+//! model. Each tool's instances ([`instances::of`], generated from the
+//! original schema only) are judged by the original schema and by the
+//! shaped one (both compiled by the `jsonschema` crate, `format` asserted):
+//!
+//! | class | meaning |
+//! |---|---|
+//! | `preserved` | the same verdict on every instance |
+//! | `widened` | the shaped schema accepts an instance the original rejects (a lost constraint) |
+//! | `narrowed` | the shaped schema rejects an instance the original accepts (the model can no longer make that call) |
+//! | `unjudged` | a schema cannot be compiled (a remote `$ref`, an invalid keyword value, …), or the original has over 2,000 subschemas |
+//!
+//! A case that both widens and narrows is `narrowed` (the call the model
+//! loses is the worse harm); both witnesses are kept.
+//!
+//! Translations, so that each side means what its wire means:
+//! - **Arguments are an object.** Every wire sends a tool's arguments as a
+//!   JSON object, so only object instances are judged (an untyped root
+//!   seeds objects).
+//! - **Omitted vs null.** Strict modes make optional properties required
+//!   and nullable: the model sends `null` for "left out". An instance is
+//!   judged by the original with its `null`s at optional, non-nullable
+//!   properties removed, and by the shaped schema with each property the
+//!   shaped schema requires but the instance lacks filled with `null`.
+//! - **OpenAPI `nullable`** (`gemini-openapi`): `nullable: true` on the
+//!   shaped side means "or null" (`type` gains `null`, an `enum` gains
+//!   `null`). Elsewhere draft 2020-12 ignores it, and so does this check.
+//! - **Undeclared properties.** Closing an object (`additionalProperties:
+//!   false`, strict mode) rejects properties the author never declared; a
+//!   narrowing seen only on such instances is not counted (a widening is).
+//!
+//! The judgement reads the original tool, the shaped tool and the lane;
+//! never the pipeline's records. Whether the model was told is read from
+//! the descriptions: `silent` is a widening with no description text the
+//! original did not have.
+
+pub(crate) mod instances;
+
+use std::collections::{HashMap, HashSet};
+use std::sync::{Arc, OnceLock};
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+use crate::lane::Lane;
+use crate::metaschema::Validator;
+use crate::tool::Tool;
+
+use instances::Instance;
+
+/// A shaped schema's class against the original.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum SemanticClass {
+    Preserved,
+    Widened,
+    Narrowed,
+    Unjudged,
+}
+
+impl SemanticClass {
+    pub const ALL: [Self; 4] = [
+        Self::Preserved,
+        Self::Widened,
+        Self::Narrowed,
+        Self::Unjudged,
+    ];
+
+    pub fn id(self) -> &'static str {
+        match self {
+            Self::Preserved => "preserved",
+            Self::Widened => "widened",
+            Self::Narrowed => "narrowed",
+            Self::Unjudged => "unjudged",
+        }
+    }
+}
+
+/// One shaped schema's semantic verdict.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Semantics {
+    pub class: SemanticClass,
+    /// Instances judged.
+    pub instances: usize,
+    /// An instance the original rejects and the shaped schema accepts.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub widened: Option<Value>,
+    /// An instance the original accepts and the shaped schema rejects.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub narrowed: Option<Value>,
+    /// Widened, and no description tells the model anything the original
+    /// did not ("silent widening").
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub silent: bool,
+    /// Why the case could not be judged.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    /// Indices (into the instances) on which the shaped schema disagrees
+    /// with the original: what `mutants` compares.
+    #[serde(skip)]
+    pub disagreements: Vec<usize>,
+}
+
+impl Semantics {
+    fn unjudged(reason: String) -> Self {
+        Self {
+            class: SemanticClass::Unjudged,
+            instances: 0,
+            widened: None,
+            narrowed: None,
+            silent: false,
+            reason: Some(reason),
+            disagreements: Vec::new(),
+        }
+    }
+}
+
+/// Subschemas a judged original may have: past it the case is `unjudged`
+/// (limit tests such as 5,001 properties say nothing about meaning, and
+/// their instances cost more than every other case together).
+const MAX_NODES: usize = 2_000;
+
+/// The original side, computed once per tool and shared by its pipelines.
+pub(crate) struct Original {
+    schema: Value,
+    descriptions: Vec<String>,
+    /// The instances (as generated), each with the original's verdict on
+    /// its canonical form.
+    judged: Result<Vec<(Instance, Value, bool)>, String>,
+}
+
+impl Original {
+    pub(crate) fn of(tool: &Tool) -> Self {
+        let schema = tool.input_schema.clone();
+        let mut nodes = 0usize;
+        let _ = crate::schema::visit(&schema, &mut |_, _| nodes += 1);
+        let judged = if nodes > MAX_NODES {
+            Err(format!(
+                "original schema: {nodes} subschemas, over the {MAX_NODES} this check judges"
+            ))
+        } else {
+            Validator::compile(&schema).map_err(|e| format!("original schema: {e}"))
+        };
+        let judged = judged.map(|v| {
+            instances::of(&schema)
+                .into_iter()
+                // Tool arguments are always a JSON object.
+                .filter(|i| i.value.is_object())
+                .map(|i| {
+                    let canonical = unfill(&schema, &schema, &i.value, 0);
+                    let ok = v.accepts(&canonical);
+                    (i, canonical, ok)
+                })
+                .collect()
+        });
+        Self {
+            descriptions: descriptions(tool),
+            schema,
+            judged,
+        }
+    }
+
+    /// Judge `shaped` (the tool as `lane` receives it).
+    pub(crate) fn judge(&self, lane: Lane, shaped: &Tool) -> Semantics {
+        let judged = match &self.judged {
+            Ok(j) => j,
+            Err(e) => return Semantics::unjudged(e.clone()),
+        };
+        let mut schema = shaped.input_schema.clone();
+        if lane == Lane::GeminiOpenapi {
+            openapi_nullable(&mut schema, 0);
+        }
+        let validator = match Validator::compile(&schema) {
+            Ok(v) => v,
+            Err(e) => return Semantics::unjudged(format!("shaped schema: {e}")),
+        };
+        let mut out = Semantics {
+            class: SemanticClass::Preserved,
+            instances: judged.len(),
+            widened: None,
+            narrowed: None,
+            silent: false,
+            reason: None,
+            disagreements: Vec::new(),
+        };
+        for (i, (instance, canonical, original_ok)) in judged.iter().enumerate() {
+            let at = Pair {
+                original: (&self.schema, &self.schema),
+                shaped: (&schema, &schema),
+            };
+            let filled = fill(at, canonical, 0);
+            let shaped_ok = validator.accepts(&filled);
+            match (*original_ok, shaped_ok) {
+                (false, true) => {
+                    out.disagreements.push(i);
+                    out.widened.get_or_insert_with(|| canonical.clone());
+                }
+                (true, false) if !instance.undeclared => {
+                    out.disagreements.push(i);
+                    out.narrowed.get_or_insert_with(|| canonical.clone());
+                }
+                _ => {}
+            }
+        }
+        out.class = if out.narrowed.is_some() {
+            SemanticClass::Narrowed
+        } else if out.widened.is_some() {
+            SemanticClass::Widened
+        } else {
+            SemanticClass::Preserved
+        };
+        if out.widened.is_some() {
+            let before = &self.descriptions;
+            out.silent = descriptions(shaped).iter().all(|d| before.contains(d));
+        }
+        out
+    }
+}
+
+/// A case's semantic judgements, memoised for callers that judge the same
+/// case many times (`mutants`: once per mutant): the original side is
+/// computed once, and an output equal to the first one judged (the
+/// unmutated pipeline's) reuses its verdict.
+#[derive(Default, Clone)]
+pub(crate) struct Memo {
+    original: Arc<OnceLock<Original>>,
+    first: Arc<OnceLock<(Lane, Tool, Semantics)>>,
+}
+
+impl Memo {
+    pub(crate) fn judge(&self, tool: &Tool, lane: Lane, shaped: &Tool) -> Semantics {
+        if let Some((l, t, s)) = self.first.get()
+            && *l == lane
+            && t == shaped
+        {
+            return s.clone();
+        }
+        let s = self
+            .original
+            .get_or_init(|| Original::of(tool))
+            .judge(lane, shaped);
+        let _ = self.first.set((lane, shaped.clone(), s.clone()));
+        s
+    }
+}
+
+/// Every description text of a tool: its own and its schema's.
+fn descriptions(tool: &Tool) -> Vec<String> {
+    let mut out: Vec<String> = tool.description.iter().cloned().collect();
+    let _ = crate::schema::visit(&tool.input_schema, &mut |_, node| {
+        if let Some(d) = node.get("description").and_then(Value::as_str) {
+            out.push(d.to_owned());
+        }
+    });
+    out
+}
+
+/// The object-level view of a schema node: its properties (its own, its
+/// `$ref` target's, every composition branch's; the first declaration of a
+/// name wins) and the names it requires (its own, its `$ref` target's and
+/// its `allOf` branches').
+fn object_view<'a>(root: &'a Value, node: &'a Value, depth: usize) -> View<'a> {
+    let mut props = Vec::new();
+    let mut required = Vec::new();
+    collect_view(root, node, depth, true, &mut props, &mut required);
+    let mut by_name = HashMap::with_capacity(props.len());
+    for (k, v) in props {
+        by_name.entry(k).or_insert(v);
+    }
+    View {
+        props: by_name,
+        required: required.into_iter().collect(),
+    }
+}
+
+/// Properties by name and required names (hashed: objects of thousands of
+/// properties are judged in linear time).
+struct View<'a> {
+    props: HashMap<&'a str, &'a Value>,
+    required: HashSet<&'a str>,
+}
+
+fn collect_view<'a>(
+    root: &'a Value,
+    node: &'a Value,
+    depth: usize,
+    requiring: bool,
+    props: &mut Vec<(&'a str, &'a Value)>,
+    required: &mut Vec<&'a str>,
+) {
+    let Some(m) = node.as_object() else { return };
+    if depth > 8 {
+        return;
+    }
+    if let Some(p) = m.get("properties").and_then(Value::as_object) {
+        props.extend(p.iter().map(|(k, v)| (k.as_str(), v)));
+    }
+    if requiring && let Some(r) = m.get("required").and_then(Value::as_array) {
+        required.extend(r.iter().filter_map(Value::as_str));
+    }
+    if let Some(target) = m.get("$ref").and_then(Value::as_str)
+        && let Some(t) = resolve(root, target)
+    {
+        collect_view(root, t, depth + 1, requiring, props, required);
+    }
+    for (key, req) in [("allOf", requiring), ("anyOf", false), ("oneOf", false)] {
+        if let Some(bs) = m.get(key).and_then(Value::as_array) {
+            for b in bs {
+                collect_view(root, b, depth + 1, req, props, required);
+            }
+        }
+    }
+}
+
+/// The local target of a `$ref` (`#` or a `#/…` JSON Pointer).
+pub(crate) fn resolve<'a>(root: &'a Value, target: &str) -> Option<&'a Value> {
+    let pointer = target.strip_prefix('#')?;
+    if pointer.is_empty() {
+        return Some(root);
+    }
+    root.pointer(pointer)
+}
+
+/// The item schema of an array node (`items` as one schema; else none).
+fn items_of<'a>(root: &'a Value, node: &'a Value, depth: usize) -> Option<&'a Value> {
+    let m = node.as_object()?;
+    if depth > 8 {
+        return None;
+    }
+    if let Some(i) = m.get("items").filter(|i| i.is_object()) {
+        return Some(i);
+    }
+    let target = m.get("$ref").and_then(Value::as_str)?;
+    items_of(root, resolve(root, target)?, depth + 1)
+}
+
+/// Whether a property schema admits `null` by its own keywords.
+fn admits_null(root: &Value, node: &Value, depth: usize) -> bool {
+    let Some(m) = node.as_object() else {
+        return node == &Value::Bool(true);
+    };
+    if depth > 8 {
+        return false;
+    }
+    let typed_null = match m.get("type") {
+        Some(Value::String(t)) => t == "null",
+        Some(Value::Array(ts)) => ts.iter().any(|t| t == "null"),
+        _ => false,
+    };
+    typed_null
+        || m.get("nullable") == Some(&Value::Bool(true))
+        || m.get("enum")
+            .and_then(Value::as_array)
+            .is_some_and(|e| e.contains(&Value::Null))
+        || m.get("const") == Some(&Value::Null)
+        || ["anyOf", "oneOf"].iter().any(|k| {
+            m.get(*k)
+                .and_then(Value::as_array)
+                .is_some_and(|bs| bs.iter().any(|b| admits_null(root, b, depth + 1)))
+        })
+        || m.get("$ref")
+            .and_then(Value::as_str)
+            .and_then(|t| resolve(root, t))
+            .is_some_and(|t| admits_null(root, t, depth + 1))
+}
+
+/// The instance as the original sees it: a `null` at an optional property
+/// whose schema does not admit `null` means "left out".
+fn unfill(root: &Value, node: &Value, instance: &Value, depth: usize) -> Value {
+    if depth > 16 {
+        return instance.clone();
+    }
+    match instance {
+        Value::Object(obj) => {
+            let view = object_view(root, node, 0);
+            let mut out = Map::new();
+            for (k, v) in obj {
+                let sub = view.props.get(k.as_str()).copied();
+                if v.is_null()
+                    && !view.required.contains(k.as_str())
+                    && sub.is_some_and(|s| !admits_null(root, s, 0))
+                {
+                    continue;
+                }
+                let v = match sub {
+                    Some(s) => unfill(root, s, v, depth + 1),
+                    None => v.clone(),
+                };
+                out.insert(k.clone(), v);
+            }
+            Value::Object(out)
+        }
+        Value::Array(a) => match items_of(root, node, 0) {
+            Some(s) => Value::Array(a.iter().map(|v| unfill(root, s, v, depth + 1)).collect()),
+            None => instance.clone(),
+        },
+        _ => instance.clone(),
+    }
+}
+
+/// The two schemas a [`fill`] walks side by side: the original's root and
+/// node, the shaped schema's root and node.
+#[derive(Clone, Copy)]
+struct Pair<'a> {
+    original: (&'a Value, &'a Value),
+    shaped: (&'a Value, &'a Value),
+}
+
+const ANY: Value = Value::Bool(true);
+
+/// The instance as the shaped schema sees it: each property the shaped
+/// schema requires, the original does not, and the instance leaves out is
+/// sent as `null`.
+fn fill<'a>(at: Pair<'a>, instance: &Value, depth: usize) -> Value {
+    if depth > 16 {
+        return instance.clone();
+    }
+    let (oroot, onode) = at.original;
+    let (sroot, snode) = at.shaped;
+    let child = |o: Option<&'a Value>, s: &'a Value| Pair {
+        original: (oroot, o.unwrap_or(&ANY)),
+        shaped: (sroot, s),
+    };
+    match instance {
+        Value::Object(obj) => {
+            let shaped = object_view(sroot, snode, 0);
+            let original = object_view(oroot, onode, 0);
+            let mut out = Map::new();
+            for (k, v) in obj {
+                let v = match shaped.props.get(k.as_str()) {
+                    Some(s) => fill(
+                        child(original.props.get(k.as_str()).copied(), s),
+                        v,
+                        depth + 1,
+                    ),
+                    None => v.clone(),
+                };
+                out.insert(k.clone(), v);
+            }
+            // In the shaped schema's declaration order (determinism).
+            let mut missing: Vec<&str> = shaped
+                .required
+                .iter()
+                .copied()
+                .filter(|r| {
+                    !out.contains_key(*r)
+                        && !original.required.contains(r)
+                        && shaped.props.contains_key(r)
+                })
+                .collect();
+            missing.sort_unstable();
+            for r in missing {
+                out.insert(r.to_owned(), Value::Null);
+            }
+            Value::Object(out)
+        }
+        Value::Array(a) => match items_of(sroot, snode, 0) {
+            Some(s) => {
+                let o = items_of(oroot, onode, 0);
+                Value::Array(a.iter().map(|v| fill(child(o, s), v, depth + 1)).collect())
+            }
+            None => instance.clone(),
+        },
+        _ => instance.clone(),
+    }
+}
+
+/// OpenAPI 3.0 `nullable: true` as draft 2020-12 says it.
+fn openapi_nullable(node: &mut Value, depth: usize) {
+    if depth > crate::schema::MAX_DEPTH {
+        return;
+    }
+    match node {
+        Value::Object(m) => {
+            if m.remove("nullable") == Some(Value::Bool(true)) {
+                match m.get_mut("type") {
+                    Some(Value::String(t)) => {
+                        let t = t.clone();
+                        m.insert("type".into(), Value::Array(vec![t.into(), "null".into()]));
+                    }
+                    Some(Value::Array(ts)) if !ts.contains(&Value::from("null")) => {
+                        ts.push("null".into());
+                    }
+                    _ => {}
+                }
+                if let Some(Value::Array(e)) = m.get_mut("enum")
+                    && !e.contains(&Value::Null)
+                {
+                    e.push(Value::Null);
+                }
+                if let Some(Value::Array(bs)) = m.get_mut("anyOf") {
+                    bs.push(serde_json::json!({"type": "null"}));
+                }
+            }
+            for v in m.values_mut() {
+                openapi_nullable(v, depth + 1);
+            }
+        }
+        Value::Array(a) => {
+            for v in a {
+                openapi_nullable(v, depth + 1);
+            }
+        }
+        _ => {}
+    }
+}
+
+#[cfg(test)]
+mod tests;

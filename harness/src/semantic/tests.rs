@@ -1,0 +1,140 @@
+use serde_json::{Value, json};
+
+use super::*;
+
+fn judge(lane: Lane, original: Value, shaped: Value) -> Semantics {
+    let o = Tool::new("t", original);
+    Original::of(&o).judge(lane, &Tool::new("t", shaped))
+}
+
+#[test]
+fn identical_schemas_are_preserved() {
+    let s = json!({"type": "object", "properties": {"q": {"type": "string", "maxLength": 3}}});
+    let got = judge(Lane::OpenaiChat, s.clone(), s);
+    assert_eq!(got.class, SemanticClass::Preserved);
+    assert!(got.instances > 10, "{got:?}");
+    assert_eq!(got.disagreements, Vec::<usize>::new());
+}
+
+/// Issue 14's optional enum: strict mode made it required and nullable but
+/// left `null` out of the enum, so the model cannot leave it empty.
+#[test]
+fn a_nullable_enum_without_null_is_narrowed_and_with_null_is_preserved() {
+    let original = json!({
+        "type": "object",
+        "properties": {"kind": {"type": "string", "enum": ["ASN", "POPULATION"]}}
+    });
+    let broken = json!({
+        "type": "object",
+        "properties": {"kind": {"type": ["string", "null"], "enum": ["ASN", "POPULATION"]}},
+        "required": ["kind"],
+        "additionalProperties": false
+    });
+    let got = judge(Lane::OpenaiStrict, original.clone(), broken);
+    assert_eq!(got.class, SemanticClass::Narrowed);
+    assert_eq!(got.narrowed, Some(json!({})));
+    let fixed = json!({
+        "type": "object",
+        "properties": {"kind": {"type": ["string", "null"], "enum": ["ASN", "POPULATION", null]}},
+        "required": ["kind"],
+        "additionalProperties": false
+    });
+    assert_eq!(
+        judge(Lane::OpenaiStrict, original, fixed).class,
+        SemanticClass::Preserved
+    );
+}
+
+/// `additionalProperties: false` written into an `if` changes the
+/// condition: `then` no longer applies to inputs with other properties.
+#[test]
+fn closing_an_if_subschema_widens() {
+    let original = json!({
+        "type": "object",
+        "properties": {"a": {"enum": [1, 2]}, "b": {"type": "string"}, "c": {"type": "boolean"}},
+        "required": ["a"],
+        "if": {"properties": {"a": {"const": 1}}},
+        "then": {"required": ["b"]}
+    });
+    let mut closed = original.clone();
+    closed["if"]["additionalProperties"] = json!(false);
+    let got = judge(Lane::OpenaiChat, original.clone(), closed);
+    assert_eq!(got.class, SemanticClass::Widened);
+    let w = got.widened.expect("a witness");
+    assert_eq!(w["a"], json!(1));
+    assert!(w.get("b").is_none(), "{w}");
+    assert!(got.silent);
+    assert_eq!(
+        judge(Lane::OpenaiChat, original.clone(), original).class,
+        SemanticClass::Preserved
+    );
+}
+
+#[test]
+fn a_stripped_bound_is_silent_unless_a_description_tells_the_model() {
+    let original =
+        json!({"type": "object", "properties": {"q": {"type": "string", "maxLength": 5}}});
+    let stripped = json!({"type": "object", "properties": {"q": {"type": "string"}}});
+    let got = judge(Lane::OpenaiChat, original.clone(), stripped.clone());
+    assert_eq!(got.class, SemanticClass::Widened);
+    assert!(got.silent);
+    let told = Original::of(&Tool::new("t", original)).judge(
+        Lane::OpenaiChat,
+        &Tool::new("t", stripped).with_description("q: maxLength 5."),
+    );
+    assert_eq!(told.class, SemanticClass::Widened);
+    assert!(!told.silent);
+}
+
+#[test]
+fn openapi_nullable_means_or_null_on_gemini_openapi_only() {
+    let original = json!({"type": "object", "properties": {"n": {"type": ["integer", "null"]}}, "required": ["n"]});
+    let shaped = json!({"type": "object", "properties": {"n": {"type": "integer", "nullable": true}}, "required": ["n"]});
+    assert_eq!(
+        judge(Lane::GeminiOpenapi, original.clone(), shaped.clone()).class,
+        SemanticClass::Preserved
+    );
+    let plain = judge(Lane::OpenaiChat, original, shaped);
+    assert_eq!(plain.class, SemanticClass::Narrowed);
+    assert_eq!(plain.narrowed, Some(json!({"n": null})));
+}
+
+#[test]
+fn a_narrowing_seen_only_on_undeclared_properties_is_not_counted() {
+    let original =
+        json!({"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a"]});
+    let mut closed = original.clone();
+    closed["additionalProperties"] = json!(false);
+    let got = judge(Lane::OpenaiStrict, original.clone(), closed.clone());
+    assert_eq!(got.class, SemanticClass::Preserved, "{got:?}");
+    // The other way round it is a widening: the author's closed object opened.
+    let got = judge(Lane::OpenaiChat, closed, original);
+    assert_eq!(got.class, SemanticClass::Widened);
+    assert_eq!(
+        got.widened.map(|w| w["undeclared_property"].clone()),
+        Some(json!("x"))
+    );
+}
+
+#[test]
+fn an_uncompilable_schema_is_unjudged_with_its_reason() {
+    let remote = json!({"$ref": "https://example.com/s.json"});
+    let got = judge(Lane::OpenaiChat, remote, json!({"type": "object"}));
+    assert_eq!(got.class, SemanticClass::Unjudged);
+    assert!(
+        got.reason
+            .as_deref()
+            .is_some_and(|r| r.starts_with("original schema: ")),
+        "{got:?}"
+    );
+}
+
+#[test]
+fn a_dropped_format_widens() {
+    let original = json!({"type": "object", "properties": {"d": {"type": "string", "format": "date"}}, "required": ["d"]});
+    let stripped =
+        json!({"type": "object", "properties": {"d": {"type": "string"}}, "required": ["d"]});
+    let got = judge(Lane::OpenaiStrict, original, stripped);
+    assert_eq!(got.class, SemanticClass::Widened);
+    assert_eq!(got.widened, Some(json!({"d": ""})));
+}
