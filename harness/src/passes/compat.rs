@@ -95,60 +95,7 @@ pub(crate) fn v1(lane: Lane) -> Vec<Box<dyn Pass>> {
     }
 }
 
-/// Keywords by the one instance type they constrain.
-const FAMILIES: &[(&str, &[&str])] = &[
-    (
-        "object",
-        &[
-            "properties",
-            "required",
-            "additionalProperties",
-            "patternProperties",
-            "minProperties",
-            "maxProperties",
-            "propertyNames",
-            "dependentRequired",
-            "dependentSchemas",
-            "unevaluatedProperties",
-        ],
-    ),
-    (
-        "array",
-        &[
-            "items",
-            "prefixItems",
-            "minItems",
-            "maxItems",
-            "uniqueItems",
-            "contains",
-            "minContains",
-            "maxContains",
-            "unevaluatedItems",
-            "additionalItems",
-        ],
-    ),
-    (
-        "string",
-        &[
-            "minLength",
-            "maxLength",
-            "pattern",
-            "format",
-            "contentEncoding",
-            "contentMediaType",
-        ],
-    ),
-    (
-        "number",
-        &[
-            "minimum",
-            "maximum",
-            "exclusiveMinimum",
-            "exclusiveMaximum",
-            "multipleOf",
-        ],
-    ),
-];
+pub(crate) use crate::schema::KEYWORD_FAMILIES as FAMILIES;
 
 /// Assertions outside the type families: a member with none of these and no
 /// family keyword accepts every value.

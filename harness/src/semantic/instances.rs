@@ -321,39 +321,12 @@ fn type_of(node: &Map<String, Value>, variant: usize) -> &str {
         }
         _ => {}
     }
-    let has = |keys: &[&str]| keys.iter().any(|k| node.contains_key(*k));
-    if has(&[
-        "properties",
-        "required",
-        "additionalProperties",
-        "patternProperties",
-        "minProperties",
-        "maxProperties",
-        "propertyNames",
-    ]) {
-        "object"
-    } else if has(&[
-        "items",
-        "prefixItems",
-        "minItems",
-        "maxItems",
-        "uniqueItems",
-        "contains",
-    ]) {
-        "array"
-    } else if has(&["minLength", "maxLength", "pattern", "format"]) {
-        "string"
-    } else if has(&[
-        "minimum",
-        "maximum",
-        "exclusiveMinimum",
-        "exclusiveMaximum",
-        "multipleOf",
-    ]) {
-        "number"
-    } else {
-        "string"
-    }
+    // The type whose keywords the node uses (the first family that
+    // matches, objects first); an untyped node without any: a string.
+    crate::schema::KEYWORD_FAMILIES
+        .iter()
+        .find(|(_, kws)| kws.iter().any(|k| node.contains_key(*k)))
+        .map_or("string", |(t, _)| t)
 }
 
 fn string(node: &Map<String, Value>, variant: usize) -> String {
