@@ -390,6 +390,61 @@ pub(crate) fn insert_after(node: &mut Map<String, Value>, after: &str, key: &str
     }
 }
 
+/// Keywords by the one instance type they constrain.
+pub(crate) const KEYWORD_FAMILIES: &[(&str, &[&str])] = &[
+    (
+        "object",
+        &[
+            "properties",
+            "required",
+            "additionalProperties",
+            "patternProperties",
+            "minProperties",
+            "maxProperties",
+            "propertyNames",
+            "dependentRequired",
+            "dependentSchemas",
+            "unevaluatedProperties",
+        ],
+    ),
+    (
+        "array",
+        &[
+            "items",
+            "prefixItems",
+            "minItems",
+            "maxItems",
+            "uniqueItems",
+            "contains",
+            "minContains",
+            "maxContains",
+            "unevaluatedItems",
+            "additionalItems",
+        ],
+    ),
+    (
+        "string",
+        &[
+            "minLength",
+            "maxLength",
+            "pattern",
+            "format",
+            "contentEncoding",
+            "contentMediaType",
+        ],
+    ),
+    (
+        "number",
+        &[
+            "minimum",
+            "maximum",
+            "exclusiveMinimum",
+            "exclusiveMaximum",
+            "multipleOf",
+        ],
+    ),
+];
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -459,58 +514,3 @@ mod tests {
         assert_eq!(err.path.matches("/not").count(), MAX_DEPTH + 1);
     }
 }
-
-/// Keywords by the one instance type they constrain.
-pub(crate) const KEYWORD_FAMILIES: &[(&str, &[&str])] = &[
-    (
-        "object",
-        &[
-            "properties",
-            "required",
-            "additionalProperties",
-            "patternProperties",
-            "minProperties",
-            "maxProperties",
-            "propertyNames",
-            "dependentRequired",
-            "dependentSchemas",
-            "unevaluatedProperties",
-        ],
-    ),
-    (
-        "array",
-        &[
-            "items",
-            "prefixItems",
-            "minItems",
-            "maxItems",
-            "uniqueItems",
-            "contains",
-            "minContains",
-            "maxContains",
-            "unevaluatedItems",
-            "additionalItems",
-        ],
-    ),
-    (
-        "string",
-        &[
-            "minLength",
-            "maxLength",
-            "pattern",
-            "format",
-            "contentEncoding",
-            "contentMediaType",
-        ],
-    ),
-    (
-        "number",
-        &[
-            "minimum",
-            "maximum",
-            "exclusiveMinimum",
-            "exclusiveMaximum",
-            "multipleOf",
-        ],
-    ),
-];
