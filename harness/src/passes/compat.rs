@@ -82,6 +82,15 @@ pub(crate) fn v1(lane: Lane) -> Vec<Box<dyn Pass>> {
                 false,
             )),
             Box::new(Draft4ExclusiveBounds::default()),
+            // Keyword values of the wrong JSON type are repaired (as on the
+            // OpenAI and Anthropic wires) before the gate, which then fails
+            // closed only on what no repair reaches.
+            Box::new(super::openai::RepairKeywordTypes::new(
+                "mistral-parameters-not-object-schema",
+            )),
+            Box::new(super::openai::ReplaceNonSchemas::new(
+                "mistral-parameters-not-object-schema",
+            )),
             Box::new(super::gate::KeywordTypeGate::new(
                 "mistral-parameters-not-object-schema",
             )),
@@ -227,6 +236,14 @@ mod tests {
                     Some("mistral-parameters-not-object-schema")
                 ),
                 (
+                    "repair-keyword-types",
+                    Some("mistral-parameters-not-object-schema")
+                ),
+                (
+                    "replace-non-schemas",
+                    Some("mistral-parameters-not-object-schema")
+                ),
+                (
                     "keyword-type-gate",
                     Some("mistral-parameters-not-object-schema")
                 ),
@@ -336,7 +353,11 @@ mod tests {
             Lane::Mistral,
             Lane::Ollama,
         ] {
-            for pass in v1(lane) {
+            // This test covers the passes defined here; the OpenAI wires'
+            // repairs Mistral borrows are judged with their mutants by
+            // `wireshape mutants` (pass examples and the corpus).
+            let shared = ["repair-keyword-types", "replace-non-schemas"];
+            for pass in v1(lane).into_iter().filter(|p| !shared.contains(&p.name())) {
                 for m in pass.mutants() {
                     let differs = inputs.iter().any(|i| {
                         let a = run_on_tool(pass.as_ref(), lane, Tool::new("t", i.clone()));
