@@ -155,8 +155,16 @@ pub fn rules_for(lane: Lane) -> Vec<&'static Rule> {
 
 /// Run every rule of the lane; rejections sorted by (tool, rule id).
 pub fn check(req: &Request<'_>) -> Vec<Rejection> {
-    // Per-request memos in the rules key on this request's addresses.
+    // Per-request memos in the rules key on this request's addresses; the
+    // guard disarms them on every way out, a panicking rule included.
+    struct Disarm;
+    impl Drop for Disarm {
+        fn drop(&mut self) {
+            crate::rules::request_memos(false);
+        }
+    }
     crate::rules::request_memos(true);
+    let _disarm = Disarm;
     let mut out = Vec::new();
     for rule in rules_for(req.lane) {
         for f in (rule.check)(req) {
@@ -169,7 +177,6 @@ pub fn check(req: &Request<'_>) -> Vec<Rejection> {
             });
         }
     }
-    crate::rules::request_memos(false);
     out.sort_by(|a, b| (a.tool, a.rule).cmp(&(b.tool, b.rule)));
     out
 }
