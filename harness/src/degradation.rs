@@ -47,6 +47,10 @@ pub struct Degradation {
     pub rule: Option<String>,
     /// The pass that produced the record.
     pub pass: String,
+    /// For a renamed property key: the name it has on the wire (a client
+    /// maps a call's argument back to the author's name).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub renamed_to: Option<String>,
 }
 
 impl std::fmt::Display for Degradation {

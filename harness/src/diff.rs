@@ -129,6 +129,7 @@ mod tests {
                     reason: String::new(),
                     rule: None,
                     pass: "p".into(),
+                    renamed_to: None,
                 })
                 .collect(),
             outcome,

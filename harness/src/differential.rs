@@ -215,17 +215,17 @@ pub fn run_case(
     };
     // What each output lets the model send, against the author's schema.
     let fresh;
-    let judge: &dyn Fn(&Tool) -> semantic::Semantics = if let Some(memo) = &case.semantic_memo {
-        &|shaped| memo.judge(&case.tool, lane, shaped)
+    let judge: &dyn Fn(&Shaped) -> semantic::Semantics = if let Some(memo) = &case.semantic_memo {
+        &|s| memo.judge(&case.tool, lane, &s.tool, &s.degradations)
     } else {
         fresh = semantic::Original::of(&case.tool);
-        &|shaped| fresh.judge(lane, shaped)
+        &|s| fresh.judge(lane, &s.tool, &s.degradations)
     };
-    let new_semantic = judge(&b.tool);
+    let new_semantic = judge(&b);
     let old_semantic = if comparison == Comparison::Identical {
         new_semantic.clone()
     } else {
-        judge(&a.tool)
+        judge(&a)
     };
     let closed = matches!(b.outcome, Outcome::FailedClosed { .. });
     let verdict = Verdict::of(!old_rejected.is_empty(), !new_rejected.is_empty(), closed);
@@ -234,12 +234,70 @@ pub fn run_case(
     {
         matches.extend(l.judge_rejection(&case.plan.case, case.external, v, &new_rejected));
     }
+    // A change of meaning the ledger may declare: a narrowing of a shaped
+    // tool (by what explains it), or a silent widening (by the passes that
+    // recorded what they removed or rewrote).
+    if let Some(l) = ledger {
+        // The passes that recorded something on the new output, but for
+        // renames (a tool name, a root key the client maps back, and the
+        // `required` entries that follow it): they change no meaning.
+        let renaming: Vec<&str> = b
+            .degradations
+            .iter()
+            .filter(|d| d.renamed_to.is_some())
+            .map(|d| d.pass.as_str())
+            .collect();
+        let mut records: Vec<String> = b
+            .degradations
+            .iter()
+            .filter(|d| {
+                d.keyword != "tool-name"
+                    && d.renamed_to.is_none()
+                    && !(d.keyword == "required" && renaming.contains(&d.pass.as_str()))
+            })
+            .map(|d| d.pass.clone())
+            .collect();
+        records.sort();
+        records.dedup();
+        let semantic = match new_semantic.class {
+            semantic::SemanticClass::Narrowed if !closed => Some((
+                LedgerTable::Narrowing,
+                new_semantic
+                    .narrowed_kinds
+                    .iter()
+                    .map(|k| k.id().to_owned())
+                    .collect::<Vec<_>>(),
+            )),
+            semantic::SemanticClass::Widened if new_semantic.silent => {
+                let kinds = if records.is_empty() {
+                    vec!["unrecorded".to_owned()]
+                } else {
+                    records.clone()
+                };
+                Some((LedgerTable::Widening, kinds))
+            }
+            _ => None,
+        };
+        if let Some((table, kinds)) = semantic {
+            matches.extend(l.judge_semantic(
+                table,
+                &case.plan.case,
+                case.external,
+                &kinds,
+                &records,
+            ));
+        }
+    }
     // Records are kept for failing cases only (the report stays small; any
     // case's records are one `wireshape shape --explain` away).
+    let declared = |t: LedgerTable| matches.iter().any(|m| m.table == t);
     let keep = class.is_failure()
         || !violations.is_empty()
-        || (verdict.is_some_and(Verdict::is_rejection)
-            && !matches.iter().any(|m| m.table == LedgerTable::Rejection));
+        || (verdict.is_some_and(Verdict::is_rejection) && !declared(LedgerTable::Rejection))
+        || (new_semantic.class == semantic::SemanticClass::Narrowed
+            && !closed
+            && !declared(LedgerTable::Narrowing))
+        || (new_semantic.silent && !declared(LedgerTable::Widening));
     let mut old_side = side(old, &a, &sa, keep);
     old_side.rejected_by = old_rejected;
     let mut new_side = side(new, &b, &sb, keep);

@@ -23,6 +23,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::error::LoadError;
 use crate::outcome::{LedgerIssue, LedgerMatch, LedgerTable, LedgerUse};
+use crate::semantic::NarrowingKind;
 use crate::verdict::Verdict as OracleVerdict;
 
 /// One `[[divergence]]` entry.
@@ -76,6 +77,35 @@ pub struct RejectionEntry {
     pub verdicts: Vec<OracleVerdict>,
 }
 
+/// One `[[narrowing]]` or `[[widening]]` entry: new outputs whose meaning
+/// differs from the original schema (see `semantic`), declared with a
+/// reason.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SemanticEntry {
+    /// Case id or glob.
+    pub case: String,
+    /// What the entry declares; every kind of the case must be covered.
+    /// A narrowing's kinds: `drops-optional`, `ignored-nullable`, `other`.
+    /// A silent widening's kinds: the passes that recorded degradations on
+    /// the new output (globs), `unrecorded` when none did.
+    pub kinds: Vec<String>,
+    /// Pass-name globs that must each match a pass that recorded a
+    /// degradation on the new output for the entry to apply (what the
+    /// pipeline did that causes it).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub when: Vec<String>,
+    /// Short label for the report.
+    pub class: String,
+    /// Why shipping this meaning is accepted.
+    pub reason: String,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub evidence: Vec<String>,
+    /// Applies only to cases from external corpora.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub external: bool,
+}
+
 #[derive(Debug, Default, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct File {
@@ -83,6 +113,10 @@ struct File {
     divergence: Vec<Entry>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     rejection: Vec<RejectionEntry>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    narrowing: Vec<SemanticEntry>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    widening: Vec<SemanticEntry>,
 }
 
 /// The entries of one lane's file.
@@ -92,6 +126,8 @@ pub struct LaneLedger {
     pub file: String,
     pub entries: Vec<Entry>,
     pub rejections: Vec<RejectionEntry>,
+    pub narrowings: Vec<SemanticEntry>,
+    pub widenings: Vec<SemanticEntry>,
 }
 
 /// `*`/`?` glob match over the whole string.
@@ -130,8 +166,7 @@ pub fn load_lane(dir: &Path, lane: &str) -> Result<LaneLedger, LoadError> {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
             return Ok(LaneLedger {
                 file,
-                entries: Vec::new(),
-                rejections: Vec::new(),
+                ..LaneLedger::default()
             });
         }
         Err(source) => return Err(LoadError::Io { path, source }),
@@ -153,10 +188,42 @@ pub fn load_lane(dir: &Path, lane: &str) -> Result<LaneLedger, LoadError> {
             message: format!("[[rejection]] entry {i}: {what}"),
         });
     }
+    let semantic = [
+        ("narrowing", &parsed.narrowing),
+        ("widening", &parsed.widening),
+    ];
+    if let Some((table, i, what)) = semantic.iter().find_map(|(table, entries)| {
+        entries.iter().enumerate().find_map(|(i, e)| {
+            let what = if e.kinds.is_empty() {
+                "`kinds` is empty: name what the entry declares".to_owned()
+            } else if e.reason.trim().is_empty() {
+                "`reason` is empty: a declared change of meaning needs its reason".to_owned()
+            } else if let Some(k) = e.kinds.iter().find(|k| {
+                *table == "narrowing" && !NarrowingKind::ALL.iter().any(|n| n.id() == k.as_str())
+            }) {
+                format!(
+                    "unknown narrowing kind `{k}`, expected one of {}",
+                    NarrowingKind::ALL.map(NarrowingKind::id).join(", ")
+                )
+            } else {
+                return None;
+            };
+            Some((*table, i, what))
+        })
+    }) {
+        return Err(LoadError::Shape {
+            path,
+            line: 0,
+            column: 0,
+            message: format!("[[{table}]] entry {i}: {what}"),
+        });
+    }
     Ok(LaneLedger {
         file,
         entries: parsed.divergence,
         rejections: parsed.rejection,
+        narrowings: parsed.narrowing,
+        widenings: parsed.widening,
     })
 }
 
@@ -254,6 +321,58 @@ impl LaneLedger {
         out
     }
 
+    /// The `[[narrowing]]` (`table` = Narrowing) or `[[widening]]`
+    /// entries declaring a new output's change of meaning of `kinds`
+    /// (`records`: the passes that recorded degradations on the new output):
+    /// empty unless every kind is covered by a matching entry.
+    pub fn judge_semantic(
+        &self,
+        table: LedgerTable,
+        case: &str,
+        external: bool,
+        kinds: &[String],
+        records: &[String],
+    ) -> Vec<LedgerMatch> {
+        let entries = match table {
+            LedgerTable::Narrowing => &self.narrowings,
+            LedgerTable::Widening => &self.widenings,
+            _ => return Vec::new(),
+        };
+        let mut covered = vec![false; kinds.len()];
+        let mut out = Vec::new();
+        for (i, e) in entries.iter().enumerate() {
+            if (e.external && !external)
+                || !glob_match(&e.case, case)
+                || !e
+                    .when
+                    .iter()
+                    .all(|w| records.iter().any(|r| glob_match(w, r)))
+            {
+                continue;
+            }
+            let mut used = false;
+            for (ki, k) in kinds.iter().enumerate() {
+                if e.kinds.iter().any(|p| glob_match(p, k)) {
+                    covered[ki] = true;
+                    used = true;
+                }
+            }
+            if used {
+                out.push(LedgerMatch {
+                    file: self.file.clone(),
+                    table,
+                    index: i,
+                    class: e.class.clone(),
+                    reason: e.reason.clone(),
+                });
+            }
+        }
+        if kinds.is_empty() || !covered.iter().all(|c| *c) {
+            out.clear();
+        }
+        out
+    }
+
     /// Use counts for every entry that applies to this run (external
     /// entries only when an external corpus was loaded).
     pub fn uses(&self, matches: &[LedgerMatch], external_loaded: bool) -> Vec<LedgerUse> {
@@ -275,8 +394,21 @@ impl LaneLedger {
             .enumerate()
             .filter(|(_, e)| external_loaded || !e.external)
             .map(|(i, e)| (LedgerTable::Rejection, i, &e.class));
+        let semantic = [
+            (LedgerTable::Narrowing, &self.narrowings),
+            (LedgerTable::Widening, &self.widenings),
+        ]
+        .into_iter()
+        .flat_map(|(table, entries)| {
+            entries
+                .iter()
+                .enumerate()
+                .filter(|(_, e)| external_loaded || !e.external)
+                .map(move |(i, e)| (table, i, &e.class))
+        });
         divergences
             .chain(rejections)
+            .chain(semantic)
             .map(|(table, i, class)| LedgerUse {
                 file: self.file.clone(),
                 table,
@@ -308,7 +440,7 @@ impl LaneLedger {
 pub fn to_toml(entries: &[Entry]) -> String {
     let file = File {
         divergence: entries.to_vec(),
-        rejection: Vec::new(),
+        ..File::default()
     };
     toml::to_string(&file).unwrap_or_default()
 }
@@ -334,7 +466,7 @@ mod tests {
         LaneLedger {
             file: "lane.toml".into(),
             entries,
-            rejections: Vec::new(),
+            ..LaneLedger::default()
         }
     }
 
@@ -434,6 +566,68 @@ mod tests {
         .unwrap();
         let err = load_lane(dir.path(), "x").unwrap_err().to_string();
         assert!(err.ends_with("x.toml:3:1: unknown field `clas`, expected one of `case`, `class`, `reason`, `evidence`, `tags`, `when`, `external`, `new_sha256`"), "{err}");
+    }
+
+    #[test]
+    fn semantic_entries_declare_only_the_kinds_they_name() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(
+            dir.path().join("x.toml"),
+            "[[narrowing]]\ncase = \"*\"\nkinds = [\"drops-optional\"]\nclass = \"strict\"\nreason = \"r\"\n\n\
+             [[widening]]\ncase = \"f#*\"\nkinds = [\"normalize\"]\nclass = \"prune\"\nreason = \"r\"\n",
+        )
+        .unwrap();
+        let l = load_lane(dir.path(), "x").unwrap();
+        let n = |kinds: &[&str]| {
+            l.judge_semantic(LedgerTable::Narrowing, "f#t", false, &tags(kinds), &[])
+                .len()
+        };
+        assert_eq!(n(&["drops-optional"]), 1);
+        assert_eq!(n(&["drops-optional", "other"]), 0);
+        assert_eq!(n(&["ignored-nullable"]), 0);
+        let w = |case: &str, kinds: &[&str]| {
+            l.judge_semantic(LedgerTable::Widening, case, false, &tags(kinds), &[])
+                .len()
+        };
+        assert_eq!(w("f#t", &["normalize"]), 1);
+        assert_eq!(w("g#t", &["normalize"]), 0);
+        assert_eq!(w("f#t", &["normalize", "narrow-root-composition"]), 0);
+        let uses = l.uses(&[], false);
+        assert_eq!(
+            uses.iter().map(|u| u.table).collect::<Vec<_>>(),
+            [LedgerTable::Narrowing, LedgerTable::Widening]
+        );
+        // `when` gates an entry on what the pipeline did.
+        let mut gated = l.clone();
+        gated.narrowings[0].when = vec!["*-root-*".into()];
+        let with = |records: &[&str]| {
+            gated
+                .judge_semantic(
+                    LedgerTable::Narrowing,
+                    "f#t",
+                    false,
+                    &tags(&["drops-optional"]),
+                    &tags(records),
+                )
+                .len()
+        };
+        assert_eq!(with(&["narrow-root-composition", "normalize"]), 1);
+        assert_eq!(with(&["normalize"]), 0);
+    }
+
+    #[test]
+    fn an_unknown_narrowing_kind_is_an_input_error() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(
+            dir.path().join("x.toml"),
+            "[[narrowing]]\ncase = \"*\"\nkinds = [\"drop-optional\"]\nclass = \"c\"\nreason = \"r\"\n",
+        )
+        .unwrap();
+        let err = load_lane(dir.path(), "x").unwrap_err().to_string();
+        assert!(
+            err.ends_with("[[narrowing]] entry 0: unknown narrowing kind `drop-optional`, expected one of drops-optional, ignored-nullable, other"),
+            "{err}"
+        );
     }
 
     #[test]

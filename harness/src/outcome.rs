@@ -115,6 +115,12 @@ pub enum LedgerTable {
     Divergence,
     /// `[[rejection]]`: a rejected new output accepted as a risk, with a reason.
     Rejection,
+    /// `[[narrowing]]`: a new output that rejects calls the original
+    /// schema allows, declared with a reason.
+    Narrowing,
+    /// `[[widening]]`: a new output that silently accepts calls the
+    /// original schema forbids, declared with a reason.
+    Widening,
 }
 
 impl LedgerTable {
@@ -122,6 +128,8 @@ impl LedgerTable {
         match self {
             Self::Divergence => "divergence",
             Self::Rejection => "rejection",
+            Self::Narrowing => "narrowing",
+            Self::Widening => "widening",
         }
     }
 
@@ -192,10 +200,34 @@ impl CaseOutcome {
     }
 
     /// The case fails the run: an unexpected or errored class, a
-    /// violation, or a new output the oracle rejects that no
-    /// `[[rejection]]` entry declares.
+    /// violation, a new output the oracle rejects that no `[[rejection]]`
+    /// entry declares, or a new output narrowed (shaped, not failed
+    /// closed) or silently widened that no `[[narrowing]]`/`[[widening]]`
+    /// entry declares.
     pub fn is_failure(&self) -> bool {
-        self.class.is_failure() || !self.violations.is_empty() || self.undeclared_rejection()
+        self.class.is_failure()
+            || !self.violations.is_empty()
+            || self.undeclared_rejection()
+            || self.undeclared_semantic().is_some()
+    }
+
+    /// The new output's narrowing or silent widening that the ledger does
+    /// not declare (`narrowed` or `widened`). A failed-closed tool ships
+    /// as the author wrote it: its narrowing is not shaping's.
+    pub fn undeclared_semantic(&self) -> Option<SemanticClass> {
+        let s = self.new.semantic.as_ref()?;
+        let declared = |t: LedgerTable| self.ledger.iter().any(|m| m.table == t);
+        match s.class {
+            SemanticClass::Narrowed
+                if self.new.outcome == "shaped" && !declared(LedgerTable::Narrowing) =>
+            {
+                Some(SemanticClass::Narrowed)
+            }
+            SemanticClass::Widened if s.silent && !declared(LedgerTable::Widening) => {
+                Some(SemanticClass::Widened)
+            }
+            _ => None,
+        }
     }
 
     /// The new output is rejected and the ledger does not declare it.
@@ -273,6 +305,14 @@ pub struct SemanticCounts {
     pub new: BTreeMap<String, usize>,
     /// New outputs widened with no description note ("silent widening").
     pub new_silent: usize,
+    /// New narrowings and silent widenings a `[[narrowing]]` or
+    /// `[[widening]]` ledger entry declares.
+    #[serde(default)]
+    pub new_declared: usize,
+    /// New narrowings (of shaped tools) and silent widenings no entry
+    /// declares: failures.
+    #[serde(default)]
+    pub new_undeclared: usize,
 }
 
 impl SemanticCounts {
@@ -285,6 +325,8 @@ impl SemanticCounts {
             old: zeros.clone(),
             new: zeros,
             new_silent: 0,
+            new_declared: 0,
+            new_undeclared: 0,
         }
     }
 }
@@ -339,7 +381,7 @@ impl RunReport {
         {
             let at = match u.table {
                 LedgerTable::Divergence => format!("{}#{}", u.file, u.index),
-                LedgerTable::Rejection => format!("{}#rejection-{}", u.file, u.index),
+                t => format!("{}#{}-{}", u.file, t.id(), u.index),
             };
             self.ledger_issues.push(LedgerIssue {
                 file: u.file.clone(),
@@ -388,7 +430,13 @@ impl RunReport {
             if let Some(s) = &o.new.semantic {
                 *row.new.entry(s.class.id().to_owned()).or_default() += 1;
                 row.new_silent += usize::from(s.silent);
+                let declared = o
+                    .ledger
+                    .iter()
+                    .any(|m| matches!(m.table, LedgerTable::Narrowing | LedgerTable::Widening));
+                row.new_declared += usize::from(declared);
             }
+            row.new_undeclared += usize::from(o.undeclared_semantic().is_some());
         }
         for o in &self.outcomes {
             *classes

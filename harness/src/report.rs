@@ -1843,6 +1843,7 @@ mod tests {
             reason: "integer enum becomes string enum".to_owned(),
             rule: None,
             pass: "enum-strings".to_owned(),
+            renamed_to: None,
         });
         let mut errored = case(
             "gemini",

@@ -315,10 +315,13 @@ impl Pass for DeepseekPreGate {
             let map_like = matches!(
                 root.get("additionalProperties"),
                 Some(Value::Object(_) | Value::Bool(true))
-            );
+            ) || root
+                .get("patternProperties")
+                .and_then(Value::as_object)
+                .is_some_and(|p| !p.is_empty());
             if self.map_root && props_empty && map_like {
                 return Ok(Step::FailClosed(
-                    "root is a map shape (additionalProperties without properties): strict mode would only accept {}".into(),
+                    "root is a map shape (additionalProperties or patternProperties without properties): strict mode would only accept {}".into(),
                 ));
             }
         }
@@ -693,6 +696,7 @@ pub(crate) struct DeepseekPostGate {
     pub(crate) tuple_items: bool,
     pub(crate) emptied_objects: bool,
     pub(crate) typeless_maps: bool,
+    pub(crate) closed_branches: bool,
 }
 
 impl Default for DeepseekPostGate {
@@ -703,12 +707,74 @@ impl Default for DeepseekPostGate {
             tuple_items: true,
             emptied_objects: true,
             typeless_maps: true,
+            closed_branches: true,
         }
     }
 }
 
+/// A property name a closed `node` forbids although a call must or may
+/// send it: one its own `required` or a composition branch (`required` or
+/// `properties`) names, and its own `properties` does not declare.
+/// `additionalProperties: false` does not look into applicators, so no
+/// call could send it (and a required one makes every call invalid).
+fn forbidden_name<'a>(
+    root: &'a Value,
+    node: &'a Map<String, Value>,
+) -> Option<(&'static str, &'a str)> {
+    if node.get("additionalProperties") != Some(&Value::Bool(false)) {
+        return None;
+    }
+    let own = node.get("properties").and_then(Value::as_object);
+    let undeclared = |n: &&str| own.is_none_or(|o| !o.contains_key(*n));
+    if let Some(name) = node
+        .get("required")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
+        .find(undeclared)
+    {
+        return Some(("required", name));
+    }
+    ["anyOf", "oneOf", "allOf"].into_iter().find_map(|key| {
+        let branches = node.get(key).and_then(Value::as_array)?;
+        branches.iter().find_map(|b| {
+            // A branch that is a local `$ref` stands for its target.
+            let b = match b.get("$ref").and_then(Value::as_str) {
+                Some(target) => target
+                    .strip_prefix('#')
+                    .and_then(|p| {
+                        if p.is_empty() {
+                            Some(root)
+                        } else {
+                            root.pointer(p)
+                        }
+                    })
+                    .unwrap_or(b),
+                None => b,
+            };
+            let declared = b
+                .get("properties")
+                .and_then(Value::as_object)
+                .into_iter()
+                .flat_map(|p| p.keys());
+            let required = b
+                .get("required")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+                .filter_map(|r| r.as_str());
+            let name = declared
+                .map(String::as_str)
+                .chain(required)
+                .find(undeclared)?;
+            Some((key, name))
+        })
+    })
+}
+
 impl DeepseekPostGate {
-    fn judge(&self, path: &str, node: &Map<String, Value>) -> Option<String> {
+    fn judge(&self, root: &Value, path: &str, node: &Map<String, Value>) -> Option<String> {
         if self.null_encodings {
             if node.contains_key("nullable") {
                 return Some(format!(
@@ -773,6 +839,19 @@ impl DeepseekPostGate {
                 at(path)
             ));
         }
+        if self.closed_branches
+            && let Some((key, name)) = forbidden_name(root, node)
+        {
+            let whose = if key == "required" {
+                "its required list names".to_owned()
+            } else {
+                format!("only its {key} branches name")
+            };
+            return Some(format!(
+                "closed object at {} forbids {name:?}, which {whose}: no call could send it",
+                at(path)
+            ));
+        }
         if self.typeless_maps
             && !schema::is_object_schema(node)
             && node
@@ -812,14 +891,20 @@ impl Pass for DeepseekPostGate {
         out.push(PassMutant::flip(self, "skip the typeless map check", |p| {
             &mut p.typeless_maps
         }));
+        out.push(PassMutant::flip(
+            self,
+            "skip the closed-branches check",
+            |p| &mut p.closed_branches,
+        ));
         out
     }
 
     fn apply(&self, tool: &mut Tool, _cx: &mut Cx<'_>) -> Result<Step, TooDeep> {
         let mut found = None;
-        schema::visit(&tool.input_schema, &mut |path, node| {
+        let root = &tool.input_schema;
+        schema::visit(root, &mut |path, node| {
             if found.is_none() {
-                found = self.judge(path, node);
+                found = self.judge(root, path, node);
             }
         })?;
         Ok(found.map_or(Step::Continue, Step::FailClosed))

@@ -644,3 +644,50 @@ fn deepseek_strict_v1_close_objects_never_reaches_into_if_then_else_not() {
         "if at / cannot be expressed in strict mode",
     );
 }
+
+/// Closing a root whose properties only its `anyOf` branches declare
+/// (`additionalProperties` does not look into applicators) would refuse
+/// every call: the semantic differential found it on BFCL's "multiple"
+/// schemas. The tool fails closed instead.
+#[test]
+fn deepseek_v1_fails_closed_when_closing_would_forbid_branch_properties() {
+    let s = v1(json!({"anyOf":[
+        {"type":"object","properties":{"area":{"type":"integer"}},"required":["area"],"additionalProperties":false},
+        {"type":"object","properties":{"radius":{"type":"number"}},"required":["radius"],"additionalProperties":false}]}));
+    assert_eq!(
+        s.outcome,
+        Outcome::FailedClosed {
+            reason: "deepseek-post-gate: closed object at / forbids \"area\", which only its anyOf branches name: no call could send it; shaped as on deepseek-chat instead".into()
+        }
+    );
+    assert_eq!(s.tool.strict, None);
+}
+
+/// A root whose keys only `patternProperties` describes is a map: closing
+/// it after the strip would accept only `{}`.
+#[test]
+fn deepseek_v1_fails_closed_on_a_pattern_properties_map_root() {
+    let s = v1(json!({"type":"object","patternProperties":{"^iglu:":{"type":"string"}}}));
+    assert_eq!(
+        s.outcome,
+        Outcome::FailedClosed {
+            reason: "deepseek-pre-gate: root is a map shape (additionalProperties or patternProperties without properties): strict mode would only accept {}".into()
+        }
+    );
+}
+
+/// Removing the optional properties that `anyOf` branches require would
+/// leave a schema no call satisfies (o65440 in JSONSchemaBench).
+#[test]
+fn deepseek_v1_fails_closed_when_a_branch_requires_a_removed_optional() {
+    let s = v1(json!({"type":"object",
+        "properties":{"value":{"type":"string"},"date":{"type":"string"},"end_date":{"type":"string"}},
+        "required":["value"],
+        "anyOf":[{"required":["date"]},{"required":["end_date"]}]}));
+    assert_eq!(
+        s.outcome,
+        Outcome::FailedClosed {
+            reason: "deepseek-post-gate: closed object at / forbids \"date\", which only its anyOf branches name: no call could send it; shaped as on deepseek-chat instead".into()
+        }
+    );
+}

@@ -160,7 +160,17 @@ impl<'a> Cx<'a> {
             reason: reason.into(),
             rule: self.rule.map(str::to_owned),
             pass: self.pass.to_owned(),
+            renamed_to: None,
         });
+    }
+
+    /// Record that the property key at `path` (`…/properties/<key>`) is
+    /// sent as `to`.
+    pub(crate) fn record_rename(&mut self, path: &str, to: &str, reason: impl Into<String>) {
+        self.record(path, "properties", Action::Rewritten, reason);
+        if let Some(d) = self.degradations.last_mut() {
+            d.renamed_to = Some(to.to_owned());
+        }
     }
 
     /// Set `node[key] = value` (right after `after` when the key is new)

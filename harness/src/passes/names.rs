@@ -189,10 +189,9 @@ impl Pass for SanitizePropertyKeys {
             out.insert(new, value.clone());
         }
         for (old, new) in &renamed {
-            cx.record(
+            cx.record_rename(
                 &schema::child_path("/properties", old),
-                "properties",
-                Action::Rewritten,
+                new,
                 format!(
                     "property key {old:?} renamed to {new:?}: the wire rejects the original; map the argument {new:?} back to {old:?}"
                 ),

@@ -32,8 +32,13 @@
 //!   false`, strict mode) rejects properties the author never declared; a
 //!   narrowing seen only on such instances is not counted (a widening is).
 //!
+//! - **Renamed keys.** A root property key the wire refused and the
+//!   pipeline renamed (a degradation record with `renamed_to`) is mapped:
+//!   the client maps the call's argument back, so a rename alone is not a
+//!   change of meaning.
+//!
 //! The judgement reads the original tool, the shaped tool and the lane;
-//! never the pipeline's records. Whether the model was told is read from
+//! of the pipeline's records it reads only the renames. Whether the model was told is read from
 //! the descriptions: `silent` is a widening with no description text the
 //! original did not have.
 
@@ -45,6 +50,7 @@ use std::sync::{Arc, OnceLock};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
+use crate::degradation::Degradation;
 use crate::lane::Lane;
 use crate::metaschema::Validator;
 use crate::tool::Tool;
@@ -79,6 +85,35 @@ impl SemanticClass {
     }
 }
 
+/// Why a narrowing instance is rejected, as far as a translation explains
+/// it: what a `[[narrowing]]` ledger entry declares.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum NarrowingKind {
+    /// The shaped schema accepts the instance once the optional properties
+    /// it no longer declares are left out: strict mode's removal of
+    /// optional parameters.
+    DropsOptional,
+    /// The shaped schema accepts the instance once `nullable: true` is read
+    /// as OpenAPI reads it ("or null"): draft 2020-12 ignores the keyword
+    /// on this lane, so a `null` the original allowed is refused.
+    IgnoredNullable,
+    /// Neither explains it.
+    Other,
+}
+
+impl NarrowingKind {
+    pub const ALL: [Self; 3] = [Self::DropsOptional, Self::IgnoredNullable, Self::Other];
+
+    pub fn id(self) -> &'static str {
+        match self {
+            Self::DropsOptional => "drops-optional",
+            Self::IgnoredNullable => "ignored-nullable",
+            Self::Other => "other",
+        }
+    }
+}
+
 /// One shaped schema's semantic verdict.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -92,6 +127,9 @@ pub struct Semantics {
     /// An instance the original accepts and the shaped schema rejects.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub narrowed: Option<Value>,
+    /// What explains the narrowing instances (sorted, each once).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub narrowed_kinds: Vec<NarrowingKind>,
     /// Widened, and no description tells the model anything the original
     /// did not ("silent widening").
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
@@ -112,6 +150,7 @@ impl Semantics {
             instances: 0,
             widened: None,
             narrowed: None,
+            narrowed_kinds: Vec::new(),
             silent: false,
             reason: Some(reason),
             disagreements: Vec::new(),
@@ -128,8 +167,9 @@ const MAX_NODES: usize = 2_000;
 pub(crate) struct Original {
     schema: Value,
     descriptions: Vec<String>,
-    /// The instances (as generated), each with the original's verdict on
-    /// its canonical form.
+    /// The instances (as generated, `undeclared` also set when a key is
+    /// one the original names nowhere), each with the original's verdict
+    /// on its canonical form.
     judged: Result<Vec<(Instance, Value, bool)>, String>,
 }
 
@@ -150,9 +190,10 @@ impl Original {
                 .into_iter()
                 // Tool arguments are always a JSON object.
                 .filter(|i| i.value.is_object())
-                .map(|i| {
+                .map(|mut i| {
                     let canonical = unfill(&schema, &schema, &i.value, 0);
                     let ok = v.accepts(&canonical);
+                    i.undeclared |= has_undeclared(&schema, &schema, &canonical, 0);
                     (i, canonical, ok)
                 })
                 .collect()
@@ -164,8 +205,10 @@ impl Original {
         }
     }
 
-    /// Judge `shaped` (the tool as `lane` receives it).
-    pub(crate) fn judge(&self, lane: Lane, shaped: &Tool) -> Semantics {
+    /// Judge `shaped` (the tool as `lane` receives it); `records` are the
+    /// pipeline's degradation records, read only for renamed root property
+    /// keys (a client maps a call's arguments back to the author's names).
+    pub(crate) fn judge(&self, lane: Lane, shaped: &Tool, records: &[Degradation]) -> Semantics {
         let judged = match &self.judged {
             Ok(j) => j,
             Err(e) => return Semantics::unjudged(e.clone()),
@@ -183,14 +226,32 @@ impl Original {
             instances: judged.len(),
             widened: None,
             narrowed: None,
+            narrowed_kinds: Vec::new(),
             silent: false,
             reason: None,
             disagreements: Vec::new(),
         };
+        let at = Pair {
+            original: (&self.schema, &self.schema),
+            shaped: (&schema, &schema),
+        };
+        // `nullable` read as OpenAPI reads it, compiled when first needed.
+        let mut as_openapi: Option<Option<Validator>> = None;
+        let renames: HashMap<String, &str> = records
+            .iter()
+            .filter_map(|d| {
+                let to = d.renamed_to.as_deref()?;
+                let key = d.path.strip_prefix("/properties/")?;
+                (!key.contains('/')).then(|| (key.replace("~1", "/").replace("~0", "~"), to))
+            })
+            .collect();
         for (i, (instance, canonical, original_ok)) in judged.iter().enumerate() {
-            let at = Pair {
-                original: (&self.schema, &self.schema),
-                shaped: (&schema, &schema),
+            let as_wire;
+            let canonical = if renames.is_empty() {
+                canonical
+            } else {
+                as_wire = rename_keys(canonical, &renames);
+                &as_wire
             };
             let filled = fill(at, canonical, 0);
             let shaped_ok = validator.accepts(&filled);
@@ -202,10 +263,23 @@ impl Original {
                 (true, false) if !instance.undeclared => {
                     out.disagreements.push(i);
                     out.narrowed.get_or_insert_with(|| canonical.clone());
+                    let kind = narrowing_kind(at, &validator, &filled, canonical, || {
+                        as_openapi
+                            .get_or_insert_with(|| {
+                                let mut s = schema.clone();
+                                openapi_nullable(&mut s, 0);
+                                (s != schema).then(|| Validator::compile(&s).ok()).flatten()
+                            })
+                            .as_ref()
+                    });
+                    if !out.narrowed_kinds.contains(&kind) {
+                        out.narrowed_kinds.push(kind);
+                    }
                 }
                 _ => {}
             }
         }
+        out.narrowed_kinds.sort_unstable();
         out.class = if out.narrowed.is_some() {
             SemanticClass::Narrowed
         } else if out.widened.is_some() {
@@ -221,6 +295,44 @@ impl Original {
     }
 }
 
+/// The instance with its root keys as the wire names them.
+fn rename_keys(instance: &Value, renames: &HashMap<String, &str>) -> Value {
+    match instance {
+        Value::Object(m) => Value::Object(
+            m.iter()
+                .map(|(k, v)| {
+                    let k = renames
+                        .get(k)
+                        .map_or_else(|| k.clone(), |to| (*to).to_owned());
+                    (k, v.clone())
+                })
+                .collect(),
+        ),
+        other => other.clone(),
+    }
+}
+
+/// What explains one narrowing instance (`filled` is what the shaped
+/// schema rejected; `canonical` the instance as the original sees it).
+fn narrowing_kind<'v>(
+    at: Pair<'_>,
+    shaped: &Validator,
+    filled: &Value,
+    canonical: &Value,
+    as_openapi: impl FnOnce() -> Option<&'v Validator>,
+) -> NarrowingKind {
+    let pruned = fill(at, &prune(at, canonical, 0), 0);
+    if pruned != *filled && shaped.accepts(&pruned) {
+        return NarrowingKind::DropsOptional;
+    }
+    if let Some(v) = as_openapi()
+        && (v.accepts(filled) || v.accepts(&pruned))
+    {
+        return NarrowingKind::IgnoredNullable;
+    }
+    NarrowingKind::Other
+}
+
 /// A case's semantic judgements, memoised for callers that judge the same
 /// case many times (`mutants`: once per mutant): the original side is
 /// computed once, and an output equal to the first one judged (the
@@ -232,7 +344,13 @@ pub(crate) struct Memo {
 }
 
 impl Memo {
-    pub(crate) fn judge(&self, tool: &Tool, lane: Lane, shaped: &Tool) -> Semantics {
+    pub(crate) fn judge(
+        &self,
+        tool: &Tool,
+        lane: Lane,
+        shaped: &Tool,
+        records: &[Degradation],
+    ) -> Semantics {
         if let Some((l, t, s)) = self.first.get()
             && *l == lane
             && t == shaped
@@ -242,7 +360,7 @@ impl Memo {
         let s = self
             .original
             .get_or_init(|| Original::of(tool))
-            .judge(lane, shaped);
+            .judge(lane, shaped, records);
         let _ = self.first.set((lane, shaped.clone(), s.clone()));
         s
     }
@@ -325,7 +443,9 @@ pub(crate) fn resolve<'a>(root: &'a Value, target: &str) -> Option<&'a Value> {
     root.pointer(pointer)
 }
 
-/// The item schema of an array node (`items` as one schema; else none).
+/// The item schema of an array node (`items` as one schema, its `$ref`
+/// target's, or the first `anyOf`/`oneOf` branch's that has one; else
+/// none).
 fn items_of<'a>(root: &'a Value, node: &'a Value, depth: usize) -> Option<&'a Value> {
     let m = node.as_object()?;
     if depth > 8 {
@@ -334,8 +454,15 @@ fn items_of<'a>(root: &'a Value, node: &'a Value, depth: usize) -> Option<&'a Va
     if let Some(i) = m.get("items").filter(|i| i.is_object()) {
         return Some(i);
     }
-    let target = m.get("$ref").and_then(Value::as_str)?;
-    items_of(root, resolve(root, target)?, depth + 1)
+    if let Some(target) = m.get("$ref").and_then(Value::as_str) {
+        return items_of(root, resolve(root, target)?, depth + 1);
+    }
+    ["anyOf", "oneOf"].iter().find_map(|k| {
+        m.get(*k)
+            .and_then(Value::as_array)?
+            .iter()
+            .find_map(|b| items_of(root, b, depth + 1))
+    })
 }
 
 /// Whether a property schema admits `null` by its own keywords.
@@ -366,6 +493,35 @@ fn admits_null(root: &Value, node: &Value, depth: usize) -> bool {
             .and_then(Value::as_str)
             .and_then(|t| resolve(root, t))
             .is_some_and(|t| admits_null(root, t, depth + 1))
+}
+
+/// Whether the instance has a key the original declares nowhere: not in
+/// the object's `properties` (own, `$ref`'d or in a branch), at an object
+/// with no `patternProperties` or `additionalProperties` schema describing
+/// other keys. A `required` name with no property schema is such a key:
+/// the model is never told what to send for it.
+fn has_undeclared(root: &Value, node: &Value, instance: &Value, depth: usize) -> bool {
+    if depth > 16 {
+        return false;
+    }
+    match instance {
+        Value::Object(obj) => {
+            let view = object_view(root, node, 0);
+            let described = node.as_object().is_some_and(|m| {
+                m.get("patternProperties")
+                    .and_then(Value::as_object)
+                    .is_some_and(|p| !p.is_empty())
+                    || m.get("additionalProperties").is_some_and(Value::is_object)
+            });
+            obj.iter().any(|(k, v)| match view.props.get(k.as_str()) {
+                Some(s) => has_undeclared(root, s, v, depth + 1),
+                None => !described,
+            })
+        }
+        Value::Array(a) => items_of(root, node, 0)
+            .is_some_and(|s| a.iter().any(|v| has_undeclared(root, s, v, depth + 1))),
+        _ => false,
+    }
 }
 
 /// The instance as the original sees it: a `null` at an optional property
@@ -464,6 +620,53 @@ fn fill<'a>(at: Pair<'a>, instance: &Value, depth: usize) -> Value {
                 Value::Array(a.iter().map(|v| fill(child(o, s), v, depth + 1)).collect())
             }
             None => instance.clone(),
+        },
+        _ => instance.clone(),
+    }
+}
+
+/// The instance without the optional properties (of the original) that
+/// the shaped schema no longer declares, where it declares some.
+fn prune(at: Pair<'_>, instance: &Value, depth: usize) -> Value {
+    if depth > 16 {
+        return instance.clone();
+    }
+    let (oroot, onode) = at.original;
+    let (sroot, snode) = at.shaped;
+    match instance {
+        Value::Object(obj) => {
+            let shaped = object_view(sroot, snode, 0);
+            let original = object_view(oroot, onode, 0);
+            let mut out = Map::new();
+            for (k, v) in obj {
+                let key = k.as_str();
+                match shaped.props.get(key) {
+                    Some(s) => {
+                        let o = original.props.get(key).copied().unwrap_or(&ANY);
+                        let child = Pair {
+                            original: (oroot, o),
+                            shaped: (sroot, s),
+                        };
+                        out.insert(k.clone(), prune(child, v, depth + 1));
+                    }
+                    None if original.props.contains_key(key)
+                        && !original.required.contains(key) => {}
+                    None => {
+                        out.insert(k.clone(), v.clone());
+                    }
+                }
+            }
+            Value::Object(out)
+        }
+        Value::Array(a) => match (items_of(sroot, snode, 0), items_of(oroot, onode, 0)) {
+            (Some(s), o) => {
+                let child = Pair {
+                    original: (oroot, o.unwrap_or(&ANY)),
+                    shaped: (sroot, s),
+                };
+                Value::Array(a.iter().map(|v| prune(child, v, depth + 1)).collect())
+            }
+            (None, _) => instance.clone(),
         },
         _ => instance.clone(),
     }

@@ -4,7 +4,7 @@ use super::*;
 
 fn judge(lane: Lane, original: Value, shaped: Value) -> Semantics {
     let o = Tool::new("t", original);
-    Original::of(&o).judge(lane, &Tool::new("t", shaped))
+    Original::of(&o).judge(lane, &Tool::new("t", shaped), &[])
 }
 
 #[test]
@@ -81,6 +81,7 @@ fn a_stripped_bound_is_silent_unless_a_description_tells_the_model() {
     let told = Original::of(&Tool::new("t", original)).judge(
         Lane::OpenaiChat,
         &Tool::new("t", stripped).with_description("q: maxLength 5."),
+        &[],
     );
     assert_eq!(told.class, SemanticClass::Widened);
     assert!(!told.silent);
@@ -137,4 +138,89 @@ fn a_dropped_format_widens() {
     let got = judge(Lane::OpenaiStrict, original, stripped);
     assert_eq!(got.class, SemanticClass::Widened);
     assert_eq!(got.widened, Some(json!({"d": ""})));
+}
+
+/// Strict mode's removal of an optional parameter is a narrowing of its
+/// own kind, which the ledger can declare apart from any other.
+#[test]
+fn a_removed_optional_property_is_a_drops_optional_narrowing() {
+    let original = json!({
+        "type": "object",
+        "properties": {"q": {"type": "string"}, "limit": {"type": "integer"}},
+        "required": ["q"]
+    });
+    let removed = json!({
+        "type": "object",
+        "properties": {"q": {"type": "string"}},
+        "required": ["q"],
+        "additionalProperties": false
+    });
+    let got = judge(Lane::DeepseekStrict, original.clone(), removed);
+    assert_eq!(got.class, SemanticClass::Narrowed);
+    assert_eq!(got.narrowed_kinds, [NarrowingKind::DropsOptional]);
+    assert!(got.narrowed.expect("a witness").get("limit").is_some());
+    // A bound tightened on a kept property is another kind.
+    let tightened = json!({
+        "type": "object",
+        "properties": {"q": {"type": "string", "maxLength": 1}, "limit": {"type": "integer"}},
+        "required": ["q"]
+    });
+    let got = judge(Lane::DeepseekStrict, original, tightened);
+    assert_eq!(got.narrowed_kinds, [NarrowingKind::Other]);
+}
+
+/// normalize's nullable-union collapse writes OpenAPI `nullable`, which
+/// draft 2020-12 ignores: on a JSON Schema lane `null` is refused.
+#[test]
+fn a_collapsed_nullable_union_is_an_ignored_nullable_narrowing_outside_openapi() {
+    let original = json!({
+        "type": "object",
+        "properties": {"due": {"anyOf": [{"type": "string"}, {"type": "null"}]}},
+        "required": ["due"]
+    });
+    let collapsed = json!({
+        "type": "object",
+        "properties": {"due": {"type": "string", "nullable": true}},
+        "required": ["due"]
+    });
+    let got = judge(Lane::AnthropicMessages, original.clone(), collapsed.clone());
+    assert_eq!(got.class, SemanticClass::Narrowed);
+    assert_eq!(got.narrowed, Some(json!({"due": null})));
+    assert_eq!(got.narrowed_kinds, [NarrowingKind::IgnoredNullable]);
+    assert_eq!(
+        judge(Lane::GeminiOpenapi, original, collapsed).class,
+        SemanticClass::Preserved
+    );
+}
+
+/// A renamed root key is mapped back through its record (DESIGN: a client
+/// maps a call's keys back), so a rename alone changes nothing.
+#[test]
+fn a_renamed_property_key_is_mapped_through_its_record() {
+    let original = json!({
+        "type": "object",
+        "properties": {"a:b": {"type": "integer"}},
+        "required": ["a:b"]
+    });
+    let renamed = json!({
+        "type": "object",
+        "properties": {"a_b": {"type": "integer"}},
+        "required": ["a_b"]
+    });
+    let o = Original::of(&Tool::new("t", original));
+    let unmapped = o.judge(Lane::GeminiOpenapi, &Tool::new("t", renamed.clone()), &[]);
+    assert_eq!(unmapped.class, SemanticClass::Narrowed);
+    let record = crate::degradation::Degradation {
+        tool: "t".into(),
+        lane: "gemini-openapi".into(),
+        path: "/properties/a:b".into(),
+        keyword: "properties".into(),
+        action: crate::degradation::Action::Rewritten,
+        reason: String::new(),
+        rule: None,
+        pass: "sanitize-property-keys".into(),
+        renamed_to: Some("a_b".into()),
+    };
+    let mapped = o.judge(Lane::GeminiOpenapi, &Tool::new("t", renamed), &[record]);
+    assert_eq!(mapped.class, SemanticClass::Preserved, "{mapped:?}");
 }
