@@ -10,6 +10,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::degradation::Degradation;
 use crate::exit_code::ExitStatus;
+use crate::generate::FuzzSpec;
 use crate::semantic::{SemanticClass, Semantics};
 use crate::verdict::Verdict;
 
@@ -320,6 +321,9 @@ pub struct RunReport {
     /// so unused entries are judged only when the shards are merged.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub sharded: bool,
+    /// The generated tools the plan holds (`--fuzz N --seed S`), if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fuzz: Option<FuzzSpec>,
 }
 
 impl RunReport {
@@ -456,6 +460,7 @@ pub fn merge_reports(shards: Vec<RunReport>) -> RunReport {
             out.old = shard.old;
             out.new = shard.new;
         }
+        out.fuzz = out.fuzz.or(shard.fuzz);
         lanes.extend(shard.summary.classes.into_keys());
         out.plan.extend(shard.plan);
         out.outcomes.extend(shard.outcomes);
@@ -495,4 +500,7 @@ pub struct RunMeta {
     /// `K/N` when sharded.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub shard: Option<String>,
+    /// `{"count", "seed"}` of `--fuzz N --seed S`, when the run had generated cases.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fuzz: Option<FuzzSpec>,
 }
