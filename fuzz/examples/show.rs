@@ -3,12 +3,13 @@
 
 use std::time::Instant;
 
+use wireshape::generate::tool_from_bytes;
 use wireshape_fuzz::input;
 
 fn main() {
     for path in std::env::args().skip(1) {
         let data = std::fs::read(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
-        match input::tool_from_bytes(&data) {
+        match tool_from_bytes(&data) {
             Ok(tool) => println!(
                 "{path}: {}",
                 serde_json::to_string(&tool).unwrap_or_default()

@@ -1,8 +1,9 @@
-//! The fuzz targets' shared code: the input generator and target dispatch
-//! ([`input`], also compiled into `harness/tests/props.rs`) and [`check`],
-//! which turns a property's `Err` into the panic libFuzzer reports as a
-//! crash. The properties live in the `wireshape` library
-//! (`wireshape::testing::properties`), shared with `cargo test`.
+//! The fuzz targets' shared code: target dispatch ([`input`], also compiled
+//! into `harness/tests/props.rs`) and [`check`], which turns a property's
+//! `Err` into the panic libFuzzer reports as a crash. The input generator
+//! (`wireshape::generate`) and the properties
+//! (`wireshape::testing::properties`) live in the `wireshape` library,
+//! shared with `cargo test` and `wireshape run --fuzz`.
 
 pub mod input;
 

@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
 use clap::{Args, Parser, Subcommand};
+use wireshape::generate::FuzzSpec;
 use wireshape::{
     CaseOutcome, Class, DiffOptions, ExitStatus, Format, Lane, LedgerEntry, Outcome, Pipeline,
     PipelineConfig, Profile, RunMeta, RunReport, Shaped, load_catalog, load_catalog_bytes,
@@ -283,9 +284,30 @@ struct OutputArgs {
 }
 
 #[derive(Debug, Args)]
+struct FuzzArgs {
+    /// Add N generated schemas to the plan, cases `fuzz/<seed>#0` … `fuzz/<seed>#<N-1>` on every lane.
+    #[arg(long, value_name = "N", env = "WIRESHAPE_FUZZ")]
+    fuzz: Option<usize>,
+    /// The generator's seed for --fuzz (default 0): a seed names the same schemas on every machine.
+    #[arg(long, value_name = "S", requires = "fuzz", env = "WIRESHAPE_FUZZ_SEED")]
+    seed: Option<u64>,
+}
+
+impl FuzzArgs {
+    fn spec(&self) -> Option<FuzzSpec> {
+        self.fuzz.filter(|&n| n > 0).map(|count| FuzzSpec {
+            count,
+            seed: self.seed.unwrap_or(FuzzSpec::DEFAULT_SEED),
+        })
+    }
+}
+
+#[derive(Debug, Args)]
 struct RunArgs {
     #[command(flatten)]
     corpus: CorpusArgs,
+    #[command(flatten)]
+    fuzz: FuzzArgs,
     #[command(flatten)]
     out: OutputArgs,
 }
@@ -300,6 +322,8 @@ struct DiffArgs {
     new: String,
     #[command(flatten)]
     corpus: CorpusArgs,
+    #[command(flatten)]
+    fuzz: FuzzArgs,
     #[command(flatten)]
     out: OutputArgs,
 }
@@ -433,8 +457,8 @@ impl Cli {
                 Ok(ExitStatus::Clean)
             }
             Command::List(a) => list(&a),
-            Command::Run(a) => diff_run("v0", "v1", &a.corpus, &a.out),
-            Command::Diff(a) => diff_run(&a.old, &a.new, &a.corpus, &a.out),
+            Command::Run(a) => diff_run("v0", "v1", &a.corpus, a.fuzz.spec(), &a.out),
+            Command::Diff(a) => diff_run(&a.old, &a.new, &a.corpus, a.fuzz.spec(), &a.out),
             Command::Ledger(LedgerCommand::Accept(a)) => accept(&a),
             Command::Report(ReportCommand::Merge(a)) => merge(&a),
             Command::Check(a) => check(&a),
@@ -536,7 +560,7 @@ fn prepare_pipelines(old: &str, new: &str, c: &CorpusArgs) -> Result<Prepared> {
     })
 }
 
-fn options<'a>(p: &'a Prepared, c: &CorpusArgs) -> DiffOptions<'a> {
+fn options<'a>(p: &'a Prepared, c: &CorpusArgs, fuzz: Option<FuzzSpec>) -> DiffOptions<'a> {
     let jobs = c
         .jobs
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from));
@@ -556,16 +580,23 @@ fn options<'a>(p: &'a Prepared, c: &CorpusArgs) -> DiffOptions<'a> {
             .cloned()
             .collect(),
         ledger_dir: Some(c.ledger.clone()),
+        fuzz,
         shard: p.shard,
         jobs,
     }
 }
 
-fn diff_run(old: &str, new: &str, c: &CorpusArgs, out: &OutputArgs) -> Result<ExitStatus> {
+fn diff_run(
+    old: &str,
+    new: &str,
+    c: &CorpusArgs,
+    fuzz: Option<FuzzSpec>,
+    out: &OutputArgs,
+) -> Result<ExitStatus> {
     let started = std::time::SystemTime::now();
     let clock = std::time::Instant::now();
     let p = prepare_pipelines(old, new, c)?;
-    let opts = options(&p, c);
+    let opts = options(&p, c, fuzz);
     let inputs = wireshape::prepare(&opts)?;
     let mut writer = wireshape::ReportWriter::create(
         &out.output,
@@ -609,6 +640,7 @@ fn diff_run(old: &str, new: &str, c: &CorpusArgs, out: &OutputArgs) -> Result<Ex
             .map(|d| d.display().to_string())
             .collect(),
         shard: c.shard.clone(),
+        fuzz,
     };
     let dir = writer.finish(&report, &meta)?;
     console::summary(&report, &dir, clock.elapsed());
@@ -617,7 +649,7 @@ fn diff_run(old: &str, new: &str, c: &CorpusArgs, out: &OutputArgs) -> Result<Ex
 
 fn accept(a: &AcceptArgs) -> Result<ExitStatus> {
     let p = prepare_pipelines(&a.old, &a.new, &a.corpus)?;
-    let opts = options(&p, &a.corpus);
+    let opts = options(&p, &a.corpus, None);
     let inputs = wireshape::prepare(&opts)?;
     let report: RunReport = wireshape::execute(&opts, &inputs, &mut |_| {});
     let selected: Vec<&CaseOutcome> = report

@@ -290,6 +290,29 @@ pub(crate) fn summary(report: &RunReport, dir: &std::path::Path, took: std::time
     if failing.len() > 20 {
         println!("  … and {} more (see failures.txt)", failing.len() - 20);
     }
+    if let Some(fuzz) = &report.fuzz {
+        let prefix = format!("fuzz/{}#", fuzz.seed);
+        let mut lanes: Vec<&str> = failing
+            .iter()
+            .filter(|o| o.case.starts_with(&prefix))
+            .map(|o| o.lane.as_str())
+            .collect();
+        lanes.dedup();
+        let command = fuzz.command(&report.old, &report.new);
+        if lanes.is_empty() {
+            println!(
+                "  fuzz: {} generated schemas, seed {}, no failing case ({command})",
+                fuzz.count, fuzz.seed
+            );
+        } else {
+            println!(
+                "  fuzz: {} generated schemas, seed {}; reproduce: {command} --lanes {}",
+                fuzz.count,
+                fuzz.seed,
+                lanes.join(",")
+            );
+        }
+    }
     for i in &report.ledger_issues {
         println!("  ledger {}: {}", i.kind, i.message);
     }

@@ -1,7 +1,14 @@
-//! The differential run: plan (lane × catalog × tool), shape with the old
-//! and new pipelines, check the invariants, compare, classify with the
-//! ledger, and assemble the [`RunReport`]. Pure library code: the CLI adds
-//! the report directory and the terminal.
+//! The differential run: plan (lane × catalog × tool, plus the generated
+//! tools of `--fuzz`), shape with the old and new pipelines, check the
+//! invariants, compare, classify with the ledger, and assemble the
+//! [`RunReport`]. Pure library code: the CLI adds the report directory and
+//! the terminal.
+//!
+//! Generated cases (`fuzz/<seed>#<i>`, from [`crate::generate`]) take the
+//! same per-case path as catalog tools ([`run_case`]) on every lane. They are
+//! neither own nor external: `external = true` ledger entries never apply to
+//! them, and the entries they match do not count as used, so adding them to
+//! a run cannot make an unused-entry failure appear or disappear.
 //!
 //! Work is spread over `jobs` threads; results are sorted by key, so the
 //! report does not depend on scheduling.
@@ -15,6 +22,7 @@ use crate::catalog::Catalog;
 use crate::corpus::{CorpusEntry, scan_corpus};
 use crate::diff::{self, Comparison};
 use crate::error::LoadError;
+use crate::generate::FuzzSpec;
 use crate::invariants;
 use crate::lane::Lane;
 use crate::ledger::{self, LaneLedger};
@@ -37,6 +45,8 @@ pub struct DiffOptions<'a> {
     pub external_corpus: Vec<PathBuf>,
     /// Where `<lane>.toml` ledger files live (`None`: no ledger).
     pub ledger_dir: Option<PathBuf>,
+    /// Generated tools to add to the plan (`--fuzz N --seed S`).
+    pub fuzz: Option<FuzzSpec>,
     /// `(k, n)`: run only the k-th (1-based) of n deterministic shards.
     pub shard: Option<(usize, usize)>,
     pub jobs: usize,
@@ -56,6 +66,9 @@ pub struct PlannedCase {
     pub lane: Lane,
     pub tool: Tool,
     pub external: bool,
+    /// From the generator (`--fuzz`): neither own nor external, and its
+    /// ledger matches do not count toward an entry's use.
+    pub generated: bool,
     /// Set by callers that judge the case many times (`mutants`).
     pub(crate) semantic_memo: Option<semantic::Memo>,
 }
@@ -112,6 +125,36 @@ pub fn prepare(opts: &DiffOptions<'_>) -> Result<Inputs, LoadError> {
                     lane: *lane,
                     tool: tool.clone(),
                     external: *external,
+                    generated: false,
+                    semantic_memo: None,
+                });
+            }
+        }
+    }
+    if let Some(spec) = &opts.fuzz {
+        let clash = format!("fuzz/{}", spec.seed);
+        if let Some((c, _)) = catalogs.iter().find(|(c, _)| c.id == clash) {
+            return Err(LoadError::Shape {
+                path: c.path.clone(),
+                line: 0,
+                column: 0,
+                message: format!(
+                    "catalog id `{clash}` clashes with the generated cases `{clash}#<i>` of `--seed {}`: rename the file or its directory",
+                    spec.seed
+                ),
+            });
+        }
+        for (i, tool) in spec.tools().enumerate() {
+            for lane in &opts.lanes {
+                cases.push(PlannedCase {
+                    plan: CasePlan {
+                        lane: lane.id().to_owned(),
+                        case: spec.case_id(i),
+                    },
+                    lane: *lane,
+                    tool: tool.clone(),
+                    external: false,
+                    generated: true,
                     semantic_memo: None,
                 });
             }
@@ -408,9 +451,17 @@ pub fn execute(
             on_result(&outcomes);
         }
     });
+    // Generated cases are judged by the ledger but never count as its use.
+    let generated: std::collections::BTreeSet<&str> = inputs
+        .cases
+        .iter()
+        .filter(|c| c.generated)
+        .map(|c| c.plan.case.as_str())
+        .collect();
     let mut ledger_use = Vec::new();
     let all_matches: Vec<_> = outcomes
         .iter()
+        .filter(|o| !generated.contains(o.case.as_str()))
         .flat_map(|o| o.ledger.iter().cloned())
         .collect();
     for l in inputs.ledgers.values() {
@@ -426,6 +477,7 @@ pub fn execute(
         unusable: inputs.unusable.clone(),
         summary: crate::outcome::Summary::default(),
         sharded: opts.shard.is_some(),
+        fuzz: opts.fuzz,
     };
     let lanes: Vec<String> = opts.lanes.iter().map(|l| l.id().to_owned()).collect();
     report.finish(&lanes);
@@ -436,4 +488,167 @@ pub fn execute(
 /// The default directory of the project's own catalogs.
 pub fn default_own_corpus() -> PathBuf {
     Path::new("corpus").join("catalogs")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::pipeline::{PipelineConfig, Profile};
+
+    const SLUG: &str = r#"{"tools":[{"name":"slug","input_schema":{"type":"object","properties":{"s":{"type":"string","pattern":"^(?!-)[a-z-]+$"}}}}]}"#;
+
+    /// A v0 → v1 run on `openai-responses` over one own catalog (`c#slug`:
+    /// a lookaround pattern v1 strips there) plus `fuzz`, with `ledger` as
+    /// that lane's ledger file.
+    fn run(ledger: &str, fuzz: Option<FuzzSpec>) -> RunReport {
+        let dir = tempfile::tempdir().unwrap();
+        let own = dir.path().join("own");
+        std::fs::create_dir_all(&own).unwrap();
+        std::fs::write(own.join("c.json"), SLUG).unwrap();
+        std::fs::write(dir.path().join("openai-responses.toml"), ledger).unwrap();
+        let v0 = Profile::V0.with_config(PipelineConfig::default());
+        let v1 = Profile::V1.with_config(PipelineConfig::default());
+        let opts = DiffOptions {
+            old: &v0,
+            new: &v1,
+            lanes: vec![Lane::OpenaiResponses],
+            own_corpus: vec![own],
+            external_corpus: Vec::new(),
+            ledger_dir: Some(dir.path().to_owned()),
+            fuzz,
+            shard: None,
+            jobs: 1,
+        };
+        let inputs = prepare(&opts).unwrap();
+        execute(&opts, &inputs, &mut |_| {})
+    }
+
+    const FIVE: Option<FuzzSpec> = Some(FuzzSpec { count: 5, seed: 1 });
+
+    fn entry(case: &str, external: bool) -> String {
+        format!(
+            "[[divergence]]\ncase = \"{case}\"\nclass = \"any\"\nreason = \"covers every tag\"\nexternal = {external}\n"
+        )
+    }
+
+    /// Generated outcomes that a divergence entry made intended.
+    fn generated_matched(report: &RunReport) -> usize {
+        report
+            .outcomes
+            .iter()
+            .filter(|o| o.case.starts_with("fuzz/1#"))
+            .filter(|o| o.ledger.iter().any(|m| m.table == LedgerTable::Divergence))
+            .count()
+    }
+
+    fn divergent_generated(report: &RunReport) -> usize {
+        report
+            .outcomes
+            .iter()
+            .filter(|o| o.case.starts_with("fuzz/1#") && o.class != Class::Identical)
+            .count()
+    }
+
+    fn unused(report: &RunReport) -> Vec<String> {
+        report
+            .ledger_issues
+            .iter()
+            .filter(|i| i.kind == "unused")
+            .map(|i| i.message.clone())
+            .collect()
+    }
+
+    #[test]
+    fn fuzz_plans_each_generated_tool_on_every_lane_as_generated_cases() {
+        let dir = tempfile::tempdir().unwrap();
+        let v1 = Profile::V1.with_config(PipelineConfig::default());
+        let opts = DiffOptions {
+            old: &v1,
+            new: &v1,
+            lanes: vec![Lane::OpenaiChat, Lane::OpenaiResponses],
+            own_corpus: vec![dir.path().to_owned()],
+            external_corpus: Vec::new(),
+            ledger_dir: None,
+            fuzz: Some(FuzzSpec { count: 3, seed: 9 }),
+            shard: None,
+            jobs: 1,
+        };
+        let inputs = prepare(&opts).unwrap();
+        let keys: Vec<String> = inputs.cases.iter().map(|c| c.plan.key()).collect();
+        assert_eq!(
+            keys,
+            [
+                "openai-chat::fuzz/9#0",
+                "openai-chat::fuzz/9#1",
+                "openai-chat::fuzz/9#2",
+                "openai-responses::fuzz/9#0",
+                "openai-responses::fuzz/9#1",
+                "openai-responses::fuzz/9#2",
+            ]
+        );
+        assert!(inputs.cases.iter().all(|c| c.generated && !c.external));
+        assert_eq!(inputs.cases[1].tool, crate::generate::seeded(9, 1));
+        assert!(!inputs.external_loaded);
+    }
+
+    #[test]
+    fn a_catalog_whose_id_is_the_fuzz_prefix_is_an_input_error() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(dir.path().join("fuzz")).unwrap();
+        std::fs::write(dir.path().join("fuzz/9.json"), SLUG).unwrap();
+        let v1 = Profile::V1.with_config(PipelineConfig::default());
+        let opts = DiffOptions {
+            old: &v1,
+            new: &v1,
+            lanes: vec![Lane::OpenaiChat],
+            own_corpus: vec![dir.path().to_owned()],
+            external_corpus: Vec::new(),
+            ledger_dir: None,
+            fuzz: Some(FuzzSpec { count: 1, seed: 9 }),
+            shard: None,
+            jobs: 1,
+        };
+        let Err(err) = prepare(&opts) else {
+            panic!("a clash must not load");
+        };
+        assert_eq!(
+            err.to_string(),
+            format!(
+                "{}:0:0: catalog id `fuzz/9` clashes with the generated cases `fuzz/9#<i>` of `--seed 9`: rename the file or its directory",
+                dir.path().join("fuzz/9.json").display()
+            )
+        );
+    }
+
+    #[test]
+    fn an_entry_only_generated_cases_match_stays_unused() {
+        let ledger = entry("fuzz/*", false);
+        let with = run(&ledger, FIVE);
+        assert!(divergent_generated(&with) > 0, "seed 1 diverges somewhere");
+        assert_eq!(generated_matched(&with), divergent_generated(&with));
+        assert_eq!(with.ledger_use.len(), 1);
+        assert_eq!(with.ledger_use[0].uses, 0);
+        let message = "ledger entry openai-responses.toml#0 (any) matched no case: remove it or fix its `case`";
+        assert_eq!(unused(&with), [message]);
+        assert_eq!(unused(&run(&ledger, None)), [message]);
+    }
+
+    #[test]
+    fn an_entry_an_own_case_uses_counts_that_use_only() {
+        let ledger = entry("*", false);
+        let with = run(&ledger, FIVE);
+        assert_eq!(generated_matched(&with), divergent_generated(&with));
+        assert_eq!(with.ledger_use[0].uses, 1, "c#slug only");
+        assert!(unused(&with).is_empty());
+        assert_eq!(run(&ledger, None).ledger_use[0].uses, 1);
+    }
+
+    #[test]
+    fn external_entries_never_apply_to_generated_cases() {
+        let with = run(&entry("*", true), FIVE);
+        assert!(divergent_generated(&with) > 0);
+        assert_eq!(generated_matched(&with), 0);
+        assert!(with.ledger_use.is_empty(), "no external corpus: not judged");
+        assert!(unused(&with).is_empty());
+    }
 }

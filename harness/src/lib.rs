@@ -6,7 +6,8 @@
 //! Provider facts (`facts`: documented keyword sets, formats, limits and
 //! open questions, plain data) sit below both the passes and the oracles'
 //! documented rules. Oracles (`oracle`, `rules`) judge outputs per provider; `recording`,
-//! `replay`, `lint` (`check`) and `mock` build on them.
+//! `replay`, `lint` (`check`) and `mock` build on them. The schema generator
+//! (`generate`) feeds the fuzz targets, the proptest properties and `run --fuzz`.
 
 mod catalog;
 mod corpus;
@@ -17,6 +18,7 @@ mod ecma;
 mod error;
 mod exit_code;
 pub mod facts;
+pub mod generate;
 mod hash;
 mod invariants;
 mod lane;

@@ -543,6 +543,7 @@ pub fn load_evidence(opts: &EvidenceOptions, lanes: &[Lane]) -> Result<MutantEvi
         own_corpus: opts.own_corpus.clone(),
         external_corpus: opts.external_corpus.clone(),
         ledger_dir: opts.ledger_dir.clone(),
+        fuzz: None,
         shard: None,
         jobs: 1,
     })?;
@@ -1441,6 +1442,7 @@ mod tests {
             lane,
             tool: Tool::new(id, schema),
             external: false,
+            generated: false,
             semantic_memo: None,
         };
         let array = |max: u32| serde_json::json!({"type": "array", "maxItems": max});

@@ -10,6 +10,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::degradation::Degradation;
 use crate::exit_code::ExitStatus;
+use crate::generate::FuzzSpec;
 use crate::semantic::{SemanticClass, Semantics};
 use crate::verdict::Verdict;
 
@@ -362,6 +363,9 @@ pub struct RunReport {
     /// so unused entries are judged only when the shards are merged.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub sharded: bool,
+    /// The generated tools the plan holds (`--fuzz N --seed S`), if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fuzz: Option<FuzzSpec>,
 }
 
 impl RunReport {
@@ -504,6 +508,7 @@ pub fn merge_reports(shards: Vec<RunReport>) -> RunReport {
             out.old = shard.old;
             out.new = shard.new;
         }
+        out.fuzz = out.fuzz.or(shard.fuzz);
         lanes.extend(shard.summary.classes.into_keys());
         out.plan.extend(shard.plan);
         out.outcomes.extend(shard.outcomes);
@@ -543,4 +548,7 @@ pub struct RunMeta {
     /// `K/N` when sharded.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub shard: Option<String>,
+    /// `{"count", "seed"}` of `--fuzz N --seed S`, when the run had generated cases.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fuzz: Option<FuzzSpec>,
 }

@@ -22,6 +22,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use crate::error::LoadError;
+use crate::generate::FuzzSpec;
 use crate::outcome::{
     CaseOutcome, CasePlan, Class, LedgerIssue, LedgerMatch, LedgerUse, RunMeta, RunReport, Side,
     Summary,
@@ -211,22 +212,22 @@ impl ReportWriter {
         report: &RunReport,
         outcomes: &[&CaseOutcome],
     ) -> Result<(), ReportError> {
-        self.write_listing(
-            name,
-            &[
-                ("old", json_value(&report.old)),
-                ("new", json_value(&report.new)),
-                ("summary", json_value(&report.summary)),
-                ("ledger_use", json_value(&sorted_refs(&report.ledger_use))),
-                (
-                    "ledger_issues",
-                    json_value(&sorted_refs(&report.ledger_issues)),
-                ),
-                ("unusable", json_value(&report.unusable)),
-                ("sharded", json_value(&report.sharded)),
-            ],
-            ("outcomes", outcomes),
-        )
+        let mut members = vec![
+            ("old", json_value(&report.old)),
+            ("new", json_value(&report.new)),
+            ("summary", json_value(&report.summary)),
+            ("ledger_use", json_value(&sorted_refs(&report.ledger_use))),
+            (
+                "ledger_issues",
+                json_value(&sorted_refs(&report.ledger_issues)),
+            ),
+            ("unusable", json_value(&report.unusable)),
+            ("sharded", json_value(&report.sharded)),
+        ];
+        if let Some(fuzz) = &report.fuzz {
+            members.push(("fuzz", json_value(fuzz)));
+        }
+        self.write_listing(name, &members, ("outcomes", outcomes))
     }
 
     /// Write a JSON object whose `list` member holds one compact element
@@ -325,6 +326,7 @@ pub fn read_report(dir: &Path) -> Result<(RunReport, RunMeta), ReportError> {
         unusable: outcomes.unusable,
         summary: outcomes.summary,
         sharded: outcomes.sharded,
+        fuzz: outcomes.fuzz,
     };
     Ok((report, meta))
 }
@@ -390,6 +392,8 @@ struct OutcomesIn {
     unusable: BTreeMap<String, String>,
     #[serde(default)]
     sharded: bool,
+    #[serde(default)]
+    fuzz: Option<FuzzSpec>,
 }
 
 fn json_value<T: Serialize + ?Sized>(v: &T) -> serde_json::Value {
@@ -757,6 +761,9 @@ fn write_summary_md(out: &mut String, view: &View<'_>) -> fmt::Result {
     }
     writeln!(out)?;
     writeln!(out)?;
+    if let Some(fuzz) = &r.fuzz {
+        write_fuzz_md(out, view, fuzz)?;
+    }
     if r.summary.fixes + r.summary.regressions > 0 {
         writeln!(
             out,
@@ -885,6 +892,26 @@ fn write_summary_md(out: &mut String, view: &View<'_>) -> fmt::Result {
         view.exit_code(),
         exit_code_meaning(view.exit_code())
     )
+}
+
+/// The generated cases: how many, the seed, how to plan them again, and
+/// how many of them fail.
+fn write_fuzz_md(out: &mut String, view: &View<'_>, fuzz: &FuzzSpec) -> fmt::Result {
+    let prefix = format!("fuzz/{}#", fuzz.seed);
+    let failing = view
+        .outcomes
+        .iter()
+        .filter(|o| o.case.starts_with(&prefix) && o.is_failure())
+        .count();
+    writeln!(
+        out,
+        "fuzz: {}, seed {} (reproduce: {}, plus `--lanes <lane>` for one lane); {} among them.",
+        plural(fuzz.count, "generated schema", "generated schemas"),
+        fuzz.seed,
+        Code(&fuzz.command(&view.report.old, &view.report.new)),
+        plural(failing, "failing case", "failing cases"),
+    )?;
+    writeln!(out)
 }
 
 /// The oracle's verdicts per lane, and the undeclared rejections.
@@ -1938,6 +1965,7 @@ mod tests {
             unusable: unusable(),
             summary: Summary::default(),
             sharded: false,
+            fuzz: None,
         };
         report.finish(&lanes());
         report
@@ -1959,6 +1987,7 @@ mod tests {
             lanes: lanes(),
             corpus: vec!["corpus".to_owned()],
             shard: None,
+            fuzz: None,
         }
     }
 

@@ -37,6 +37,7 @@ fn main() {
         own_corpus: vec![root.join("corpus/catalogs")],
         external_corpus: external,
         ledger_dir: Some(root.join("corpus/ledger")),
+        fuzz: None,
         shard: None,
         jobs: 1,
     };

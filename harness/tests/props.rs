@@ -1,11 +1,13 @@
 //! Property tests: the fuzz targets' properties under proptest, and the
 //! replay of every committed fuzz regression.
 //!
-//! Inputs come from the fuzz crate's own generator (`fuzz/src/input.rs`,
-//! compiled in here), fed by proptest bytes, so `cargo test` explores the
-//! same hostile space as `cargo fuzz` on a small budget; the properties are
-//! the library's (`wireshape::testing::properties`), the same the fuzz
-//! targets and the differential run check.
+//! Inputs come from the library's generator (`wireshape::generate`, the one
+//! the fuzz targets and `wireshape run --fuzz` use), fed by proptest bytes,
+//! so `cargo test` explores the same hostile space as `cargo fuzz` on a
+//! small budget; the properties are the library's
+//! (`wireshape::testing::properties`), the same the fuzz targets and the
+//! differential run check. The fuzz crate's target dispatch
+//! (`fuzz/src/input.rs`, compiled in here) replays the committed crashes.
 
 use std::path::{Path, PathBuf};
 
@@ -13,6 +15,7 @@ use arbitrary::Unstructured;
 use proptest::collection::vec;
 use proptest::prelude::*;
 use proptest::test_runner::FileFailurePersistence;
+use wireshape::generate;
 use wireshape::testing::properties;
 
 #[allow(unreachable_pub, dead_code)]
@@ -38,7 +41,7 @@ fn config() -> ProptestConfig {
 
 /// A generated tool from proptest bytes (as the fuzz targets make them).
 fn tool(bytes: &[u8]) -> wireshape::Tool {
-    input::tool(&mut Unstructured::new(bytes)).expect("the generator never fails on short input")
+    generate::tool(&mut Unstructured::new(bytes)).expect("the generator never fails on short input")
 }
 
 fn bytes() -> impl Strategy<Value = Vec<u8>> {
@@ -151,7 +154,7 @@ fn the_dictionary_lists_the_generator_keywords() {
         .filter(|l| l.starts_with("kw_"))
         .filter_map(|l| l.split_once("=\"\\\"")?.1.strip_suffix("\\\":\""))
         .collect();
-    assert_eq!(listed, input::KEYWORDS);
+    assert_eq!(listed, generate::KEYWORDS);
 }
 
 /// Every committed seed of a shape target is a schema the properties hold

@@ -423,3 +423,268 @@ fn a_rejection_entry_without_a_reason_is_an_input_error() {
         "{err}"
     );
 }
+
+fn read_json(path: &Path) -> serde_json::Value {
+    serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap()
+}
+
+/// `(lane, case)` of every generated case in a report's `cases.json`.
+fn fuzz_cases(report: &Path) -> Vec<(String, String)> {
+    read_json(&report.join("cases.json"))["cases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| {
+            (
+                c["lane"].as_str().unwrap().to_owned(),
+                c["case"].as_str().unwrap().to_owned(),
+            )
+        })
+        .filter(|(_, case)| case.starts_with("fuzz/"))
+        .collect()
+}
+
+/// `lane::case` → sha256 of the old (v0) output, for the generated cases.
+fn fuzz_hashes(report: &Path) -> BTreeMap<String, String> {
+    read_json(&report.join("outcomes.json"))["outcomes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|o| o["case"].as_str().unwrap().starts_with("fuzz/"))
+        .map(|o| {
+            (
+                format!(
+                    "{}::{}",
+                    o["lane"].as_str().unwrap(),
+                    o["case"].as_str().unwrap()
+                ),
+                o["old"]["sha256"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn run_fuzz_5_seed_1_plans_fuzz_1_0_to_fuzz_1_4_on_every_lane_the_same_bytes_each_time() {
+    let dir = copy_of_testdata();
+    let args = |seed: &'static str, out: &'static str| {
+        [
+            "run", "--lanes", LANES, "--fuzz", "5", "--seed", seed, "--output", out,
+        ]
+    };
+    let (code, out, err) = run_in(dir.path(), &args("1", "a"));
+    let (code_b, _, _) = run_in(
+        dir.path(),
+        &[&args("1", "b")[..], &["--jobs", "1"]].concat(),
+    );
+    let a = dir.path().join("a");
+
+    // The plan: 5 generated cases on each of the 3 lanes, beside the mini corpus.
+    let mut expected = Vec::new();
+    for lane in ["anthropic-messages", "openai-chat", "openai-responses"] {
+        for i in 0..5 {
+            expected.push((lane.to_owned(), format!("fuzz/1#{i}")));
+        }
+    }
+    assert_eq!(fuzz_cases(&a), expected);
+    assert_eq!(
+        fuzz_hashes(&a).len(),
+        15,
+        "every planned case has its outcome"
+    );
+    assert_eq!(
+        read_json(&a.join("run.json"))["fuzz"],
+        serde_json::json!({"count": 5, "seed": 1})
+    );
+
+    // Same seed, same bytes (scheduling aside).
+    assert_eq!(code, code_b);
+    let (ra, rb) = (report_files(&a), report_files(&dir.path().join("b")));
+    assert_eq!(ra.keys().collect::<Vec<_>>(), rb.keys().collect::<Vec<_>>());
+    for (name, bytes) in &ra {
+        assert!(
+            bytes == &rb[name],
+            "{name} differs between two runs of seed 1"
+        );
+    }
+
+    // The exit code follows the usual rules, generated cases included.
+    let outcomes = read_json(&a.join("outcomes.json"));
+    let failures = std::fs::read_to_string(a.join("failures.txt")).unwrap();
+    let unused = outcomes["summary"]["unused_ledger_entries"]
+        .as_u64()
+        .unwrap();
+    assert_eq!(
+        i64::from(code),
+        outcomes["summary"]["exit_code"].as_i64().unwrap()
+    );
+    assert_eq!(
+        code,
+        i32::from(!failures.is_empty() || unused > 0),
+        "{out}{err}"
+    );
+
+    // Failing generated cases are named with their seed and how to plan them again.
+    let failing: Vec<&str> = failures
+        .lines()
+        .filter(|k| k.contains("::fuzz/1#"))
+        .collect();
+    let summary = std::fs::read_to_string(a.join("summary.md")).unwrap();
+    let among = match failing.len() {
+        1 => "1 failing case".to_owned(),
+        n => format!("{n} failing cases"),
+    };
+    assert!(
+        summary.contains(&format!(
+            "\nfuzz: 5 generated schemas, seed 1 (reproduce: `wireshape run --fuzz 5 --seed 1`, plus `--lanes <lane>` for one lane); {among} among them.\n"
+        )),
+        "{summary}"
+    );
+    let mut lanes: Vec<&str> = failing
+        .iter()
+        .map(|k| k.split_once("::").unwrap().0)
+        .collect();
+    lanes.dedup();
+    let line = if lanes.is_empty() {
+        "  fuzz: 5 generated schemas, seed 1, no failing case (wireshape run --fuzz 5 --seed 1)\n"
+            .to_owned()
+    } else {
+        format!(
+            "  fuzz: 5 generated schemas, seed 1; reproduce: wireshape run --fuzz 5 --seed 1 --lanes {}\n",
+            lanes.join(",")
+        )
+    };
+    assert!(out.contains(&line), "{out}");
+
+    // Another seed, other tools.
+    run_in(dir.path(), &args("2", "c"));
+    let (one, two) = (fuzz_hashes(&a), fuzz_hashes(&dir.path().join("c")));
+    let chat = |h: &BTreeMap<String, String>| -> std::collections::BTreeSet<String> {
+        h.iter()
+            .filter(|(k, _)| k.starts_with("openai-chat::"))
+            .map(|(_, v)| v.clone())
+            .collect()
+    };
+    // v0 ships openai-chat tools verbatim: its hashes are the tools'.
+    assert_eq!(chat(&one).len(), 5);
+    assert!(
+        chat(&one).is_disjoint(&chat(&two)),
+        "seeds 1 and 2 share a tool"
+    );
+}
+
+#[test]
+fn fuzz_without_seed_uses_seed_0_and_the_env_twins_and_diff_take_it_too() {
+    let dir = copy_of_testdata();
+    run_in(
+        dir.path(),
+        &[
+            "run",
+            "--lanes",
+            "openai-chat",
+            "--fuzz",
+            "2",
+            "--output",
+            "zero",
+        ],
+    );
+    assert_eq!(
+        fuzz_cases(&dir.path().join("zero")),
+        [
+            ("openai-chat".to_owned(), "fuzz/0#0".to_owned()),
+            ("openai-chat".to_owned(), "fuzz/0#1".to_owned())
+        ]
+    );
+
+    let out = wireshape(dir.path())
+        .args(["run", "--lanes", "openai-chat", "--output", "env"])
+        .env("WIRESHAPE_FUZZ", "2")
+        .env("WIRESHAPE_FUZZ_SEED", "3")
+        .output()
+        .unwrap();
+    assert!(out.status.code().is_some());
+    assert_eq!(
+        fuzz_cases(&dir.path().join("env")),
+        [
+            ("openai-chat".to_owned(), "fuzz/3#0".to_owned()),
+            ("openai-chat".to_owned(), "fuzz/3#1".to_owned())
+        ]
+    );
+
+    run_in(
+        dir.path(),
+        &[
+            "diff",
+            "--old",
+            "v0",
+            "--new",
+            "verbatim",
+            "--lanes",
+            "openai-chat",
+            "--fuzz",
+            "1",
+            "--seed",
+            "4",
+            "--output",
+            "diff",
+        ],
+    );
+    let summary = std::fs::read_to_string(dir.path().join("diff/summary.md")).unwrap();
+    assert!(
+        summary.contains(
+            "(reproduce: `wireshape diff --old v0 --new verbatim --fuzz 1 --seed 4`, plus"
+        ),
+        "{summary}"
+    );
+}
+
+#[test]
+fn seed_without_fuzz_is_a_usage_error() {
+    let dir = copy_of_testdata();
+    let (code, _, err) = run_in(dir.path(), &["run", "--seed", "3"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("--fuzz <N>"), "{err}");
+}
+
+#[test]
+fn fuzz_cases_are_sharded_and_two_shards_merge_into_the_unsharded_report() {
+    let dir = copy_of_testdata();
+    let run = |extra: &[&str], out: &str| {
+        let args = [
+            &[
+                "run", "--lanes", LANES, "--fuzz", "5", "--seed", "1", "--output", out,
+            ][..],
+            extra,
+        ]
+        .concat();
+        run_in(dir.path(), &args).0
+    };
+    let whole = run(&[], "whole");
+    run(&["--shard", "1/2"], "s1");
+    run(&["--shard", "2/2"], "s2");
+    let (s1, s2) = (
+        fuzz_cases(&dir.path().join("s1")),
+        fuzz_cases(&dir.path().join("s2")),
+    );
+    assert!(!s1.is_empty() && !s2.is_empty(), "{s1:?} {s2:?}");
+    let mut both = [s1, s2].concat();
+    both.sort();
+    assert_eq!(both, fuzz_cases(&dir.path().join("whole")));
+
+    let (code, out, _) = run_in(
+        dir.path(),
+        &["report", "merge", "s1", "s2", "--output", "merged"],
+    );
+    assert_eq!(code, whole, "{out}");
+    let (w, m) = (
+        report_files(&dir.path().join("whole")),
+        report_files(&dir.path().join("merged")),
+    );
+    assert_eq!(w.keys().collect::<Vec<_>>(), m.keys().collect::<Vec<_>>());
+    for (name, bytes) in &w {
+        assert!(
+            bytes == &m[name],
+            "{name}: merged shards differ from the whole run"
+        );
+    }
+}
