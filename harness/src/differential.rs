@@ -14,6 +14,7 @@
 //! report does not depend on scheduling.
 
 use std::collections::BTreeMap;
+use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc;
@@ -374,18 +375,41 @@ pub(crate) fn wire_pair(old: &dyn Pipeline, new: &dyn Pipeline, case: &PlannedCa
     let (po, pn) = (diff::pretty(&wa), diff::pretty(&wb));
     let unified = diff::unified(&po, &pn, &old.id(), &new.id());
     WirePair {
-        old: po,
-        new: pn,
-        unified,
+        old: capped(po),
+        new: capped(pn),
+        unified: capped(unified),
     }
 }
 
-/// Attach wire pairs to the first [`MAX_WIRE_PAIRS`] divergent outcomes
-/// (failures first, then the rest, each in key order). Deterministic: the
+/// Bytes of one wire text a report keeps (generated schemas reach
+/// megabytes; the whole text is one `wireshape shape` away).
+pub(crate) const MAX_WIRE_TEXT: usize = 64 * 1024;
+
+/// `text`, cut at [`MAX_WIRE_TEXT`] bytes (on a character boundary) with a
+/// line saying so.
+fn capped(mut text: String) -> String {
+    if text.len() <= MAX_WIRE_TEXT {
+        return text;
+    }
+    let total = text.len();
+    let mut at = MAX_WIRE_TEXT;
+    while !text.is_char_boundary(at) {
+        at -= 1;
+    }
+    text.truncate(at);
+    let _ = writeln!(
+        text,
+        "\n… cut at {at} of {total} bytes: `wireshape shape --lane <lane> --pipeline <p>` prints it whole"
+    );
+    text
+}
+
+/// Attach wire pairs to the first [`MAX_WIRE_PAIRS`] divergent or failing
+/// outcomes (failures first, then the rest, each in key order). Deterministic: the
 /// choice depends only on the sorted outcomes.
 fn attach_wire_pairs(opts: &DiffOptions<'_>, inputs: &Inputs, outcomes: &mut [CaseOutcome]) {
     let mut chosen: Vec<usize> = (0..outcomes.len())
-        .filter(|&i| outcomes[i].class != Class::Identical)
+        .filter(|&i| outcomes[i].class != Class::Identical || outcomes[i].is_failure())
         .collect();
     chosen.sort_by_key(|&i| {
         (
@@ -493,6 +517,24 @@ pub fn default_own_corpus() -> PathBuf {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn wire_texts_over_the_cap_are_cut_on_a_char_boundary_and_say_so() {
+        let short = "x".repeat(MAX_WIRE_TEXT);
+        assert_eq!(capped(short.clone()), short);
+        // A 3-byte character straddling the cap: the cut moves before it.
+        let long = format!("{}€tail", "x".repeat(MAX_WIRE_TEXT - 1));
+        let total = long.len();
+        let cut = capped(long);
+        assert_eq!(
+            cut,
+            format!(
+                "{}\n… cut at {} of {total} bytes: `wireshape shape --lane <lane> --pipeline <p>` prints it whole\n",
+                "x".repeat(MAX_WIRE_TEXT - 1),
+                MAX_WIRE_TEXT - 1
+            )
+        );
+    }
     use crate::pipeline::{PipelineConfig, Profile};
 
     const SLUG: &str = r#"{"tools":[{"name":"slug","input_schema":{"type":"object","properties":{"s":{"type":"string","pattern":"^(?!-)[a-z-]+$"}}}}]}"#;

@@ -27,6 +27,7 @@ use crate::outcome::{
     CaseOutcome, CasePlan, Class, LedgerIssue, LedgerMatch, LedgerUse, RunMeta, RunReport, Side,
     Summary,
 };
+use crate::semantic::SemanticClass;
 
 /// `run.json`: [`RunMeta`], the only volatile file.
 const RUN_JSON: &str = "run.json";
@@ -503,13 +504,13 @@ fn plural(n: usize, one: &str, many: &str) -> String {
 fn exit_code_meaning(code: u8) -> &'static str {
     match code {
         0 => {
-            "clean: no unexpected or errored cases, no undeclared rejected outputs, no invariant \
-             violations, no unused ledger entries (stale ledger entries and unusable corpus files \
-             only warn)"
+            "clean: no unexpected or errored cases, no undeclared rejected outputs, no undeclared \
+             narrowings or silent widenings, no invariant violations, no unused ledger entries \
+             (stale ledger entries and unusable corpus files only warn)"
         }
         1 => {
-            "failures found: unexpected or errored cases, undeclared rejected outputs, invariant \
-             violations or unused ledger entries"
+            "failures found: unexpected or errored cases, undeclared rejected outputs, undeclared \
+             narrowings or silent widenings, invariant violations or unused ledger entries"
         }
         2 => "usage or input error",
         3 => "timeout",
@@ -797,6 +798,7 @@ fn write_summary_md(out: &mut String, view: &View<'_>) -> fmt::Result {
     }
     writeln!(out, " {} |", view.outcomes.len())?;
     write_rejected_md(out, view)?;
+    write_semantic_md(out, view)?;
 
     let unexpected: Vec<_> = view
         .outcomes
@@ -977,6 +979,91 @@ fn write_rejected_md(out: &mut String, view: &View<'_>) -> fmt::Result {
     Ok(())
 }
 
+/// What each output lets the model send against the author's schema, per
+/// lane (old and new), and the new narrowings and silent widenings no
+/// ledger entry declares.
+fn write_semantic_md(out: &mut String, view: &View<'_>) -> fmt::Result {
+    let semantic = &view.report.summary.semantic;
+    if semantic.is_empty() {
+        return Ok(());
+    }
+    writeln!(
+        out,
+        "\nSemantic classes on instances of the author's schema (old → new; a narrowing of a \
+         shaped tool or a silent widening fails the run unless a `[[narrowing]]`/`[[widening]]` \
+         ledger entry declares it):\n"
+    )?;
+    writeln!(
+        out,
+        "| lane | preserved | widened | silent | narrowed | unjudged | declared | undeclared |"
+    )?;
+    writeln!(out, "|:---|---:|---:|---:|---:|---:|---:|---:|")?;
+    let n = |m: &BTreeMap<String, usize>, c: SemanticClass| m.get(c.id()).copied().unwrap_or(0);
+    for (lane, c) in semantic {
+        writeln!(
+            out,
+            "| {} | {} → {} | {} → {} | {} | {} → {} | {} → {} | {} | {} |",
+            Md(lane),
+            n(&c.old, SemanticClass::Preserved),
+            n(&c.new, SemanticClass::Preserved),
+            n(&c.old, SemanticClass::Widened),
+            n(&c.new, SemanticClass::Widened),
+            c.new_silent,
+            n(&c.old, SemanticClass::Narrowed),
+            n(&c.new, SemanticClass::Narrowed),
+            n(&c.old, SemanticClass::Unjudged),
+            n(&c.new, SemanticClass::Unjudged),
+            c.new_declared,
+            c.new_undeclared,
+        )?;
+    }
+    let undeclared: Vec<_> = view
+        .outcomes
+        .iter()
+        .filter_map(|o| o.undeclared_semantic().map(|c| (o, c)))
+        .collect();
+    if !undeclared.is_empty() {
+        writeln!(
+            out,
+            "\n## Undeclared changes of meaning ({})\n",
+            undeclared.len()
+        )?;
+        for (o, class) in undeclared.iter().take(SUMMARY_LIST_LIMIT) {
+            let s = o.new.semantic.as_ref();
+            let witness = s.and_then(|s| match class {
+                SemanticClass::Narrowed => s.narrowed.as_ref(),
+                _ => s.widened.as_ref(),
+            });
+            let kinds = s.map_or_else(String::new, |s| {
+                s.narrowed_kinds
+                    .iter()
+                    .map(|k| k.id())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            });
+            writeln!(
+                out,
+                "- {} ({}{}{}): witness {}",
+                Code(&o.key()),
+                class.id(),
+                if kinds.is_empty() { "" } else { ": " },
+                Md(&kinds),
+                Code(&witness.map_or_else(String::new, |w| clip(&w.to_string(), 200)))
+            )?;
+        }
+        write_more(out, SUMMARY_LIST_LIMIT, undeclared.len(), "failures.txt")?;
+    }
+    Ok(())
+}
+
+/// At most `max` characters of `s`, with an ellipsis when cut.
+fn clip(s: &str, max: usize) -> String {
+    match s.char_indices().nth(max) {
+        Some((at, _)) => format!("{}…", &s[..at]),
+        None => s.to_owned(),
+    }
+}
+
 // ---------------------------------------------------------------------------
 // Markup escaping (junit.xml, index.html)
 
@@ -1065,6 +1152,22 @@ fn junit_failure(o: &CaseOutcome) -> (String, String, &'static str) {
             });
         }
         _ => {}
+    }
+    if let Some(class) = o.undeclared_semantic() {
+        let s = o.new.semantic.as_ref();
+        let witness = s.and_then(|s| match class {
+            SemanticClass::Narrowed => s.narrowed.as_ref(),
+            _ => s.widened.as_ref(),
+        });
+        message.push(format!(
+            "{} new output, undeclared (witness {})",
+            if class == SemanticClass::Narrowed {
+                "narrowed"
+            } else {
+                "silently widened"
+            },
+            witness.map_or_else(String::new, |w| clip(&w.to_string(), 200))
+        ));
     }
     for v in sorted_refs(&o.violations) {
         message.push(format!(
@@ -1222,6 +1325,8 @@ td.case{word-break:break-all;min-width:220px}
 .badge.unused{background:var(--unexpected)}.badge.stale{background:var(--reordered)}
 .badge.fix{background:var(--identical)}.badge.regression{background:var(--unexpected)}
 .badge.failed-closed-rejected{background:var(--reordered)}
+.badge.preserved{background:var(--identical)}.badge.widened{background:var(--reordered)}
+.badge.narrowed{background:var(--unexpected)}.badge.unjudged{background:var(--errored)}.badge.silent{background:var(--unexpected)}
 .tag{display:inline-block;white-space:nowrap;background:var(--soft);border:1px solid var(--line);border-radius:4px;padding:0 4px;margin:1px 2px 1px 0}
 .muted{color:var(--muted)}
 .filters{display:flex;gap:8px;align-items:center;margin-bottom:8px}
@@ -1436,6 +1541,7 @@ fn write_index_html(out: &mut String, view: &View<'_>) -> fmt::Result {
         r#"<p class="muted">A rejected new output fails the run (shaped, failed closed, or shared with old) unless a <code>[[rejection]]</code> ledger entry declares it with a reason.</p>"#
     )?;
     writeln!(out, "</section>")?;
+    write_semantic_html(out, view)?;
 
     // Case table.
     writeln!(out, r#"<section id="cases">"#)?;
@@ -1580,6 +1686,11 @@ fn write_case_row(out: &mut String, i: usize, o: &CaseOutcome) -> fmt::Result {
         write!(out, " ")?;
         badge(out, v.id())?;
     }
+    if let Some(c) = o.undeclared_semantic() {
+        // A change of meaning no ledger entry declares.
+        write!(out, " ")?;
+        badge(out, c.id())?;
+    }
     write!(out, "</td><td>")?;
     for tag in &o.tags {
         write!(out, r#"<code class="tag">{}</code>"#, Esc(tag))?;
@@ -1614,6 +1725,95 @@ fn write_case_row(out: &mut String, i: usize, o: &CaseOutcome) -> fmt::Result {
         )?;
     }
     writeln!(out, "</td></tr>")
+}
+
+fn write_semantic_html(out: &mut String, view: &View<'_>) -> fmt::Result {
+    let semantic = &view.report.summary.semantic;
+    if semantic.is_empty() {
+        return Ok(());
+    }
+    writeln!(out, r#"<section id="semantic">"#)?;
+    writeln!(out, "<h2>Semantic classes</h2>")?;
+    writeln!(
+        out,
+        r#"<table class="matrix"><thead><tr><th>lane</th><th class="n">preserved</th><th class="n">widened</th><th class="n">silent</th><th class="n">narrowed</th><th class="n">unjudged</th><th class="n">declared</th><th class="n">undeclared</th></tr></thead><tbody>"#
+    )?;
+    let n = |m: &BTreeMap<String, usize>, c: SemanticClass| m.get(c.id()).copied().unwrap_or(0);
+    for (lane, c) in semantic {
+        write!(out, r#"<tr><td class="mono">{}</td>"#, Esc(lane))?;
+        for class in [SemanticClass::Preserved, SemanticClass::Widened] {
+            write!(
+                out,
+                r#"<td class="n">{} → {}</td>"#,
+                n(&c.old, class),
+                n(&c.new, class)
+            )?;
+        }
+        write!(out, r#"<td class="n">{}</td>"#, c.new_silent)?;
+        for class in [SemanticClass::Narrowed, SemanticClass::Unjudged] {
+            write!(
+                out,
+                r#"<td class="n">{} → {}</td>"#,
+                n(&c.old, class),
+                n(&c.new, class)
+            )?;
+        }
+        writeln!(
+            out,
+            r#"<td class="n">{}</td><td class="n">{}</td></tr>"#,
+            c.new_declared, c.new_undeclared
+        )?;
+    }
+    writeln!(out, "</tbody></table>")?;
+    writeln!(
+        out,
+        r#"<p class="muted">Old → new outputs per class, judged on instances generated from the author's schema. A narrowing of a shaped tool, or a widening no description tells the model about (silent), fails the run unless a <code>[[narrowing]]</code>/<code>[[widening]]</code> ledger entry declares it; each case below shows its witness instance.</p>"#
+    )?;
+    writeln!(out, "</section>")
+}
+
+/// One side's semantic verdict and witness.
+fn write_side_semantic(out: &mut String, side: &Side) -> fmt::Result {
+    let Some(s) = &side.semantic else {
+        return Ok(());
+    };
+    write!(out, "<h4>semantic: ")?;
+    badge(out, s.class.id())?;
+    if s.silent {
+        write!(out, " ")?;
+        badge(out, "silent")?;
+    }
+    for k in &s.narrowed_kinds {
+        write!(out, r#" <code class="tag">{}</code>"#, k.id())?;
+    }
+    writeln!(
+        out,
+        r#" <span class="muted">({} instances)</span></h4>"#,
+        s.instances
+    )?;
+    for (label, w) in [
+        (
+            "narrowed: the author's schema accepts, this output refuses",
+            &s.narrowed,
+        ),
+        (
+            "widened: the author's schema refuses, this output accepts",
+            &s.widened,
+        ),
+    ] {
+        if let Some(w) = w {
+            let pretty = serde_json::to_string_pretty(w).unwrap_or_default();
+            writeln!(
+                out,
+                r#"<p class="muted">{label}</p><pre>{}</pre>"#,
+                Esc(&pretty)
+            )?;
+        }
+    }
+    if let Some(r) = &s.reason {
+        writeln!(out, r#"<p class="muted">{}</p>"#, Esc(r))?;
+    }
+    Ok(())
 }
 
 fn write_side_head(out: &mut String, which: &str, side: &Side) -> fmt::Result {
@@ -1690,6 +1890,7 @@ fn write_case_details(out: &mut String, i: usize, o: &CaseOutcome) -> fmt::Resul
         if let (Some(_), Some(d)) = (text, &side.detail) {
             writeln!(out, r#"<p class="muted">{}</p>"#, Esc(d))?;
         }
+        write_side_semantic(out, side)?;
         if !side.degradations.is_empty() {
             writeln!(
                 out,
@@ -2413,6 +2614,14 @@ Outputs the lane's oracle rejects (one rejected tool takes the whole request dow
 | openai | 0 | 0 | 0 | 0 |
 | **total** | 0 | 0 | 0 | 0 |
 
+Semantic classes on instances of the author's schema (old → new; a narrowing of a shaped tool or a silent widening fails the run unless a `[[narrowing]]`/`[[widening]]` ledger entry declares it):
+
+| lane | preserved | widened | silent | narrowed | unjudged | declared | undeclared |
+|:---|---:|---:|---:|---:|---:|---:|---:|
+| anthropic | 0 → 0 | 0 → 0 | 0 | 0 → 0 | 0 → 0 | 0 | 0 |
+| gemini | 0 → 0 | 0 → 0 | 0 | 0 → 0 | 0 → 0 | 0 | 0 |
+| openai | 0 → 0 | 0 → 0 | 0 | 0 → 0 | 0 → 0 | 0 | 0 |
+
 ## Unexpected divergences (1)
 
 - `anthropic::weird#<&"'>`: `new:pattern:removed`, `old:<b>&amp;:kept`
@@ -2436,7 +2645,7 @@ Outputs the lane's oracle rejects (one rejected tool takes the whole request dow
 
 ---
 
-Exit code 1: failures found: unexpected or errored cases, undeclared rejected outputs, invariant violations or unused ledger entries. Details: `index.html`, `junit.xml`, `divergences.jsonl` and one `*.txt` list per class in the report directory.
+Exit code 1: failures found: unexpected or errored cases, undeclared rejected outputs, undeclared narrowings or silent widenings, invariant violations or unused ledger entries. Details: `index.html`, `junit.xml`, `divergences.jsonl` and one `*.txt` list per class in the report directory.
 "#;
         assert_eq!(md, expected);
     }
@@ -2454,7 +2663,46 @@ Exit code 1: failures found: unexpected or errored cases, undeclared rejected ou
         }));
         assert!(md.contains("\n**clean**: 1 case on 3 lanes\n"), "{md}");
         assert!(!md.contains("\n## "), "{md}");
-        assert!(md.ends_with("Exit code 0: clean: no unexpected or errored cases, no undeclared rejected outputs, no invariant violations, no unused ledger entries (stale ledger entries and unusable corpus files only warn). Details: `index.html`, `junit.xml`, `divergences.jsonl` and one `*.txt` list per class in the report directory.\n"), "{md}");
+        assert!(md.ends_with("Exit code 0: clean: no unexpected or errored cases, no undeclared rejected outputs, no undeclared narrowings or silent widenings, no invariant violations, no unused ledger entries (stale ledger entries and unusable corpus files only warn). Details: `index.html`, `junit.xml`, `divergences.jsonl` and one `*.txt` list per class in the report directory.\n"), "{md}");
+    }
+
+    #[test]
+    fn an_undeclared_narrowing_is_counted_listed_with_its_witness_and_fails() {
+        let mut o = case("openai", "o#enum", Class::Identical, &[]);
+        o.new.semantic = Some(crate::semantic::Semantics {
+            class: SemanticClass::Narrowed,
+            instances: 7,
+            widened: None,
+            narrowed: Some(serde_json::json!({})),
+            narrowed_kinds: vec![crate::semantic::NarrowingKind::Other],
+            silent: false,
+            reason: None,
+            disagreements: vec![2],
+        });
+        assert!(o.is_failure());
+        let mut report = report_from(vec![o], Vec::new(), Vec::new());
+        report.unusable.clear();
+        report.finish(&["openai".to_owned()]);
+        let view = View::new(&report);
+        let md = summary_md(&view);
+        assert!(
+            md.contains("| openai | 0 → 0 | 0 → 0 | 0 | 0 → 1 | 0 → 0 | 0 | 1 |\n"),
+            "{md}"
+        );
+        assert!(
+            md.contains("## Undeclared changes of meaning (1)\n\n- `openai::o#enum` (narrowed: other): witness `{}`\n"),
+            "{md}"
+        );
+        let junit = junit_xml(&view);
+        assert!(
+            junit.contains("narrowed new output, undeclared (witness {})"),
+            "{junit}"
+        );
+        let html = index_html(&view);
+        assert!(html.contains(r#"<section id="semantic">"#));
+        assert!(html.contains(
+            r#"<p class="muted">narrowed: the author's schema accepts, this output refuses</p><pre>{}</pre>"#
+        ), "{html}");
     }
 
     #[test]
