@@ -189,7 +189,35 @@ pub struct Catalog {
     pub format: Format,
     /// In file order, with unique names.
     pub tools: Vec<Tool>,
+    /// Per tool (same index), the instances the source gives with their
+    /// expected verdict (JSONSchemaBench `tests`, JSON-Schema-Test-Suite
+    /// cases); empty for most catalogs.
+    pub instances: Vec<Vec<KnownInstance>>,
     pub notes: Vec<LoadNote>,
+}
+
+/// An instance a corpus gives for a schema, with its expected verdict.
+#[derive(Debug, Clone, PartialEq)]
+pub struct KnownInstance {
+    pub data: Value,
+    pub valid: bool,
+}
+
+/// The `tests` of a benchmark line or test-suite group: each `{data,
+/// valid}` entry (others are skipped: the instances are context, not the
+/// tool).
+fn known_instances(obj: &Map<String, Value>) -> Vec<KnownInstance> {
+    obj.get("tests")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(|t| {
+            Some(KnownInstance {
+                data: t.get("data")?.clone(),
+                valid: t.get("valid")?.as_bool()?,
+            })
+        })
+        .collect()
 }
 
 /// Read and load a catalog file; the catalog id is the file stem.
@@ -239,12 +267,13 @@ pub fn load_catalog_bytes(
     };
 
     let sniff_bfcl = format.is_none() && is_tools_format(detected);
-    let (format, tools, notes) = finish(detected, raws, sniff_bfcl)?;
+    let (format, tools, instances, notes) = finish(detected, raws, sniff_bfcl)?;
     Ok(Catalog {
         id: id.to_owned(),
         path: path.to_owned(),
         format,
         tools,
+        instances,
         notes,
     })
 }
@@ -542,6 +571,8 @@ struct Raw<'a> {
     strict: Option<bool>,
     /// Root-level notes (`path` ""), attached once the final name is known.
     notes: Vec<String>,
+    /// Instances the source gives with their expected verdict.
+    instances: Vec<KnownInstance>,
 }
 
 fn child(pointer: &str, token: &str) -> String {
@@ -709,6 +740,7 @@ fn declaration<'a>(
         schema,
         strict,
         notes,
+        instances: Vec::new(),
     })
 }
 
@@ -1055,6 +1087,7 @@ fn read_element<'a>(
                 schema,
                 strict: None,
                 notes: Vec::new(),
+                instances: Vec::new(),
             });
         }
     }
@@ -1090,6 +1123,7 @@ fn jsonl_line<'a>(src: Src<'a>, line_no: usize, value: &mut Value) -> Result<Raw
     };
     let description = tool_description(src, "", obj)?;
     let strict = tool_strict(src, "", obj)?;
+    let instances = known_instances(obj);
     let (name, schema) = if obj.contains_key("schema") {
         let name = match obj.get("id") {
             Some(Value::String(s)) if !s.is_empty() => s.clone(),
@@ -1128,6 +1162,7 @@ fn jsonl_line<'a>(src: Src<'a>, line_no: usize, value: &mut Value) -> Result<Raw
         schema,
         strict,
         notes: Vec::new(),
+        instances,
     })
 }
 
@@ -1173,6 +1208,7 @@ fn test_suite<'a>(src: Src<'a>, root: &mut Value) -> Result<Vec<Raw<'a>>, LoadEr
             return Err(src.error(&ptr, "missing \"schema\" (format test-suite)"));
         };
         let description = tool_description(src, &ptr, obj)?;
+        let instances = known_instances(obj);
         let name = description
             .as_deref()
             .map(slug)
@@ -1186,6 +1222,7 @@ fn test_suite<'a>(src: Src<'a>, root: &mut Value) -> Result<Vec<Raw<'a>>, LoadEr
             schema,
             strict: None,
             notes: Vec::new(),
+            instances,
         });
     }
     Ok(raws)
@@ -1271,6 +1308,7 @@ fn single_schema<'a>(
         schema: root.take(),
         strict: None,
         notes: Vec::new(),
+        instances: Vec::new(),
     }])
 }
 
@@ -1325,11 +1363,7 @@ fn unrecognized(src: Src<'_>) -> LoadError {
 // Unique names, BFCL, depth
 
 /// Make names unique, translate BFCL, check depth; decide bfcl when sniffing.
-fn finish(
-    format: Format,
-    raws: Vec<Raw<'_>>,
-    sniff_bfcl: bool,
-) -> Result<(Format, Vec<Tool>, Vec<LoadNote>), LoadError> {
+fn finish(format: Format, raws: Vec<Raw<'_>>, sniff_bfcl: bool) -> Result<Finished, LoadError> {
     let mut format = format;
     if sniff_bfcl {
         for raw in &raws {
@@ -1343,6 +1377,7 @@ fn finish(
     let mut used: HashSet<String> = HashSet::with_capacity(raws.len());
     let mut next_suffix: HashMap<String, usize> = HashMap::new();
     let mut tools = Vec::with_capacity(raws.len());
+    let mut instances = Vec::with_capacity(raws.len());
     let mut notes = Vec::new();
     for mut raw in raws {
         let name = unique_name(&mut used, &mut next_suffix, &raw.name);
@@ -1373,6 +1408,7 @@ fn finish(
             input_schema: schema,
             strict: raw.strict,
         });
+        instances.push(std::mem::take(&mut raw.instances));
     }
     if tools.is_empty() {
         notes.push(LoadNote {
@@ -1381,8 +1417,12 @@ fn finish(
             message: "catalog declares no tools".to_owned(),
         });
     }
-    Ok((format, tools, notes))
+    Ok((format, tools, instances, notes))
 }
+
+/// What [`finish`] makes of the raw tools: the format, the tools, their
+/// known instances (same index) and the load notes.
+type Finished = (Format, Vec<Tool>, Vec<Vec<KnownInstance>>, Vec<LoadNote>);
 
 fn too_deep(raw: &Raw<'_>, name: &str, err: &TooDeep) -> LoadError {
     raw.src
@@ -1983,6 +2023,17 @@ mod tests {
             r#"{"type":"object","properties":{"b":{"type":"string"},"a":{"type":"number"}}}"#
         );
         assert_eq!(c.tools[1].input_schema, json!(true));
+        // The line's `tests` travel with its tool, by index.
+        assert_eq!(
+            c.instances,
+            [
+                vec![KnownInstance {
+                    data: json!({}),
+                    valid: true
+                }],
+                vec![]
+            ]
+        );
     }
 
     /// A single tool object (detected as one jsonl line) keeps its `strict`
@@ -2041,6 +2092,13 @@ mod tests {
     fn test_suite_groups_are_named_by_slug() {
         let c = load("test-suite.json");
         assert_eq!(c.format, Format::TestSuite);
+        assert_eq!(
+            c.instances[0],
+            [KnownInstance {
+                data: json!("foo"),
+                valid: true
+            }]
+        );
         assert_eq!(
             names(&c),
             [
@@ -2270,6 +2328,7 @@ mod tests {
             schema,
             strict: None,
             notes: Vec::new(),
+            instances: Vec::new(),
         };
         let err = finish(Format::McpToolsList, vec![raw], true)
             .unwrap_err()

@@ -17,9 +17,9 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::mpsc;
+use std::sync::{Arc, mpsc};
 
-use crate::catalog::Catalog;
+use crate::catalog::{Catalog, KnownInstance};
 use crate::corpus::{CorpusEntry, scan_corpus};
 use crate::diff::{self, Comparison};
 use crate::error::LoadError;
@@ -70,6 +70,9 @@ pub struct PlannedCase {
     /// From the generator (`--fuzz`): neither own nor external, and its
     /// ledger matches do not count toward an entry's use.
     pub generated: bool,
+    /// Instances the corpus gives for the tool with their expected
+    /// verdict (shared by the tool's lanes), for the semantic judgement.
+    pub known: Arc<[KnownInstance]>,
     /// Set by callers that judge the case many times (`mutants`).
     pub(crate) semantic_memo: Option<semantic::Memo>,
 }
@@ -116,7 +119,11 @@ pub fn prepare(opts: &DiffOptions<'_>) -> Result<Inputs, LoadError> {
     }
     let mut cases = Vec::new();
     for (catalog, external) in &catalogs {
-        for tool in &catalog.tools {
+        for (t, tool) in catalog.tools.iter().enumerate() {
+            let known: Arc<[KnownInstance]> = catalog
+                .instances
+                .get(t)
+                .map_or_else(|| Arc::from([]), |k| Arc::from(k.as_slice()));
             for lane in &opts.lanes {
                 cases.push(PlannedCase {
                     plan: CasePlan {
@@ -127,6 +134,7 @@ pub fn prepare(opts: &DiffOptions<'_>) -> Result<Inputs, LoadError> {
                     tool: tool.clone(),
                     external: *external,
                     generated: false,
+                    known: Arc::clone(&known),
                     semantic_memo: None,
                 });
             }
@@ -156,6 +164,7 @@ pub fn prepare(opts: &DiffOptions<'_>) -> Result<Inputs, LoadError> {
                     tool: tool.clone(),
                     external: false,
                     generated: true,
+                    known: Arc::from([]),
                     semantic_memo: None,
                 });
             }
@@ -260,9 +269,9 @@ pub fn run_case(
     // What each output lets the model send, against the author's schema.
     let fresh;
     let judge: &dyn Fn(&Shaped) -> semantic::Semantics = if let Some(memo) = &case.semantic_memo {
-        &|s| memo.judge(&case.tool, lane, &s.tool, &s.degradations)
+        &|s| memo.judge(&case.tool, &case.known, lane, &s.tool, &s.degradations)
     } else {
-        fresh = semantic::Original::of(&case.tool);
+        fresh = semantic::Original::of(&case.tool, &case.known);
         &|s| fresh.judge(lane, &s.tool, &s.degradations)
     };
     let new_semantic = judge(&b);

@@ -86,7 +86,8 @@ pub struct SemanticEntry {
     /// Case id or glob.
     pub case: String,
     /// What the entry declares; every kind of the case must be covered.
-    /// A narrowing's kinds: `drops-optional`, `ignored-nullable`, `other`.
+    /// A narrowing's kinds: `drops-optional`, `closes-objects`,
+    /// `ignored-nullable`, `other`.
     /// A silent widening's kinds: the passes that recorded degradations on
     /// the new output (globs), `unrecorded` when none did.
     pub kinds: Vec<String>,
@@ -625,7 +626,7 @@ mod tests {
         .unwrap();
         let err = load_lane(dir.path(), "x").unwrap_err().to_string();
         assert!(
-            err.ends_with("[[narrowing]] entry 0: unknown narrowing kind `drop-optional`, expected one of drops-optional, ignored-nullable, other"),
+            err.ends_with("[[narrowing]] entry 0: unknown narrowing kind `drop-optional`, expected one of drops-optional, closes-objects, ignored-nullable, other"),
             "{err}"
         );
     }

@@ -1443,6 +1443,7 @@ mod tests {
             tool: Tool::new(id, schema),
             external: false,
             generated: false,
+            known: std::sync::Arc::from([]),
             semantic_memo: None,
         };
         let array = |max: u32| serde_json::json!({"type": "array", "maxItems": max});

@@ -50,6 +50,7 @@ use std::sync::{Arc, OnceLock};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
+use crate::catalog::KnownInstance;
 use crate::degradation::Degradation;
 use crate::lane::Lane;
 use crate::metaschema::Validator;
@@ -94,6 +95,11 @@ pub enum NarrowingKind {
     /// it no longer declares are left out: strict mode's removal of
     /// optional parameters.
     DropsOptional,
+    /// The shaped schema accepts the instance once every key it does not
+    /// declare is left out: a closed object (strict mode) refuses keys the
+    /// original admitted through `patternProperties` or an
+    /// `additionalProperties` schema.
+    ClosesObjects,
     /// The shaped schema accepts the instance once `nullable: true` is read
     /// as OpenAPI reads it ("or null"): draft 2020-12 ignores the keyword
     /// on this lane, so a `null` the original allowed is refused.
@@ -103,11 +109,17 @@ pub enum NarrowingKind {
 }
 
 impl NarrowingKind {
-    pub const ALL: [Self; 3] = [Self::DropsOptional, Self::IgnoredNullable, Self::Other];
+    pub const ALL: [Self; 4] = [
+        Self::DropsOptional,
+        Self::ClosesObjects,
+        Self::IgnoredNullable,
+        Self::Other,
+    ];
 
     pub fn id(self) -> &'static str {
         match self {
             Self::DropsOptional => "drops-optional",
+            Self::ClosesObjects => "closes-objects",
             Self::IgnoredNullable => "ignored-nullable",
             Self::Other => "other",
         }
@@ -173,8 +185,16 @@ pub(crate) struct Original {
     judged: Result<Vec<(Instance, Value, bool)>, String>,
 }
 
+/// Corpus instances judged per tool, at most (JSON-Schema-Test-Suite
+/// groups have a handful; JSONSchemaBench lines up to a few dozen).
+const MAX_KNOWN: usize = 32;
+
 impl Original {
-    pub(crate) fn of(tool: &Tool) -> Self {
+    /// The original side of `tool`: generated instances plus the ones the
+    /// corpus gives (`known`, used where the validator agrees with their
+    /// expected verdict: a disagreement says the validator, not the
+    /// shaping, differs from the spec there).
+    pub(crate) fn of(tool: &Tool, known: &[KnownInstance]) -> Self {
         let schema = tool.input_schema.clone();
         let mut nodes = 0usize;
         let _ = crate::schema::visit(&schema, &mut |_, _| nodes += 1);
@@ -186,7 +206,7 @@ impl Original {
             Validator::compile(&schema).map_err(|e| format!("original schema: {e}"))
         };
         let judged = judged.map(|v| {
-            instances::of(&schema)
+            let mut judged: Vec<(Instance, Value, bool)> = instances::of(&schema)
                 .into_iter()
                 // Tool arguments are always a JSON object.
                 .filter(|i| i.value.is_object())
@@ -196,7 +216,19 @@ impl Original {
                     i.undeclared |= has_undeclared(&schema, &schema, &canonical, 0);
                     (i, canonical, ok)
                 })
-                .collect()
+                .collect();
+            for k in known.iter().filter(|k| k.data.is_object()).take(MAX_KNOWN) {
+                if v.accepts(&k.data) != k.valid || judged.iter().any(|(i, _, _)| i.value == k.data)
+                {
+                    continue;
+                }
+                let i = Instance {
+                    value: k.data.clone(),
+                    undeclared: has_undeclared(&schema, &schema, &k.data, 0),
+                };
+                judged.push((i, k.data.clone(), k.valid));
+            }
+            judged
         });
         Self {
             descriptions: descriptions(tool),
@@ -321,9 +353,13 @@ fn narrowing_kind<'v>(
     canonical: &Value,
     as_openapi: impl FnOnce() -> Option<&'v Validator>,
 ) -> NarrowingKind {
-    let pruned = fill(at, &prune(at, canonical, 0), 0);
+    let pruned = fill(at, &prune(at, canonical, 0, false), 0);
     if pruned != *filled && shaped.accepts(&pruned) {
         return NarrowingKind::DropsOptional;
+    }
+    let closed = fill(at, &prune(at, canonical, 0, true), 0);
+    if closed != pruned && shaped.accepts(&closed) {
+        return NarrowingKind::ClosesObjects;
     }
     if let Some(v) = as_openapi()
         && (v.accepts(filled) || v.accepts(&pruned))
@@ -347,6 +383,7 @@ impl Memo {
     pub(crate) fn judge(
         &self,
         tool: &Tool,
+        known: &[KnownInstance],
         lane: Lane,
         shaped: &Tool,
         records: &[Degradation],
@@ -359,7 +396,7 @@ impl Memo {
         }
         let s = self
             .original
-            .get_or_init(|| Original::of(tool))
+            .get_or_init(|| Original::of(tool, known))
             .judge(lane, shaped, records);
         let _ = self.first.set((lane, shaped.clone(), s.clone()));
         s
@@ -626,8 +663,9 @@ fn fill<'a>(at: Pair<'a>, instance: &Value, depth: usize) -> Value {
 }
 
 /// The instance without the optional properties (of the original) that
-/// the shaped schema no longer declares, where it declares some.
-fn prune(at: Pair<'_>, instance: &Value, depth: usize) -> Value {
+/// the shaped schema no longer declares; with `all`, without every key
+/// the shaped schema does not declare.
+fn prune(at: Pair<'_>, instance: &Value, depth: usize, all: bool) -> Value {
     if depth > 16 {
         return instance.clone();
     }
@@ -647,10 +685,11 @@ fn prune(at: Pair<'_>, instance: &Value, depth: usize) -> Value {
                             original: (oroot, o),
                             shaped: (sroot, s),
                         };
-                        out.insert(k.clone(), prune(child, v, depth + 1));
+                        out.insert(k.clone(), prune(child, v, depth + 1, all));
                     }
-                    None if original.props.contains_key(key)
-                        && !original.required.contains(key) => {}
+                    None if all
+                        || (original.props.contains_key(key)
+                            && !original.required.contains(key)) => {}
                     None => {
                         out.insert(k.clone(), v.clone());
                     }
@@ -664,7 +703,7 @@ fn prune(at: Pair<'_>, instance: &Value, depth: usize) -> Value {
                     original: (oroot, o.unwrap_or(&ANY)),
                     shaped: (sroot, s),
                 };
-                Value::Array(a.iter().map(|v| prune(child, v, depth + 1)).collect())
+                Value::Array(a.iter().map(|v| prune(child, v, depth + 1, all)).collect())
             }
             (None, _) => instance.clone(),
         },

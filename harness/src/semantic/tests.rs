@@ -4,7 +4,7 @@ use super::*;
 
 fn judge(lane: Lane, original: Value, shaped: Value) -> Semantics {
     let o = Tool::new("t", original);
-    Original::of(&o).judge(lane, &Tool::new("t", shaped), &[])
+    Original::of(&o, &[]).judge(lane, &Tool::new("t", shaped), &[])
 }
 
 #[test]
@@ -78,7 +78,7 @@ fn a_stripped_bound_is_silent_unless_a_description_tells_the_model() {
     let got = judge(Lane::OpenaiChat, original.clone(), stripped.clone());
     assert_eq!(got.class, SemanticClass::Widened);
     assert!(got.silent);
-    let told = Original::of(&Tool::new("t", original)).judge(
+    let told = Original::of(&Tool::new("t", original), &[]).judge(
         Lane::OpenaiChat,
         &Tool::new("t", stripped).with_description("q: maxLength 5."),
         &[],
@@ -207,7 +207,7 @@ fn a_renamed_property_key_is_mapped_through_its_record() {
         "properties": {"a_b": {"type": "integer"}},
         "required": ["a_b"]
     });
-    let o = Original::of(&Tool::new("t", original));
+    let o = Original::of(&Tool::new("t", original), &[]);
     let unmapped = o.judge(Lane::GeminiOpenapi, &Tool::new("t", renamed.clone()), &[]);
     assert_eq!(unmapped.class, SemanticClass::Narrowed);
     let record = crate::degradation::Degradation {
@@ -223,4 +223,73 @@ fn a_renamed_property_key_is_mapped_through_its_record() {
     };
     let mapped = o.judge(Lane::GeminiOpenapi, &Tool::new("t", renamed), &[record]);
     assert_eq!(mapped.class, SemanticClass::Preserved, "{mapped:?}");
+}
+
+/// Instances a corpus gives (JSONSchemaBench `tests`) reach what the
+/// generator does not; one the validator judges against its expected
+/// verdict is left out.
+#[test]
+fn corpus_instances_join_the_generated_ones_where_the_validator_agrees() {
+    use crate::catalog::KnownInstance;
+    let original = json!({"type": "object", "properties": {"a": {"type": "string"}}});
+    let shaped = json!({
+        "type": "object",
+        "properties": {"a": {"type": "string"}},
+        "not": {"const": {"a": "zebra"}}
+    });
+    let tool = Tool::new("t", original);
+    let shaped = Tool::new("t", shaped);
+    let generated_only = Original::of(&tool, &[]).judge(Lane::OpenaiChat, &shaped, &[]);
+    assert_eq!(generated_only.class, SemanticClass::Preserved);
+    let zebra = KnownInstance {
+        data: json!({"a": "zebra"}),
+        valid: true,
+    };
+    let with_corpus =
+        Original::of(&tool, std::slice::from_ref(&zebra)).judge(Lane::OpenaiChat, &shaped, &[]);
+    assert_eq!(with_corpus.class, SemanticClass::Narrowed);
+    assert_eq!(with_corpus.narrowed, Some(json!({"a": "zebra"})));
+    assert_eq!(with_corpus.instances, generated_only.instances + 1);
+    // The corpus says invalid, the validator says valid: not used.
+    let wrong = KnownInstance {
+        valid: false,
+        ..zebra
+    };
+    let skipped = Original::of(&tool, &[wrong]).judge(Lane::OpenaiChat, &shaped, &[]);
+    assert_eq!(skipped.class, SemanticClass::Preserved);
+    assert_eq!(skipped.instances, generated_only.instances);
+}
+
+/// Closing an object refuses the keys `patternProperties` admitted: a
+/// narrowing of its own kind, apart from removed optionals.
+#[test]
+fn keys_only_pattern_properties_admitted_are_a_closes_objects_narrowing() {
+    use crate::catalog::KnownInstance;
+    let original = json!({
+        "type": "object",
+        "properties": {"name": {"type": "string"}},
+        "required": ["name"],
+        "patternProperties": {"^comment[0-9]$": {"type": "string"}}
+    });
+    let closed = json!({
+        "type": "object",
+        "properties": {"name": {"type": "string"}},
+        "required": ["name"],
+        "additionalProperties": false
+    });
+    let known = KnownInstance {
+        data: json!({"name": "n", "comment1": "c"}),
+        valid: true,
+    };
+    let got = Original::of(&Tool::new("t", original), &[known]).judge(
+        Lane::DeepseekStrict,
+        &Tool::new("t", closed),
+        &[],
+    );
+    assert_eq!(got.class, SemanticClass::Narrowed);
+    assert_eq!(
+        got.narrowed_kinds,
+        [NarrowingKind::ClosesObjects],
+        "{got:?}"
+    );
 }
