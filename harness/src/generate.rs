@@ -72,10 +72,12 @@ const SEEDED_ATTEMPTS: u64 = 16;
 /// The `index`-th generated tool of `seed`: [`tool`] on 512 bytes of the
 /// splitmix64 stream keyed by `(seed, index, attempt)` (words written
 /// little-endian), attempt 0 first. Should the generator return an error,
-/// the next attempt's stream is tried; after 16 errors the tool is the fixed
-/// `fuzz_fallback` (an object schema with no properties). The generator reads
-/// defaults past the end of its input, so an error is not expected. Pure: the
-/// same arguments give the same tool on every run and machine.
+/// the next attempt's stream is tried, and so it is when the schema nests
+/// deeper than a catalog may (`schema::MAX_DEPTH`: the loader refuses such
+/// a file, so a run never meets one from a catalog; the fuzz targets keep
+/// them). After 16 such attempts the tool is the fixed `fuzz_fallback` (an
+/// object schema with no properties). Pure: the same arguments give the same
+/// tool on every run and machine.
 pub fn seeded(seed: u64, index: u64) -> Tool {
     let key = SplitMix64(SplitMix64(seed).next() ^ index).next();
     for attempt in 0..SEEDED_ATTEMPTS {
@@ -84,7 +86,9 @@ pub fn seeded(seed: u64, index: u64) -> Tool {
         while bytes.len() < SEEDED_BYTES {
             bytes.extend_from_slice(&stream.next().to_le_bytes());
         }
-        if let Ok(t) = tool(&mut Unstructured::new(&bytes)) {
+        if let Ok(t) = tool(&mut Unstructured::new(&bytes))
+            && crate::schema::visit(&t.input_schema, &mut |_, _| {}).is_ok()
+        {
             return t;
         }
     }
@@ -583,6 +587,29 @@ mod tests {
 
     fn text(t: &Tool) -> String {
         serde_json::to_string(t).unwrap()
+    }
+
+    /// `run --fuzz` adds only tools a catalog could carry: the generator's
+    /// 200-level chains (which the fuzz targets keep) are retried away.
+    #[test]
+    fn seeded_tools_nest_no_deeper_than_a_catalog_may() {
+        let deep = (0..300)
+            .filter(|i| crate::schema::visit(&seeded(1, *i).input_schema, &mut |_, _| {}).is_err())
+            .count();
+        assert_eq!(deep, 0);
+        let raw_deep = (0..300u64)
+            .filter(|i| {
+                let key = SplitMix64(SplitMix64(1).next() ^ i).next();
+                let mut stream = SplitMix64(key);
+                let mut bytes = Vec::with_capacity(SEEDED_BYTES);
+                while bytes.len() < SEEDED_BYTES {
+                    bytes.extend_from_slice(&stream.next().to_le_bytes());
+                }
+                tool(&mut Unstructured::new(&bytes))
+                    .is_ok_and(|t| crate::schema::visit(&t.input_schema, &mut |_, _| {}).is_err())
+            })
+            .count();
+        assert!(raw_deep > 0, "the generator itself still makes deep chains");
     }
 
     #[test]
