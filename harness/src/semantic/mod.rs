@@ -462,13 +462,23 @@ fn collect_view<'a>(
     {
         collect_view(root, t, depth + 1, requiring, props, required);
     }
-    for (key, req) in [("allOf", requiring), ("anyOf", false), ("oneOf", false)] {
+    for key in ["allOf", "anyOf", "oneOf"] {
         if let Some(bs) = m.get(key).and_then(Value::as_array) {
+            // An object matches every allOf branch, and the one branch of
+            // a nullable union (`[X, {"type": "null"}]`): their required
+            // names hold; another union's do not.
+            let non_null = bs.iter().filter(|b| !is_null_type(b)).count();
+            let req = requiring && (key == "allOf" || non_null == 1);
             for b in bs {
                 collect_view(root, b, depth + 1, req, props, required);
             }
         }
     }
+}
+
+/// `{"type": "null"}` (a nullable union's null branch).
+fn is_null_type(node: &Value) -> bool {
+    node.get("type").and_then(Value::as_str) == Some("null")
 }
 
 /// The local target of a `$ref` (`#` or a `#/…` JSON Pointer).

@@ -293,3 +293,28 @@ fn keys_only_pattern_properties_admitted_are_a_closes_objects_narrowing() {
         "{got:?}"
     );
 }
+
+/// Strict mode wraps a `$ref`'d object in a nullable union and requires
+/// its properties: the model sends `null` for them inside the union too.
+#[test]
+fn required_names_inside_a_nullable_union_are_filled_with_null() {
+    let original = json!({
+        "type": "object",
+        "properties": {"owner": {"$ref": "#/definitions/Person"}},
+        "definitions": {"Person": {"type": "object", "properties": {"name": {"type": "string"}}}}
+    });
+    let strict = json!({
+        "type": "object",
+        "properties": {"owner": {"anyOf": [{"$ref": "#/definitions/Person"}, {"type": "null"}]}},
+        "required": ["owner"],
+        "additionalProperties": false,
+        "definitions": {"Person": {
+            "type": "object",
+            "properties": {"name": {"type": ["string", "null"]}},
+            "required": ["name"],
+            "additionalProperties": false
+        }}
+    });
+    let got = judge(Lane::OpenaiStrict, original, strict);
+    assert_eq!(got.class, SemanticClass::Preserved, "{got:?}");
+}
