@@ -222,11 +222,15 @@ impl Original {
                 {
                     continue;
                 }
+                // As the generated ones: a `null` at an optional,
+                // non-nullable property means "left out".
+                let canonical = unfill(&schema, &schema, &k.data, 0);
+                let ok = v.accepts(&canonical);
                 let i = Instance {
                     value: k.data.clone(),
-                    undeclared: has_undeclared(&schema, &schema, &k.data, 0),
+                    undeclared: has_undeclared(&schema, &schema, &canonical, 0),
                 };
-                judged.push((i, k.data.clone(), k.valid));
+                judged.push((i, canonical, ok));
             }
             judged
         });
