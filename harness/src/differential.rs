@@ -454,16 +454,7 @@ fn run_case_rendered(
         verdict,
         pin_breaks,
     };
-    let rendered = RenderedPair {
-        old: prefix::Rendered {
-            bytes: sa,
-            value: wa,
-        },
-        new: prefix::Rendered {
-            bytes: sb,
-            value: wb,
-        },
-    };
+    let rendered = RenderedPair { old: sa, new: sb };
     (outcome, stale, rendered)
 }
 

@@ -69,18 +69,13 @@ pub struct RequestPlan {
     pub feeds: Vec<Option<(usize, usize)>>,
 }
 
-/// One tool as one pipeline rendered it: compact bytes and value.
-#[derive(Debug, Clone)]
-pub(crate) struct Rendered {
-    pub bytes: String,
-    pub value: Value,
-}
-
-/// A tool's old and new rendered outputs.
+/// A tool's old and new rendered outputs, as compact JSON (bytes only: a
+/// catalog's outputs wait here until its last case finishes, and a
+/// `Value` takes several times the memory).
 #[derive(Debug, Clone)]
 pub(crate) struct RenderedPair {
-    pub old: Rendered,
-    pub new: Rendered,
+    pub old: String,
+    pub new: String,
 }
 
 /// Shape and render one tool with both pipelines.
@@ -90,13 +85,7 @@ pub(crate) fn render_pair(
     lane: Lane,
     tool: &Tool,
 ) -> RenderedPair {
-    let one = |p: &dyn Pipeline| {
-        let value = lane.render(&p.shape(lane, tool).tool);
-        Rendered {
-            bytes: crate::schema::to_bytes(&value),
-            value,
-        }
-    };
+    let one = |p: &dyn Pipeline| crate::schema::to_bytes(&lane.render(&p.shape(lane, tool).tool));
     RenderedPair {
         old: one(old),
         new: one(new),
@@ -226,23 +215,21 @@ pub(crate) fn compare(
     catalog: &RequestCatalog,
     tools: &[RenderedPair],
 ) -> Vec<RequestOutcome> {
-    let old_bytes: Vec<&str> = tools.iter().map(|t| t.old.bytes.as_str()).collect();
-    let new_bytes: Vec<&str> = tools.iter().map(|t| t.new.bytes.as_str()).collect();
+    let old_bytes: Vec<&str> = tools.iter().map(|t| t.old.as_str()).collect();
+    let new_bytes: Vec<&str> = tools.iter().map(|t| t.new.as_str()).collect();
+    // Parsed once per side (key order preserved), cloned per kind.
+    let values = |bytes: &[&str]| -> Vec<Value> {
+        bytes
+            .iter()
+            .map(|b| serde_json::from_str(b).unwrap_or(Value::Null))
+            .collect()
+    };
+    let (old_values, new_values) = (values(&old_bytes), values(&new_bytes));
     let mut out = Vec::new();
     let mut turn_tools: Option<(RequestBody, Option<std::ops::Range<usize>>)> = None;
     for &kind in RequestKind::ALL {
-        let o = build(
-            old,
-            lane,
-            kind,
-            tools.iter().map(|t| t.old.value.clone()).collect(),
-        );
-        let n = build(
-            new,
-            lane,
-            kind,
-            tools.iter().map(|t| t.new.value.clone()).collect(),
-        );
+        let o = build(old, lane, kind, old_values.clone());
+        let n = build(new, lane, kind, new_values.clone());
         let difference = first_difference(o.body.bytes.as_bytes(), n.body.bytes.as_bytes())
             .map(|at| locate(&o.body, &n.body, at));
         let mut issues = Vec::new();
