@@ -41,7 +41,7 @@ use crate::outcome::{
     CaseOutcome, CasePlan, Class, LedgerIssue, LedgerTable, RunReport, Side, WirePair,
 };
 use crate::pipeline::{Outcome, Pipeline, Shaped};
-use crate::prefix::{self, PlannedRequest, RenderedPair, RequestCatalog, RequestPlan};
+use crate::prefix::{self, PlannedRequest, RenderedPair, RequestPlan, ToolSource};
 use crate::semantic;
 use crate::tool::Tool;
 use crate::verdict::{Verdict, rejected_by};
@@ -190,7 +190,7 @@ pub fn prepare(opts: &DiffOptions<'_>) -> Result<Inputs, LoadError> {
             ledgers.insert(*lane, ledger::load_lane(dir, lane.id())?);
         }
     }
-    let requests = plan_requests(catalogs, &opts.lanes, &cases, opts.shard);
+    let requests = plan_requests(&catalogs, &opts.lanes, &cases, opts.shard);
     Ok(Inputs {
         cases,
         unusable,
@@ -202,9 +202,9 @@ pub fn prepare(opts: &DiffOptions<'_>) -> Result<Inputs, LoadError> {
 
 /// Every (lane, catalog with tools) request comparison, in (lane, catalog
 /// id) order, this shard's share; each tool reuses its case when the case is
-/// in `cases` (same tool).
+/// in `cases` (same tool), else is kept to be shaped with the request.
 fn plan_requests(
-    catalogs: Vec<(Catalog, bool)>,
+    catalogs: &[(Catalog, bool)],
     lanes: &[Lane],
     cases: &[PlannedCase],
     shard: Option<(usize, usize)>,
@@ -213,30 +213,24 @@ fn plan_requests(
         feeds: vec![None; cases.len()],
         ..RequestPlan::default()
     };
-    for (catalog, external) in catalogs {
-        if !catalog.tools.is_empty() && !plan.catalogs.iter().any(|c| c.id == catalog.id) {
-            plan.catalogs.push(RequestCatalog {
-                id: catalog.id,
-                external,
-                tools: catalog.tools,
-            });
-        }
-    }
-    let mut order: Vec<(Lane, usize)> = lanes
+    let mut order: Vec<(Lane, &Catalog)> = lanes
         .iter()
-        .flat_map(|l| (0..plan.catalogs.len()).map(move |c| (*l, c)))
+        .flat_map(|l| {
+            catalogs
+                .iter()
+                .filter(|(c, _)| !c.tools.is_empty())
+                .map(move |(c, _)| (*l, c))
+        })
         .collect();
-    order.sort_by(|a, b| {
-        (a.0.id(), &plan.catalogs[a.1].id).cmp(&(b.0.id(), &plan.catalogs[b.1].id))
-    });
-    order.dedup();
-    for (j, (lane, c)) in order.into_iter().enumerate() {
+    // Stable: a catalog id loaded twice keeps its first catalog.
+    order.sort_by(|a, b| (a.0.id(), &a.1.id).cmp(&(b.0.id(), &b.1.id)));
+    order.dedup_by(|a, b| (a.0, &a.1.id) == (b.0, &b.1.id));
+    for (j, (lane, catalog)) in order.into_iter().enumerate() {
         if shard.is_some_and(|(k, n)| j % n != k - 1) {
             continue;
         }
         let r = plan.requests.len();
-        let catalog = &plan.catalogs[c];
-        let mut reuse = Vec::with_capacity(catalog.tools.len());
+        let mut tools = Vec::with_capacity(catalog.tools.len());
         for (pos, tool) in catalog.tools.iter().enumerate() {
             let key = CasePlan {
                 lane: lane.id().to_owned(),
@@ -246,15 +240,18 @@ fn plan_requests(
                 .binary_search_by(|c| c.plan.cmp(&key))
                 .ok()
                 .filter(|&at| plan.feeds[at].is_none() && cases[at].tool == *tool);
-            if let Some(at) = at {
-                plan.feeds[at] = Some((r, pos));
-            }
-            reuse.push(at);
+            tools.push(match at {
+                Some(at) => {
+                    plan.feeds[at] = Some((r, pos));
+                    ToolSource::Case(at)
+                }
+                None => ToolSource::Tool(tool.clone()),
+            });
         }
         plan.requests.push(PlannedRequest {
             lane,
-            catalog: c,
-            reuse,
+            catalog: catalog.id.clone(),
+            tools,
         });
     }
     plan
@@ -475,24 +472,33 @@ enum Done {
 /// Compare request `r`, shaping the tools no finished case rendered.
 fn compare_request(
     opts: &DiffOptions<'_>,
-    plan: &RequestPlan,
+    inputs: &Inputs,
     r: usize,
     mut slots: Vec<Option<RenderedPair>>,
 ) -> Vec<RequestOutcome> {
-    let req = &plan.requests[r];
-    let catalog = &plan.catalogs[req.catalog];
-    let tools: Vec<RenderedPair> = catalog
+    let req = &inputs.requests.requests[r];
+    fn tool<'a>(inputs: &'a Inputs, s: &'a ToolSource) -> Option<&'a Tool> {
+        match s {
+            ToolSource::Case(at) => inputs.cases.get(*at).map(|c| &c.tool),
+            ToolSource::Tool(t) => Some(t),
+        }
+    }
+    let names: Vec<&str> = req
+        .tools
+        .iter()
+        .map(|s| tool(inputs, s).map_or("?", |t| t.name.as_str()))
+        .collect();
+    let tools: Vec<RenderedPair> = req
         .tools
         .iter()
         .enumerate()
-        .map(|(i, tool)| {
-            slots
-                .get_mut(i)
-                .and_then(Option::take)
-                .unwrap_or_else(|| prefix::render_pair(opts.old, opts.new, req.lane, tool))
+        .filter_map(|(i, s)| {
+            slots.get_mut(i).and_then(Option::take).or_else(|| {
+                tool(inputs, s).map(|t| prefix::render_pair(opts.old, opts.new, req.lane, t))
+            })
         })
         .collect();
-    prefix::compare(opts.old, opts.new, req.lane, catalog, &tools)
+    prefix::compare(opts.old, opts.new, req.lane, &req.catalog, &names, &tools)
 }
 
 /// How many divergent cases carry their two outputs and a unified diff
@@ -550,14 +556,16 @@ pub fn execute(
     let total = inputs.cases.len();
     let plan = &inputs.requests;
     // Requests no case of this run feeds are work items of their own.
+    let reused = |r: &PlannedRequest| {
+        r.tools
+            .iter()
+            .filter(|s| matches!(s, ToolSource::Case(_)))
+            .count()
+    };
     let fresh: Vec<usize> = (0..plan.requests.len())
-        .filter(|&r| plan.requests[r].reuse.iter().all(Option::is_none))
+        .filter(|&r| reused(&plan.requests[r]) == 0)
         .collect();
-    let mut remaining: Vec<usize> = plan
-        .requests
-        .iter()
-        .map(|r| r.reuse.iter().filter(|c| c.is_some()).count())
-        .collect();
+    let mut remaining: Vec<usize> = plan.requests.iter().map(reused).collect();
     let mut slots: Vec<Vec<Option<RenderedPair>>> = vec![Vec::new(); plan.requests.len()];
     let items = total + fresh.len();
     let jobs = opts.jobs.max(1).min(items.max(1));
@@ -589,7 +597,7 @@ pub fn execute(
                             rendered: feeds.then_some(rendered),
                         }
                     } else if let Some(&r) = fresh.get(i - total) {
-                        Done::Requests(compare_request(opts, plan, r, Vec::new()))
+                        Done::Requests(compare_request(opts, inputs, r, Vec::new()))
                     } else {
                         break;
                     };
@@ -626,12 +634,12 @@ pub fn execute(
             {
                 let slot = &mut slots[r];
                 if slot.is_empty() {
-                    slot.resize_with(plan.requests[r].reuse.len(), || None);
+                    slot.resize_with(plan.requests[r].tools.len(), || None);
                 }
                 slot[pos] = Some(rendered);
                 remaining[r] -= 1;
                 if remaining[r] == 0 {
-                    requests.extend(compare_request(opts, plan, r, std::mem::take(slot)));
+                    requests.extend(compare_request(opts, inputs, r, std::mem::take(slot)));
                 }
             }
             outcomes.push(outcome);

@@ -78,7 +78,7 @@ pub use outcome::{
     Side, Summary, Violation, WirePair, merge_reports,
 };
 pub use pipeline::{BuiltinPipeline, Outcome, PassList, Pipeline, PipelineConfig, Profile, Shaped};
-pub use prefix::{PlannedRequest, RequestCatalog, RequestPlan};
+pub use prefix::{PlannedRequest, RequestPlan, ToolSource};
 pub use recording::{
     RecordedRequest, RecordedResponse, Recording, RecordingSource, load_recordings,
 };

@@ -39,30 +39,28 @@ use crate::pipeline::Pipeline;
 use crate::request::{RequestBody, RequestChange, RequestKind};
 use crate::tool::Tool;
 
-/// One catalog, as its requests send it.
+/// Where one tool of a planned request comes from.
 #[derive(Debug, Clone)]
-pub struct RequestCatalog {
-    pub id: String,
-    pub external: bool,
-    /// In catalog order.
-    pub tools: Vec<Tool>,
+pub enum ToolSource {
+    /// The planned case (index) whose outputs it reuses.
+    Case(usize),
+    /// A tool no case of this run shapes (another shard's, a duplicate
+    /// name): shaped when the request is compared.
+    Tool(Tool),
 }
 
 /// One planned request comparison: a catalog on a lane (every kind).
 #[derive(Debug, Clone)]
 pub struct PlannedRequest {
     pub lane: Lane,
-    /// Index into [`RequestPlan::catalogs`].
-    pub catalog: usize,
-    /// Per catalog tool: the planned case whose outputs it reuses (`None`:
-    /// shaped when the request is compared).
-    pub reuse: Vec<Option<usize>>,
+    pub catalog: String,
+    /// The catalog's tools, in catalog order.
+    pub tools: Vec<ToolSource>,
 }
 
 /// Every request comparison of a run.
 #[derive(Debug, Clone, Default)]
 pub struct RequestPlan {
-    pub catalogs: Vec<RequestCatalog>,
     /// Sorted by (lane, catalog id).
     pub requests: Vec<PlannedRequest>,
     /// Per planned case: the (request, tool position) its outputs feed.
@@ -193,12 +191,12 @@ fn part_members(b: &RequestBody) -> Vec<(&'static str, &'static str, &str)> {
         .collect()
 }
 
-fn names(order: &[usize], catalog: &RequestCatalog) -> String {
+fn names(order: &[usize], catalog: &[&str]) -> String {
     const SHOWN: usize = 8;
     let mut s: Vec<&str> = order
         .iter()
         .take(SHOWN)
-        .map(|&i| catalog.tools.get(i).map_or("?", |t| t.name.as_str()))
+        .map(|&i| catalog.get(i).copied().unwrap_or("?"))
         .collect();
     if order.len() > SHOWN {
         s.push("…");
@@ -207,12 +205,13 @@ fn names(order: &[usize], catalog: &RequestCatalog) -> String {
 }
 
 /// Compare one catalog's requests on `lane`, every kind. `tools[i]` is
-/// catalog tool `i` rendered by both pipelines.
+/// catalog tool `i` (named `names[i]`) rendered by both pipelines.
 pub(crate) fn compare(
     old: &dyn Pipeline,
     new: &dyn Pipeline,
     lane: Lane,
-    catalog: &RequestCatalog,
+    catalog: &str,
+    names_in_catalog: &[&str],
     tools: &[RenderedPair],
 ) -> Vec<RequestOutcome> {
     let old_bytes: Vec<&str> = tools.iter().map(|t| t.old.as_str()).collect();
@@ -261,8 +260,8 @@ pub(crate) fn compare(
                             class: RequestClass::ReorderedTools,
                             message: format!(
                                 "tools in another order: old {}, new {}{}",
-                                names(&old_order, catalog),
-                                names(&new_order, catalog),
+                                names(&old_order, names_in_catalog),
+                                names(&new_order, names_in_catalog),
                                 difference
                                     .as_ref()
                                     .map(|d| format!("; differs at {}", d.describe()))
@@ -355,7 +354,7 @@ pub(crate) fn compare(
         );
         out.push(RequestOutcome {
             lane: lane.id().to_owned(),
-            catalog: catalog.id.clone(),
+            catalog: catalog.to_owned(),
             kind,
             tools: tools.len(),
             class,
@@ -402,28 +401,29 @@ mod tests {
         }
     }
 
-    fn catalog() -> RequestCatalog {
+    fn catalog() -> Vec<Tool> {
         let t = |name: &str| {
             Tool::new(
                 name,
                 json!({"type": "object", "properties": {"q": {"type": "string"}}}),
             )
         };
-        RequestCatalog {
-            id: "c".into(),
-            external: false,
-            tools: vec![t("alpha"), t("beta"), t("gamma")],
-        }
+        vec![t("alpha"), t("beta"), t("gamma")]
+    }
+
+    fn compare_all(
+        old: &dyn Pipeline,
+        new: &dyn Pipeline,
+        lane: Lane,
+        c: &[Tool],
+    ) -> Vec<RequestOutcome> {
+        let tools: Vec<RenderedPair> = c.iter().map(|t| render_pair(old, new, lane, t)).collect();
+        let names: Vec<&str> = c.iter().map(|t| t.name.as_str()).collect();
+        compare(old, new, lane, "c", &names, &tools)
     }
 
     fn run(old: &dyn Pipeline, new: &dyn Pipeline, lane: Lane) -> Vec<RequestOutcome> {
-        let c = catalog();
-        let tools: Vec<RenderedPair> = c
-            .tools
-            .iter()
-            .map(|t| render_pair(old, new, lane, t))
-            .collect();
-        compare(old, new, lane, &c, &tools)
+        compare_all(old, new, lane, &catalog())
     }
 
     fn v1() -> crate::pipeline::BuiltinPipeline {
@@ -491,7 +491,7 @@ mod tests {
             Lane::AnthropicMessages,
             RequestKind::Summary,
             &crate::request::RequestParts {
-                tools: Some(vec![Lane::AnthropicMessages.render(&catalog().tools[0])]),
+                tools: Some(vec![Lane::AnthropicMessages.render(&catalog()[0])]),
                 tool_choice: RequestKind::Summary.tool_choice(Lane::AnthropicMessages),
                 response_format: None,
             },
@@ -563,25 +563,15 @@ mod tests {
     #[test]
     fn a_changed_tool_in_place_differs_inside_tools_only() {
         // v0 → v1 on openai-responses: a lookaround pattern v1 strips.
-        let c = RequestCatalog {
-            id: "c".into(),
-            external: false,
-            tools: vec![
-                Tool::new("a", json!({"type": "object"})),
-                Tool::new(
-                    "slug",
-                    json!({"type":"object","properties":{"s":{"type":"string","pattern":"^(?!-)[a-z-]+$"}}}),
-                ),
-            ],
-        };
+        let c = vec![
+            Tool::new("a", json!({"type": "object"})),
+            Tool::new(
+                "slug",
+                json!({"type":"object","properties":{"s":{"type":"string","pattern":"^(?!-)[a-z-]+$"}}}),
+            ),
+        ];
         let v0 = Profile::V0.with_config(PipelineConfig::default());
-        let lane = Lane::OpenaiResponses;
-        let tools: Vec<RenderedPair> = c
-            .tools
-            .iter()
-            .map(|t| render_pair(&v0, &v1(), lane, t))
-            .collect();
-        let r = compare(&v0, &v1(), lane, &c, &tools);
+        let r = compare_all(&v0, &v1(), Lane::OpenaiResponses, &c);
         for o in &r {
             assert_eq!(o.class, RequestClass::InsideTools, "{o:?}");
             let d = o.difference.as_ref().unwrap();
