@@ -223,12 +223,15 @@ pub(crate) fn compare(
             .map(|b| serde_json::from_str(b).unwrap_or(Value::Null))
             .collect()
     };
-    let (old_values, new_values) = (values(&old_bytes), values(&new_bytes));
+    let (mut old_values, mut new_values) = (values(&old_bytes), values(&new_bytes));
     let mut out = Vec::new();
     let mut turn_tools: Option<(RequestBody, Option<std::ops::Range<usize>>)> = None;
     for &kind in RequestKind::ALL {
-        let o = build(old, lane, kind, old_values.clone());
-        let n = build(new, lane, kind, new_values.clone());
+        // The last kind takes the values, the others a copy.
+        let last = kind == RequestKind::ALL[RequestKind::ALL.len() - 1];
+        let take = |v: &mut Vec<Value>| if last { std::mem::take(v) } else { v.clone() };
+        let o = build(old, lane, kind, take(&mut old_values));
+        let n = build(new, lane, kind, take(&mut new_values));
         let difference = first_difference(o.body.bytes.as_bytes(), n.body.bytes.as_bytes())
             .map(|at| locate(&o.body, &n.body, at));
         let mut issues = Vec::new();
