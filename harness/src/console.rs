@@ -352,8 +352,13 @@ pub(crate) fn summary(report: &RunReport, dir: &std::path::Path, took: std::time
     let verdict = if s.exit_code == 0 {
         "clean".to_owned()
     } else {
+        let requests = if s.request_failures > 0 {
+            format!(", {} failing requests", s.request_failures)
+        } else {
+            String::new()
+        };
         format!(
-            "{} failing cases, {} unused ledger entries",
+            "{} failing cases{requests}, {} unused ledger entries",
             s.failures, s.unused_ledger_entries
         )
     };
