@@ -456,6 +456,7 @@ fn run_case_rendered(
 }
 
 /// What a worker hands the collecting thread.
+#[allow(clippy::large_enum_variant)] // one per case, moved once: boxing buys nothing
 enum Done {
     /// Case `index` finished (with its rendered outputs when a request
     /// reuses them).
@@ -469,6 +470,14 @@ enum Done {
     Requests(Vec<RequestOutcome>),
 }
 
+/// The tool a request's `source` names.
+fn tool<'a>(inputs: &'a Inputs, source: &'a ToolSource) -> Option<&'a Tool> {
+    match source {
+        ToolSource::Case(at) => inputs.cases.get(*at).map(|c| &c.tool),
+        ToolSource::Tool(t) => Some(t),
+    }
+}
+
 /// Compare request `r`, shaping the tools no finished case rendered.
 fn compare_request(
     opts: &DiffOptions<'_>,
@@ -477,12 +486,6 @@ fn compare_request(
     mut slots: Vec<Option<RenderedPair>>,
 ) -> Vec<RequestOutcome> {
     let req = &inputs.requests.requests[r];
-    fn tool<'a>(inputs: &'a Inputs, s: &'a ToolSource) -> Option<&'a Tool> {
-        match s {
-            ToolSource::Case(at) => inputs.cases.get(*at).map(|c| &c.tool),
-            ToolSource::Tool(t) => Some(t),
-        }
-    }
     let names: Vec<&str> = req
         .tools
         .iter()

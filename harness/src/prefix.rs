@@ -230,33 +230,33 @@ pub(crate) fn compare(
         // The last kind takes the values, the others a copy.
         let last = kind == RequestKind::ALL[RequestKind::ALL.len() - 1];
         let take = |v: &mut Vec<Value>| if last { std::mem::take(v) } else { v.clone() };
-        let o = build(old, lane, kind, take(&mut old_values));
-        let n = build(new, lane, kind, take(&mut new_values));
-        let difference = first_difference(o.body.bytes.as_bytes(), n.body.bytes.as_bytes())
-            .map(|at| locate(&o.body, &n.body, at));
+        let ob = build(old, lane, kind, take(&mut old_values));
+        let nb = build(new, lane, kind, take(&mut new_values));
+        let difference = first_difference(ob.body.bytes.as_bytes(), nb.body.bytes.as_bytes())
+            .map(|at| locate(&ob.body, &nb.body, at));
         let mut issues = Vec::new();
         let recorded = |member: &str| {
-            o.changes
+            ob.changes
                 .iter()
-                .chain(&n.changes)
+                .chain(&nb.changes)
                 .any(|c| c.member == member)
         };
         // The tools: the per-tool outputs, in the same order on both sides.
-        let tools_dropped = n.body.tools_member().is_none() && recorded("tools");
+        let tools_dropped = nb.body.tools_member().is_none() && recorded("tools");
         if !tools_dropped {
-            match match_tools(&n.body, &new_bytes) {
+            match match_tools(&nb.body, &new_bytes) {
                 Err(j) => issues.push(RequestIssue {
                     class: RequestClass::InconsistentTools,
                     message: format!(
                         "the new request's tools array is not the per-tool outputs: it sends {} tools for {} catalog tools, and tool {j} ({}) is no tool case's output; request shaping changed a tool no tool case judges",
-                        n.body.tools.len(),
+                        nb.body.tools.len(),
                         tools.len(),
-                        n.body.tool_names.get(j).map_or("none", String::as_str)
+                        nb.body.tool_names.get(j).map_or("none", String::as_str)
                     ),
                     at: difference.clone(),
                 }),
                 Ok(new_order) => {
-                    if let Ok(old_order) = match_tools(&o.body, &old_bytes)
+                    if let Ok(old_order) = match_tools(&ob.body, &old_bytes)
                         && old_order != new_order
                     {
                         issues.push(RequestIssue {
@@ -277,7 +277,7 @@ pub(crate) fn compare(
             }
         }
         // Every other member a request part renders.
-        let (om, nm) = (part_members(&o.body), part_members(&n.body));
+        let (om, nm) = (part_members(&ob.body), part_members(&nb.body));
         let mut labels: Vec<(&str, &str)> =
             om.iter().chain(&nm).map(|(p, l, _)| (*p, *l)).collect();
         labels.sort_unstable();
@@ -308,12 +308,12 @@ pub(crate) fn compare(
             }
         }
         // The new side's tools array must be the same bytes for every kind.
-        let tools_range = n.body.tools_member().map(|m| m.value.clone());
+        let tools_range = nb.body.tools_member().map(|m| m.value.clone());
         if let Some((turn, turn_range)) = &turn_tools {
             let slice = |b: &RequestBody, r: &Option<std::ops::Range<usize>>| {
                 r.clone().map(|r| b.bytes[r].to_owned()).unwrap_or_default()
             };
-            let (t, s) = (slice(turn, turn_range), slice(&n.body, &tools_range));
+            let (t, s) = (slice(turn, turn_range), slice(&nb.body, &tools_range));
             if let Some(at) = first_difference(t.as_bytes(), s.as_bytes()) {
                 let in_body = |b: &RequestBody, r: &Option<std::ops::Range<usize>>| {
                     let base = r.as_ref().map_or(0, |r| r.start);
@@ -322,16 +322,16 @@ pub(crate) fn compare(
                         .position(|t| t.contains(&(base + at)))
                         .map(|i| (i, b.tool_names[i].clone()))
                 };
-                let tool = in_body(&n.body, &tools_range).or_else(|| in_body(turn, turn_range));
+                let tool = in_body(&nb.body, &tools_range).or_else(|| in_body(turn, turn_range));
                 let d = ByteDifference {
                     offset: at,
-                    member: n
+                    member: nb
                         .body
                         .tools_member()
                         .map_or("tools", |m| m.label)
                         .to_owned(),
                     tool_index: tool.as_ref().map(|(i, _)| *i),
-                    tool: tool.map(|(_, n)| n),
+                    tool: tool.map(|(_, name)| name),
                 };
                 issues.push(RequestIssue {
                     class: RequestClass::KindsDiffer,
@@ -361,13 +361,13 @@ pub(crate) fn compare(
             kind,
             tools: tools.len(),
             class,
-            old: side(old, &o),
-            new: side(new, &n),
+            old: side(old, &ob),
+            new: side(new, &nb),
             difference,
             issues,
         });
         if kind == RequestKind::Turn {
-            turn_tools = Some((n.body, tools_range));
+            turn_tools = Some((nb.body, tools_range));
         }
     }
     out
