@@ -2606,7 +2606,7 @@ Outputs the lane's oracle rejects (one rejected tool takes the whole request dow
 
 ---
 
-Exit code 1: failures found: unexpected or errored cases, undeclared rejected outputs, invariant violations or unused ledger entries. Details: `index.html`, `junit.xml`, `divergences.jsonl` and one `*.txt` list per class in the report directory.
+Exit code 1: failures found: unexpected or errored cases, undeclared rejected outputs, invariant violations, broken pins, failing requests or unused ledger entries. Details: `index.html`, `junit.xml`, `divergences.jsonl` and one `*.txt` list per class in the report directory.
 "#;
         assert_eq!(md, expected);
     }
@@ -2624,7 +2624,7 @@ Exit code 1: failures found: unexpected or errored cases, undeclared rejected ou
         }));
         assert!(md.contains("\n**clean**: 1 case on 3 lanes\n"), "{md}");
         assert!(!md.contains("\n## "), "{md}");
-        assert!(md.ends_with("Exit code 0: clean: no unexpected or errored cases, no undeclared rejected outputs, no invariant violations, no unused ledger entries (stale ledger entries and unusable corpus files only warn). Details: `index.html`, `junit.xml`, `divergences.jsonl` and one `*.txt` list per class in the report directory.\n"), "{md}");
+        assert!(md.ends_with("Exit code 0: clean: no unexpected or errored cases, no undeclared rejected outputs, no invariant violations, no broken pins, no failing requests, no unused ledger entries (stale ledger entries and unusable corpus files only warn). Details: `index.html`, `junit.xml`, `divergences.jsonl` and one `*.txt` list per class in the report directory.\n"), "{md}");
     }
 
     #[test]
