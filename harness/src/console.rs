@@ -268,9 +268,36 @@ pub(crate) fn summary(report: &RunReport, dir: &std::path::Path, took: std::time
         s.rejected.values().map(|r| r.new).sum::<usize>(),
         s.rejected.values().map(|r| r.declared).sum::<usize>(),
     );
+    if !report.requests.is_empty() {
+        let total = s
+            .requests
+            .values()
+            .fold(wireshape::RequestCounts::default(), |mut t, c| {
+                t.compared += c.compared;
+                t.identical += c.identical;
+                t.inside_tools += c.inside_tools;
+                t.recorded += c.recorded;
+                t.failures += c.failures;
+                t
+            });
+        println!(
+            "requests: {} compared: {} identical, {} differ inside judged tools, {} recorded member changes, {} failing",
+            total.compared, total.identical, total.inside_tools, total.recorded, total.failures
+        );
+        for r in report.requests.iter().filter(|r| r.is_failure()).take(20) {
+            let why = r.issues.first().map_or("", |i| i.message.as_str());
+            println!("  {:<10} {}  {why}", r.class.id(), r.key());
+        }
+    }
     let failing: Vec<_> = report.outcomes.iter().filter(|o| o.is_failure()).collect();
     for o in failing.iter().take(20) {
-        let why = if o.undeclared_rejection() && o.violations.is_empty() && !o.class.is_failure() {
+        let why = if !o.pin_breaks.is_empty() {
+            o.pin_breaks
+                .iter()
+                .map(|b| b.message.as_str())
+                .collect::<Vec<_>>()
+                .join("; ")
+        } else if o.undeclared_rejection() && o.violations.is_empty() && !o.class.is_failure() {
             format!(
                 "{} by {}",
                 o.verdict.map_or("", wireshape::Verdict::id),
@@ -325,8 +352,13 @@ pub(crate) fn summary(report: &RunReport, dir: &std::path::Path, took: std::time
     let verdict = if s.exit_code == 0 {
         "clean".to_owned()
     } else {
+        let requests = if s.request_failures > 0 {
+            format!(", {} failing requests", s.request_failures)
+        } else {
+            String::new()
+        };
         format!(
-            "{} failing cases, {} unused ledger entries",
+            "{} failing cases{requests}, {} unused ledger entries",
             s.failures, s.unused_ledger_entries
         )
     };

@@ -10,6 +10,16 @@
 //! them, and the entries they match do not count as used, so adding them to
 //! a run cannot make an unused-entry failure appear or disappear.
 //!
+//! Whole requests (`prefix`): every catalog with tools, on every lane of the
+//! run, is sent as a `turn` and a `summary` request by both pipelines and
+//! compared. A catalog's request is compared as soon as the last of its
+//! cases finishes, from those cases' outputs (nothing is shaped twice).
+//! With `--shard K/N` the (lane, catalog) requests, in (lane, catalog id)
+//! order, are split like the cases: request `j` belongs to shard `K` when
+//! `j mod N = K - 1`; that shard shapes whatever tools of it are not among
+//! its own cases, so every request is compared exactly once over the
+//! shards, and `report merge` unites them.
+//!
 //! Work is spread over `jobs` threads; results are sorted by key, so the
 //! report does not depend on scheduling.
 
@@ -27,10 +37,12 @@ use crate::generate::FuzzSpec;
 use crate::invariants;
 use crate::lane::Lane;
 use crate::ledger::{self, LaneLedger};
+use crate::outcome::RequestOutcome;
 use crate::outcome::{
     CaseOutcome, CasePlan, Class, LedgerIssue, LedgerTable, RunReport, Side, WirePair,
 };
 use crate::pipeline::{Outcome, Pipeline, Shaped};
+use crate::prefix::{self, PlannedRequest, RenderedPair, RequestPlan, ToolSource};
 use crate::semantic;
 use crate::tool::Tool;
 use crate::verdict::{Verdict, rejected_by};
@@ -83,6 +95,8 @@ pub struct Inputs {
     pub unusable: BTreeMap<String, String>,
     pub external_loaded: bool,
     pub ledgers: BTreeMap<Lane, LaneLedger>,
+    /// Whole-request comparisons (this shard's share).
+    pub requests: RequestPlan,
 }
 
 /// Load corpora and ledgers and build the (sharded) plan.
@@ -186,12 +200,71 @@ pub fn prepare(opts: &DiffOptions<'_>) -> Result<Inputs, LoadError> {
             ledgers.insert(*lane, ledger::load_lane(dir, lane.id())?);
         }
     }
+    let requests = plan_requests(&catalogs, &opts.lanes, &cases, opts.shard);
     Ok(Inputs {
         cases,
         unusable,
         external_loaded,
         ledgers,
+        requests,
     })
+}
+
+/// Every (lane, catalog with tools) request comparison, in (lane, catalog
+/// id) order, this shard's share; each tool reuses its case when the case is
+/// in `cases` (same tool), else is kept to be shaped with the request.
+fn plan_requests(
+    catalogs: &[(Catalog, bool)],
+    lanes: &[Lane],
+    cases: &[PlannedCase],
+    shard: Option<(usize, usize)>,
+) -> RequestPlan {
+    let mut plan = RequestPlan {
+        feeds: vec![None; cases.len()],
+        ..RequestPlan::default()
+    };
+    let mut order: Vec<(Lane, &Catalog)> = lanes
+        .iter()
+        .flat_map(|l| {
+            catalogs
+                .iter()
+                .filter(|(c, _)| !c.tools.is_empty())
+                .map(move |(c, _)| (*l, c))
+        })
+        .collect();
+    // Stable: a catalog id loaded twice keeps its first catalog.
+    order.sort_by(|a, b| (a.0.id(), &a.1.id).cmp(&(b.0.id(), &b.1.id)));
+    order.dedup_by(|a, b| (a.0, &a.1.id) == (b.0, &b.1.id));
+    for (j, (lane, catalog)) in order.into_iter().enumerate() {
+        if shard.is_some_and(|(k, n)| j % n != k - 1) {
+            continue;
+        }
+        let r = plan.requests.len();
+        let mut tools = Vec::with_capacity(catalog.tools.len());
+        for (pos, tool) in catalog.tools.iter().enumerate() {
+            let key = CasePlan {
+                lane: lane.id().to_owned(),
+                case: format!("{}#{}", catalog.id, tool.name),
+            };
+            let at = cases
+                .binary_search_by(|c| c.plan.cmp(&key))
+                .ok()
+                .filter(|&at| plan.feeds[at].is_none() && cases[at].tool == *tool);
+            tools.push(match at {
+                Some(at) => {
+                    plan.feeds[at] = Some((r, pos));
+                    ToolSource::Case(at)
+                }
+                None => ToolSource::Tool(tool.clone()),
+            });
+        }
+        plan.requests.push(PlannedRequest {
+            lane,
+            catalog: catalog.id.clone(),
+            tools,
+        });
+    }
+    plan
 }
 
 fn side(pipeline: &dyn Pipeline, shaped: &Shaped, wire: &str, keep_records: bool) -> Side {
@@ -222,6 +295,18 @@ pub fn run_case(
     case: &PlannedCase,
     ledger: Option<&LaneLedger>,
 ) -> (CaseOutcome, Vec<usize>) {
+    let (outcome, stale, _) = run_case_rendered(old, new, case, ledger);
+    (outcome, stale)
+}
+
+/// [`run_case`], also handing back both rendered outputs (for the
+/// catalog's whole requests).
+fn run_case_rendered(
+    old: &dyn Pipeline,
+    new: &dyn Pipeline,
+    case: &PlannedCase,
+    ledger: Option<&LaneLedger>,
+) -> (CaseOutcome, Vec<usize>, RenderedPair) {
     let lane = case.lane;
     let a = old.shape(lane, &case.tool);
     let b = new.shape(lane, &case.tool);
@@ -341,6 +426,11 @@ pub fn run_case(
             ));
         }
     }
+    // Every `[[pin]]` holds on the new bytes, identical to the old or not.
+    let (pins, pin_breaks) = ledger
+        .map(|l| l.check_pins(&case.plan.case, case.external, &diff::sha256_hex(&sb)))
+        .unwrap_or_default();
+    matches.extend(pins);
     // Records are kept for failing cases only (the report stays small; any
     // case's records are one `wireshape shape --explain` away).
     let declared = |t: LedgerTable| matches.iter().any(|m| m.table == t);
@@ -351,6 +441,7 @@ pub fn run_case(
             && !closed
             && !declared(LedgerTable::Narrowing))
         || (new_semantic.silent && !declared(LedgerTable::Widening));
+    let keep = keep || !pin_breaks.is_empty();
     let mut old_side = side(old, &a, &sa, keep);
     old_side.rejected_by = old_rejected;
     let mut new_side = side(new, &b, &sb, keep);
@@ -368,8 +459,59 @@ pub fn run_case(
         violations,
         wire: None,
         verdict,
+        pin_breaks,
     };
-    (outcome, stale)
+    let rendered = RenderedPair { old: sa, new: sb };
+    (outcome, stale, rendered)
+}
+
+/// What a worker hands the collecting thread.
+#[allow(clippy::large_enum_variant)] // one per case, moved once: boxing buys nothing
+enum Done {
+    /// Case `index` finished (with its rendered outputs when a request
+    /// reuses them).
+    Case {
+        index: usize,
+        outcome: CaseOutcome,
+        stale: Vec<usize>,
+        rendered: Option<RenderedPair>,
+    },
+    /// A request that reuses no case of this run was compared.
+    Requests(Vec<RequestOutcome>),
+}
+
+/// The tool a request's `source` names.
+fn tool<'a>(inputs: &'a Inputs, source: &'a ToolSource) -> Option<&'a Tool> {
+    match source {
+        ToolSource::Case(at) => inputs.cases.get(*at).map(|c| &c.tool),
+        ToolSource::Tool(t) => Some(t),
+    }
+}
+
+/// Compare request `r`, shaping the tools no finished case rendered.
+fn compare_request(
+    opts: &DiffOptions<'_>,
+    inputs: &Inputs,
+    r: usize,
+    mut slots: Vec<Option<RenderedPair>>,
+) -> Vec<RequestOutcome> {
+    let req = &inputs.requests.requests[r];
+    let names: Vec<&str> = req
+        .tools
+        .iter()
+        .map(|s| tool(inputs, s).map_or("?", |t| t.name.as_str()))
+        .collect();
+    let tools: Vec<RenderedPair> = req
+        .tools
+        .iter()
+        .enumerate()
+        .filter_map(|(i, s)| {
+            slots.get_mut(i).and_then(Option::take).or_else(|| {
+                tool(inputs, s).map(|t| prefix::render_pair(opts.old, opts.new, req.lane, t))
+            })
+        })
+        .collect();
+    prefix::compare(opts.old, opts.new, req.lane, &req.catalog, &names, &tools)
 }
 
 /// How many divergent cases carry their two outputs and a unified diff
@@ -448,36 +590,92 @@ pub fn execute(
     on_result: &mut dyn FnMut(&[CaseOutcome]),
 ) -> RunReport {
     let total = inputs.cases.len();
-    let jobs = opts.jobs.max(1).min(total.max(1));
+    let plan = &inputs.requests;
+    // Requests no case of this run feeds are work items of their own.
+    let reused = |r: &PlannedRequest| {
+        r.tools
+            .iter()
+            .filter(|s| matches!(s, ToolSource::Case(_)))
+            .count()
+    };
+    let fresh: Vec<usize> = (0..plan.requests.len())
+        .filter(|&r| reused(&plan.requests[r]) == 0)
+        .collect();
+    let mut remaining: Vec<usize> = plan.requests.iter().map(reused).collect();
+    let mut slots: Vec<Vec<Option<RenderedPair>>> = vec![Vec::new(); plan.requests.len()];
+    let items = total + fresh.len();
+    let jobs = opts.jobs.max(1).min(items.max(1));
     let next = AtomicUsize::new(0);
-    let (tx, rx) = mpsc::channel::<(CaseOutcome, Vec<usize>)>();
+    let (tx, rx) = mpsc::channel::<Done>();
     let mut outcomes = Vec::with_capacity(total);
+    let mut requests: Vec<RequestOutcome> = Vec::new();
     let mut stale: Vec<LedgerIssue> = Vec::new();
     std::thread::scope(|scope| {
         for _ in 0..jobs {
             let tx = tx.clone();
             let next = &next;
+            let fresh = &fresh;
             scope.spawn(move || {
                 loop {
                     let i = next.fetch_add(1, Ordering::Relaxed);
-                    let Some(case) = inputs.cases.get(i) else {
+                    let done = if let Some(case) = inputs.cases.get(i) {
+                        let (outcome, stale, rendered) = run_case_rendered(
+                            opts.old,
+                            opts.new,
+                            case,
+                            inputs.ledgers.get(&case.lane),
+                        );
+                        let feeds = plan.feeds.get(i).copied().flatten().is_some();
+                        Done::Case {
+                            index: i,
+                            outcome,
+                            stale,
+                            rendered: feeds.then_some(rendered),
+                        }
+                    } else if let Some(&r) = fresh.get(i - total) {
+                        Done::Requests(compare_request(opts, inputs, r, Vec::new()))
+                    } else {
                         break;
                     };
-                    let r = run_case(opts.old, opts.new, case, inputs.ledgers.get(&case.lane));
-                    if tx.send(r).is_err() {
+                    if tx.send(done).is_err() {
                         break;
                     }
                 }
             });
         }
         drop(tx);
-        for (outcome, stale_idx) in rx {
+        for done in rx {
+            let (index, outcome, stale_idx, rendered) = match done {
+                Done::Requests(r) => {
+                    requests.extend(r);
+                    continue;
+                }
+                Done::Case {
+                    index,
+                    outcome,
+                    stale,
+                    rendered,
+                } => (index, outcome, stale, rendered),
+            };
             if let Some(l) = inputs
                 .ledgers
                 .get(&Lane::parse(&outcome.lane).unwrap_or(Lane::OpenaiChat))
             {
                 for i in stale_idx {
                     stale.push(l.stale_issue(i, &outcome.case));
+                }
+            }
+            if let (Some((r, pos)), Some(rendered)) =
+                (plan.feeds.get(index).copied().flatten(), rendered)
+            {
+                let slot = &mut slots[r];
+                if slot.is_empty() {
+                    slot.resize_with(plan.requests[r].tools.len(), || None);
+                }
+                slot[pos] = Some(rendered);
+                remaining[r] -= 1;
+                if remaining[r] == 0 {
+                    requests.extend(compare_request(opts, inputs, r, std::mem::take(slot)));
                 }
             }
             outcomes.push(outcome);
@@ -511,6 +709,7 @@ pub fn execute(
         summary: crate::outcome::Summary::default(),
         sharded: opts.shard.is_some(),
         fuzz: opts.fuzz,
+        requests,
     };
     let lanes: Vec<String> = opts.lanes.iter().map(|l| l.id().to_owned()).collect();
     report.finish(&lanes);
@@ -692,6 +891,297 @@ mod tests {
         assert_eq!(with.ledger_use[0].uses, 1, "c#slug only");
         assert!(unused(&with).is_empty());
         assert_eq!(run(&ledger, None).ledger_use[0].uses, 1);
+    }
+
+    const ABC: &str = r#"{"tools":[
+        {"name":"alpha","input_schema":{"type":"object","properties":{"q":{"type":"string"}}}},
+        {"name":"beta","input_schema":{"type":"object","properties":{"q":{"type":"string"}}}},
+        {"name":"gamma","input_schema":{"type":"object","properties":{"q":{"type":"string"}}}}]}"#;
+
+    /// `old` → `new` on `lane` over one own catalog `c` (`catalog`), with
+    /// `ledger` as that lane's ledger file.
+    fn run_on(
+        old: &(dyn Pipeline + Sync),
+        new: &(dyn Pipeline + Sync),
+        lane: Lane,
+        catalog: &str,
+        ledger: &str,
+        shard: Option<(usize, usize)>,
+    ) -> RunReport {
+        let dir = tempfile::tempdir().unwrap();
+        let own = dir.path().join("own");
+        std::fs::create_dir_all(&own).unwrap();
+        std::fs::write(own.join("c.json"), catalog).unwrap();
+        std::fs::write(dir.path().join(format!("{lane}.toml")), ledger).unwrap();
+        let opts = DiffOptions {
+            old,
+            new,
+            lanes: vec![lane],
+            own_corpus: vec![own],
+            external_corpus: Vec::new(),
+            ledger_dir: Some(dir.path().to_owned()),
+            fuzz: None,
+            shard,
+            jobs: 2,
+        };
+        let inputs = prepare(&opts).unwrap();
+        execute(&opts, &inputs, &mut |_| {})
+    }
+
+    fn v1() -> crate::pipeline::BuiltinPipeline {
+        Profile::V1.with_config(PipelineConfig::default())
+    }
+
+    /// v1, but the `summary` request sends its tools in reverse order.
+    struct ReverseSummary(crate::pipeline::BuiltinPipeline);
+
+    impl Pipeline for ReverseSummary {
+        fn id(&self) -> String {
+            "v1-reversed-summary".to_owned()
+        }
+        fn shape(&self, lane: Lane, tool: &Tool) -> Shaped {
+            self.0.shape(lane, tool)
+        }
+        fn shape_whole_request(
+            &self,
+            lane: Lane,
+            kind: crate::request::RequestKind,
+            mut tools: Vec<serde_json::Value>,
+        ) -> crate::request::ShapedRequest {
+            if kind == crate::request::RequestKind::Summary {
+                tools.reverse();
+            }
+            crate::request::build_request(&self.0, lane, kind, tools)
+        }
+    }
+
+    #[test]
+    fn a_pipeline_reversing_the_summary_tools_fails_the_run_at_the_exact_byte() {
+        let report = run_on(
+            &v1(),
+            &ReverseSummary(v1()),
+            Lane::AnthropicMessages,
+            ABC,
+            "",
+            None,
+        );
+        // Every tool case is identical: only the request fails.
+        assert!(report.outcomes.iter().all(|o| o.class == Class::Identical));
+        assert!(!report.outcomes.iter().any(CaseOutcome::is_failure));
+        let keys: Vec<(String, &str)> = report
+            .requests
+            .iter()
+            .map(|r| (r.key(), r.class.id()))
+            .collect();
+        assert_eq!(
+            keys,
+            [
+                ("anthropic-messages::c@turn".to_owned(), "identical"),
+                (
+                    "anthropic-messages::c@summary".to_owned(),
+                    "reordered-tools"
+                ),
+            ]
+        );
+        let summary = &report.requests[1];
+        let d = summary.difference.as_ref().unwrap();
+        assert_eq!(
+            (d.offset, d.member.as_str(), d.tool_index, d.tool.as_deref()),
+            (343, "tools", Some(0), Some("gamma"))
+        );
+        assert_eq!(
+            summary.issues[0].message,
+            "tools in another order: old [alpha, beta, gamma], new [gamma, beta, alpha]; differs at byte 343, inside tool 0 (gamma)"
+        );
+        assert_eq!(
+            summary.issues[1].class,
+            crate::outcome::RequestClass::KindsDiffer
+        );
+        assert_eq!(report.summary.request_failures, 1);
+        assert_eq!(
+            report.summary.requests["anthropic-messages"],
+            crate::outcome::RequestCounts {
+                compared: 2,
+                identical: 1,
+                inside_tools: 0,
+                recorded: 0,
+                failures: 1
+            }
+        );
+        assert_eq!(report.exit_status(), crate::ExitStatus::Failures);
+        // v1 against itself: clean.
+        let clean = run_on(&v1(), &v1(), Lane::AnthropicMessages, ABC, "", None);
+        assert_eq!(clean.requests.len(), 2);
+        assert_eq!(clean.summary.request_failures, 0);
+        assert_eq!(clean.exit_status(), crate::ExitStatus::Clean);
+    }
+
+    #[test]
+    fn each_request_is_compared_by_exactly_one_shard_and_the_shards_merge_to_the_whole() {
+        let two = r#"{"tools":[{"name":"a","input_schema":{"type":"object"}}]}"#;
+        let dir = tempfile::tempdir().unwrap();
+        let own = dir.path().join("own");
+        std::fs::create_dir_all(&own).unwrap();
+        std::fs::write(own.join("c.json"), ABC).unwrap();
+        std::fs::write(own.join("d.json"), two).unwrap();
+        let (old, new) = (v1(), ReverseSummary(v1()));
+        let run = |shard| {
+            let opts = DiffOptions {
+                old: &old,
+                new: &new,
+                lanes: vec![Lane::AnthropicMessages, Lane::OpenaiChat],
+                own_corpus: vec![own.clone()],
+                external_corpus: Vec::new(),
+                ledger_dir: None,
+                fuzz: None,
+                shard,
+                jobs: 1,
+            };
+            let inputs = prepare(&opts).unwrap();
+            execute(&opts, &inputs, &mut |_| {})
+        };
+        let keys = |r: &RunReport| {
+            r.requests
+                .iter()
+                .map(RequestOutcome::key)
+                .collect::<Vec<_>>()
+        };
+        let whole = run(None);
+        assert_eq!(
+            keys(&whole),
+            [
+                "anthropic-messages::c@turn",
+                "anthropic-messages::c@summary",
+                "anthropic-messages::d@turn",
+                "anthropic-messages::d@summary",
+                "openai-chat::c@turn",
+                "openai-chat::c@summary",
+                "openai-chat::d@turn",
+                "openai-chat::d@summary",
+            ]
+        );
+        // (lane, catalog) j goes to shard j mod 3 + 1.
+        let shards: Vec<RunReport> = (1..=3).map(|k| run(Some((k, 3)))).collect();
+        assert_eq!(
+            keys(&shards[0]),
+            [
+                "anthropic-messages::c@turn",
+                "anthropic-messages::c@summary",
+                "openai-chat::d@turn",
+                "openai-chat::d@summary",
+            ]
+        );
+        assert_eq!(
+            keys(&shards[2]),
+            ["openai-chat::c@turn", "openai-chat::c@summary"]
+        );
+        let merged = crate::outcome::merge_reports(shards);
+        assert_eq!(merged.requests, whole.requests);
+        assert_eq!(merged.summary, whole.summary);
+    }
+
+    fn pin(case: &str, sha: &str, external: bool) -> String {
+        format!(
+            "[[pin]]\ncase = \"{case}\"\nnew_sha256 = \"{sha}\"\nreason = \"r\"\nexternal = {external}\n"
+        )
+    }
+
+    const PLAIN: &str = r#"{"tools":[{"name":"plain","input_schema":{"type":"object","properties":{"q":{"type":"string"}}}}]}"#;
+    /// sha256 of `{"type":"function","function":{"name":"plain","parameters":{"type":"object","properties":{"q":{"type":"string"}}}}}`.
+    const PLAIN_SHA: &str = "a22d1f6e62b4d8a287d149284690f04b85155b0732c9001d2e2ec7342e954519";
+
+    #[test]
+    fn a_pin_holds_on_an_identical_case_and_counts_as_used() {
+        let wire = r#"{"type":"function","function":{"name":"plain","parameters":{"type":"object","properties":{"q":{"type":"string"}}}}}"#;
+        assert_eq!(diff::sha256_hex(wire), PLAIN_SHA);
+        let v0 = Profile::V0.with_config(PipelineConfig::default());
+        let report = run_on(
+            &v0,
+            &v1(),
+            Lane::OpenaiChat,
+            PLAIN,
+            &pin("c#plain", PLAIN_SHA, false),
+            None,
+        );
+        let o = &report.outcomes[0];
+        assert_eq!(o.class, Class::Identical);
+        assert_eq!(o.new.sha256, PLAIN_SHA);
+        assert!(o.pin_breaks.is_empty());
+        assert_eq!(o.ledger.len(), 1);
+        assert_eq!(o.ledger[0].table, LedgerTable::Pin);
+        assert_eq!(report.ledger_use[0].uses, 1);
+        assert!(report.ledger_issues.is_empty());
+        assert_eq!(report.exit_status(), crate::ExitStatus::Clean);
+    }
+
+    #[test]
+    fn a_pin_that_no_longer_matches_fails_the_case_naming_both_hashes() {
+        let zeros = "0".repeat(64);
+        let v0 = Profile::V0.with_config(PipelineConfig::default());
+        let report = run_on(
+            &v0,
+            &v1(),
+            Lane::OpenaiChat,
+            PLAIN,
+            &pin("c#*", &zeros, false),
+            None,
+        );
+        let o = &report.outcomes[0];
+        assert_eq!(o.class, Class::Identical);
+        assert!(o.is_failure());
+        assert_eq!(o.pin_breaks.len(), 1);
+        assert_eq!(
+            o.pin_breaks[0].message,
+            format!(
+                "ledger pin openai-chat.toml#pin-0 on c#plain: expected new_sha256 {zeros}, got {PLAIN_SHA} (pinned: r); review the new output, then fix the pipeline or update the pin"
+            )
+        );
+        assert_eq!(report.summary.failures, 1);
+        assert_eq!(report.exit_status(), crate::ExitStatus::Failures);
+    }
+
+    #[test]
+    fn a_pin_that_matches_no_case_is_unused_unless_external_and_no_external_corpus() {
+        let v0 = Profile::V0.with_config(PipelineConfig::default());
+        let report = run_on(
+            &v0,
+            &v1(),
+            Lane::OpenaiChat,
+            PLAIN,
+            &pin("c#gone", PLAIN_SHA, false),
+            None,
+        );
+        assert_eq!(
+            unused(&report),
+            [
+                "ledger entry openai-chat.toml#pin-0 (c#gone) matched no case: remove it or fix its `case`"
+            ]
+        );
+        assert_eq!(report.ledger_issues[0].table, LedgerTable::Pin);
+        assert_eq!(report.exit_status(), crate::ExitStatus::Failures);
+        let external = run_on(
+            &v0,
+            &v1(),
+            Lane::OpenaiChat,
+            PLAIN,
+            &pin("c#gone", PLAIN_SHA, true),
+            None,
+        );
+        assert!(unused(&external).is_empty());
+        assert!(
+            external.ledger_use.is_empty(),
+            "not judged without an external corpus"
+        );
+        // An external pin never applies to an own case either.
+        let own = run_on(
+            &v0,
+            &v1(),
+            Lane::OpenaiChat,
+            PLAIN,
+            &pin("c#plain", &"0".repeat(64), true),
+            None,
+        );
+        assert!(own.outcomes[0].pin_breaks.is_empty());
     }
 
     #[test]

@@ -16,13 +16,19 @@
 //! rule that rejects the output (and, with `verdicts`, the case's verdict
 //! is one of those). Each such entry is an accepted risk and carries its
 //! reason; unused ones fail the run like divergence entries.
+//!
+//! A `[[pin]]` entry pins the exact new bytes (sha256 of the rendered wire
+//! tool) of the cases its `case` glob matches, and is checked on every such
+//! case, byte-identical to the old output or not: a mismatch fails the run
+//! naming the case, the expected and the actual hash. A pin that matches no
+//! case is unused (fails the run, `external` respected, like every entry).
 
 use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
 use crate::error::LoadError;
-use crate::outcome::{LedgerIssue, LedgerMatch, LedgerTable, LedgerUse};
+use crate::outcome::{LedgerIssue, LedgerMatch, LedgerTable, LedgerUse, PinBreak};
 use crate::semantic::NarrowingKind;
 use crate::verdict::Verdict as OracleVerdict;
 
@@ -107,6 +113,24 @@ pub struct SemanticEntry {
     pub external: bool,
 }
 
+/// One `[[pin]]` entry: the exact new bytes of the cases it matches, with
+/// the promise it keeps.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PinEntry {
+    /// Case id or glob.
+    pub case: String,
+    /// sha256 of the new rendered wire tool (`outcomes.json`: `new.sha256`).
+    pub new_sha256: String,
+    /// Which promise the pinned bytes keep.
+    pub reason: String,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub evidence: Vec<String>,
+    /// Applies only to cases from external corpora.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub external: bool,
+}
+
 #[derive(Debug, Default, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct File {
@@ -118,6 +142,8 @@ struct File {
     narrowing: Vec<SemanticEntry>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     widening: Vec<SemanticEntry>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pin: Vec<PinEntry>,
 }
 
 /// The entries of one lane's file.
@@ -129,6 +155,7 @@ pub struct LaneLedger {
     pub rejections: Vec<RejectionEntry>,
     pub narrowings: Vec<SemanticEntry>,
     pub widenings: Vec<SemanticEntry>,
+    pub pins: Vec<PinEntry>,
 }
 
 /// `*`/`?` glob match over the whole string.
@@ -219,13 +246,41 @@ pub fn load_lane(dir: &Path, lane: &str) -> Result<LaneLedger, LoadError> {
             message: format!("[[{table}]] entry {i}: {what}"),
         });
     }
+    check_pin_entries(&path, &parsed.pin)?;
     Ok(LaneLedger {
         file,
         entries: parsed.divergence,
         rejections: parsed.rejection,
         narrowings: parsed.narrowing,
         widenings: parsed.widening,
+        pins: parsed.pin,
     })
+}
+
+/// A `[[pin]]` needs a sha256 (64 lowercase hex digits) and a reason.
+fn check_pin_entries(path: &Path, pins: &[PinEntry]) -> Result<(), LoadError> {
+    let bad = pins.iter().enumerate().find_map(|(i, p)| {
+        let hex = p.new_sha256.len() == 64
+            && p.new_sha256
+                .bytes()
+                .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b));
+        if !hex {
+            Some((i, "`new_sha256` is not 64 lowercase hex digits"))
+        } else if p.reason.trim().is_empty() {
+            Some((i, "`reason` is empty: name the promise the pin keeps"))
+        } else {
+            None
+        }
+    });
+    match bad {
+        Some((i, what)) => Err(LoadError::Shape {
+            path: path.to_owned(),
+            line: 0,
+            column: 0,
+            message: format!("[[pin]] entry {i}: {what}"),
+        }),
+        None => Ok(()),
+    }
 }
 
 /// The ledger's verdict on one divergent case.
@@ -374,6 +429,44 @@ impl LaneLedger {
         out
     }
 
+    /// The `[[pin]]` entries matching `case`, checked against the new
+    /// output's hash: a match per pin (held or broken: both count as use)
+    /// and a break per pin that does not hold.
+    pub fn check_pins(
+        &self,
+        case: &str,
+        external: bool,
+        new_sha256: &str,
+    ) -> (Vec<LedgerMatch>, Vec<PinBreak>) {
+        let mut matches = Vec::new();
+        let mut breaks = Vec::new();
+        for (i, p) in self.pins.iter().enumerate() {
+            if (p.external && !external) || !glob_match(&p.case, case) {
+                continue;
+            }
+            matches.push(LedgerMatch {
+                file: self.file.clone(),
+                table: LedgerTable::Pin,
+                index: i,
+                class: p.case.clone(),
+                reason: p.reason.clone(),
+            });
+            if p.new_sha256 != new_sha256 {
+                breaks.push(PinBreak {
+                    file: self.file.clone(),
+                    index: i,
+                    expected: p.new_sha256.clone(),
+                    actual: new_sha256.to_owned(),
+                    message: format!(
+                        "ledger pin {}#pin-{i} on {case}: expected new_sha256 {}, got {new_sha256} (pinned: {}); review the new output, then fix the pipeline or update the pin",
+                        self.file, p.new_sha256, p.reason
+                    ),
+                });
+            }
+        }
+        (matches, breaks)
+    }
+
     /// Use counts for every entry that applies to this run (external
     /// entries only when an external corpus was loaded).
     pub fn uses(&self, matches: &[LedgerMatch], external_loaded: bool) -> Vec<LedgerUse> {
@@ -407,9 +500,16 @@ impl LaneLedger {
                 .filter(|(_, e)| external_loaded || !e.external)
                 .map(move |(i, e)| (table, i, &e.class))
         });
+        let pins = self
+            .pins
+            .iter()
+            .enumerate()
+            .filter(|(_, p)| external_loaded || !p.external)
+            .map(|(i, p)| (LedgerTable::Pin, i, &p.case));
         divergences
             .chain(rejections)
             .chain(semantic)
+            .chain(pins)
             .map(|(table, i, class)| LedgerUse {
                 file: self.file.clone(),
                 table,

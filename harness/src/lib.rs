@@ -32,6 +32,7 @@ mod oracle;
 mod outcome;
 mod passes;
 mod pipeline;
+mod prefix;
 mod properties;
 mod recording;
 mod replay;
@@ -54,7 +55,7 @@ pub use error::{LoadError, UsageError};
 pub use exit_code::ExitStatus;
 pub use lane::{Lane, Wire};
 pub use ledger::{
-    Entry as LedgerEntry, LaneLedger, glob_match, load_lane as load_ledger,
+    Entry as LedgerEntry, LaneLedger, PinEntry, glob_match, load_lane as load_ledger,
     to_toml as ledger_to_toml,
 };
 pub use lint::{Evidence, LintFinding, V1Verdict, lint};
@@ -72,10 +73,12 @@ pub use oracle::{
     rules_for,
 };
 pub use outcome::{
-    CaseOutcome, CasePlan, Class, LedgerIssue, LedgerMatch, LedgerUse, RunMeta, RunReport, Side,
-    Summary, Violation, WirePair, merge_reports,
+    ByteDifference, CaseOutcome, CasePlan, Class, LedgerIssue, LedgerMatch, LedgerUse, PinBreak,
+    RequestClass, RequestCounts, RequestIssue, RequestOutcome, RequestSide, RunMeta, RunReport,
+    Side, Summary, Violation, WirePair, merge_reports,
 };
 pub use pipeline::{BuiltinPipeline, Outcome, PassList, Pipeline, PipelineConfig, Profile, Shaped};
+pub use prefix::{PlannedRequest, RequestPlan, ToolSource};
 pub use recording::{
     RecordedRequest, RecordedResponse, Recording, RecordingSource, load_recordings,
 };
@@ -85,7 +88,10 @@ pub use replay::{
     v1_request, verdict as replay_verdict,
 };
 pub use report::{ReportError, ReportWriter, read_report, write_report};
-pub use request::{RequestChange, RequestParts, RequestRule};
+pub use request::{
+    RequestBody, RequestChange, RequestKind, RequestParts, RequestRule, ShapedRequest,
+    build_request,
+};
 pub use schema::{MAX_DEPTH, TooDeep};
 pub use tool::Tool;
 pub use verdict::Verdict;

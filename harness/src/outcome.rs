@@ -122,6 +122,8 @@ pub enum LedgerTable {
     /// `[[widening]]`: a new output that silently accepts calls the
     /// original schema forbids, declared with a reason.
     Widening,
+    /// `[[pin]]`: the exact new bytes of a case, checked on every case.
+    Pin,
 }
 
 impl LedgerTable {
@@ -131,6 +133,7 @@ impl LedgerTable {
             Self::Rejection => "rejection",
             Self::Narrowing => "narrowing",
             Self::Widening => "widening",
+            Self::Pin => "pin",
         }
     }
 
@@ -193,6 +196,24 @@ pub struct CaseOutcome {
     /// a `[[rejection]]` ledger entry declares it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub verdict: Option<Verdict>,
+    /// `[[pin]]` entries whose sha256 the new output does not have: each
+    /// fails the run.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub pin_breaks: Vec<PinBreak>,
+}
+
+/// A `[[pin]]` ledger entry that does not hold on a case's new output.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PinBreak {
+    /// Ledger file, relative to the ledger directory.
+    pub file: String,
+    /// 0-based index of the entry among the file's `[[pin]]` tables.
+    pub index: usize,
+    pub expected: String,
+    pub actual: String,
+    /// Names the case, the pin, the expected and the actual hash.
+    pub message: String,
 }
 
 impl CaseOutcome {
@@ -204,9 +225,10 @@ impl CaseOutcome {
     /// violation, a new output the oracle rejects that no `[[rejection]]`
     /// entry declares, or a new output narrowed (shaped, not failed
     /// closed) or silently widened that no `[[narrowing]]`/`[[widening]]`
-    /// entry declares.
+    /// entry declares, or a broken `[[pin]]`.
     pub fn is_failure(&self) -> bool {
-        self.class.is_failure()
+        !self.pin_breaks.is_empty()
+            || self.class.is_failure()
             || !self.violations.is_empty()
             || self.undeclared_rejection()
             || self.undeclared_semantic().is_some()
@@ -239,6 +261,162 @@ impl CaseOutcome {
                 .iter()
                 .any(|m| m.table == LedgerTable::Rejection)
     }
+}
+
+/// How the old and new whole requests of one (lane, catalog, kind)
+/// compare (see `prefix`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum RequestClass {
+    /// Same bytes: the cached prefix survives the upgrade.
+    Identical,
+    /// The bytes differ only inside tools (same tools, same order): each
+    /// such tool is judged by its tool case, not counted again here.
+    InsideTools,
+    /// A non-tools member changed and a request-level rule records every
+    /// such change (the tools may differ too, inside judged tools).
+    Recorded,
+    /// The tools appear in another order (old vs new): a failure.
+    ReorderedTools,
+    /// The new tools array is not the per-tool outputs (a tool rewritten,
+    /// added or dropped by request shaping, which no tool case judges): a
+    /// failure.
+    InconsistentTools,
+    /// A non-tools member changed and no request-level rule records it: a
+    /// failure.
+    UnrecordedMember,
+    /// On the new side, this kind's tools array differs from the `turn`
+    /// request's (the cache prefix differs between kinds): a failure.
+    KindsDiffer,
+}
+
+impl RequestClass {
+    pub const ALL: &'static [RequestClass] = &[
+        RequestClass::Identical,
+        RequestClass::InsideTools,
+        RequestClass::Recorded,
+        RequestClass::ReorderedTools,
+        RequestClass::InconsistentTools,
+        RequestClass::UnrecordedMember,
+        RequestClass::KindsDiffer,
+    ];
+
+    pub fn id(self) -> &'static str {
+        match self {
+            Self::Identical => "identical",
+            Self::InsideTools => "inside-tools",
+            Self::Recorded => "recorded",
+            Self::ReorderedTools => "reordered-tools",
+            Self::InconsistentTools => "inconsistent-tools",
+            Self::UnrecordedMember => "unrecorded-member",
+            Self::KindsDiffer => "kinds-differ",
+        }
+    }
+
+    pub fn is_failure(self) -> bool {
+        !matches!(self, Self::Identical | Self::InsideTools | Self::Recorded)
+    }
+}
+
+/// Where two request bodies first differ.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ByteDifference {
+    /// 0-based offset of the first differing byte (for `kinds-differ`:
+    /// within the tools arrays).
+    pub offset: usize,
+    /// The member it falls in (`tools`, `tool_choice`, …; `structure` for
+    /// the braces and commas between members).
+    pub member: String,
+    /// The tool it falls in (0-based, request order of the new side).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tool_index: Option<usize>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tool: Option<String>,
+}
+
+impl ByteDifference {
+    /// `byte N, inside tool i (name)` / `byte N, in member m`.
+    pub fn describe(&self) -> String {
+        match (self.tool_index, &self.tool) {
+            (Some(i), Some(name)) => format!("byte {}, inside tool {i} ({name})", self.offset),
+            _ => format!("byte {}, in `{}`", self.offset, self.member),
+        }
+    }
+}
+
+/// A request failure, with what it is about.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RequestIssue {
+    pub class: RequestClass,
+    pub message: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub at: Option<ByteDifference>,
+}
+
+/// One pipeline's whole request.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RequestSide {
+    pub pipeline: String,
+    /// sha256 of the request body.
+    pub sha256: String,
+    /// Body length in bytes.
+    pub bytes: usize,
+    /// Every change its request-level rules recorded (`member: name [rule]`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub changes: Vec<String>,
+}
+
+/// The result of one whole-request comparison: a catalog's tools sent on a
+/// lane as a request of one kind, old vs new.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RequestOutcome {
+    pub lane: String,
+    pub catalog: String,
+    pub kind: crate::request::RequestKind,
+    /// Tools in the catalog.
+    pub tools: usize,
+    /// The first failure's class, else what the difference is.
+    pub class: RequestClass,
+    pub old: RequestSide,
+    pub new: RequestSide,
+    /// The first differing byte, old vs new (absent: identical).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub difference: Option<ByteDifference>,
+    /// Every failure found (empty: the request passes).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub issues: Vec<RequestIssue>,
+}
+
+impl RequestOutcome {
+    /// `lane::catalog@kind`, the key used in lists and reports.
+    pub fn key(&self) -> String {
+        format!("{}::{}@{}", self.lane, self.catalog, self.kind.id())
+    }
+
+    pub fn is_failure(&self) -> bool {
+        !self.issues.is_empty()
+    }
+
+    fn sort_key(&self) -> (&str, &str, crate::request::RequestKind) {
+        (&self.lane, &self.catalog, self.kind)
+    }
+}
+
+/// Whole-request comparisons on one lane.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RequestCounts {
+    pub compared: usize,
+    pub identical: usize,
+    /// Differing only inside tools their tool cases judge.
+    pub inside_tools: usize,
+    /// A non-tools member changed, recorded by a request-level rule.
+    pub recorded: usize,
+    pub failures: usize,
 }
 
 /// A ledger entry that did not do its job.
@@ -293,6 +471,12 @@ pub struct Summary {
     /// class present, zeros included).
     #[serde(default)]
     pub semantic: BTreeMap<String, SemanticCounts>,
+    /// lane → whole-request comparisons (lanes with requests only).
+    #[serde(default)]
+    pub requests: BTreeMap<String, RequestCounts>,
+    /// Whole requests that fail (`reordered-tools`, …).
+    #[serde(default)]
+    pub request_failures: usize,
     pub exit_code: u8,
 }
 
@@ -366,6 +550,9 @@ pub struct RunReport {
     /// The generated tools the plan holds (`--fuzz N --seed S`), if any.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fuzz: Option<FuzzSpec>,
+    /// Whole-request comparisons, sorted by (lane, catalog, kind).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub requests: Vec<RequestOutcome>,
 }
 
 impl RunReport {
@@ -376,6 +563,9 @@ impl RunReport {
         self.plan.dedup();
         self.outcomes
             .sort_by(|a, b| (&a.lane, &a.case).cmp(&(&b.lane, &b.case)));
+        self.requests
+            .sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
+        self.requests.dedup_by(|a, b| a.sort_key() == b.sort_key());
         self.ledger_use.sort();
         self.ledger_issues.retain(|i| i.kind != "unused");
         for u in self
@@ -479,14 +669,36 @@ impl RunReport {
                 .count(),
             rejected,
             semantic,
+            requests: self.request_counts(),
+            request_failures: self.requests.iter().filter(|r| r.is_failure()).count(),
             exit_code: 0,
         };
         self.summary.exit_code = self.exit_status().code();
     }
 
-    /// Failures (any failing case or unused ledger entry) → 1, else 0.
+    fn request_counts(&self) -> BTreeMap<String, RequestCounts> {
+        let mut out: BTreeMap<String, RequestCounts> = BTreeMap::new();
+        for r in &self.requests {
+            let c = out.entry(r.lane.clone()).or_default();
+            c.compared += 1;
+            if r.is_failure() {
+                c.failures += 1;
+            } else {
+                match r.class {
+                    RequestClass::Identical => c.identical += 1,
+                    RequestClass::InsideTools => c.inside_tools += 1,
+                    _ => c.recorded += 1,
+                }
+            }
+        }
+        out
+    }
+
+    /// Failures (any failing case or request, or unused ledger entry) → 1,
+    /// else 0.
     pub fn exit_status(&self) -> ExitStatus {
         if self.outcomes.iter().any(CaseOutcome::is_failure)
+            || self.requests.iter().any(RequestOutcome::is_failure)
             || self.ledger_issues.iter().any(|i| i.kind == "unused")
         {
             ExitStatus::Failures
@@ -512,6 +724,7 @@ pub fn merge_reports(shards: Vec<RunReport>) -> RunReport {
         lanes.extend(shard.summary.classes.into_keys());
         out.plan.extend(shard.plan);
         out.outcomes.extend(shard.outcomes);
+        out.requests.extend(shard.requests);
         out.unusable.extend(shard.unusable);
         out.ledger_issues.extend(
             shard

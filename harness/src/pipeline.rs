@@ -116,6 +116,22 @@ pub trait Pipeline {
         let _ = (lane, parts);
         Vec::new()
     }
+    /// The whole request this pipeline sends on `lane` for `kind`, around
+    /// one catalog's tools: `tools[i]` is catalog tool `i` as this
+    /// pipeline's [`shape`](Pipeline::shape) and `lane.render` give it,
+    /// in catalog order (computed once by the caller). Default
+    /// ([`crate::request::build_request`]): the tools in that order, the
+    /// kind's `tool_choice` and `response_format`, then
+    /// [`shape_request`](Pipeline::shape_request). A client that reorders
+    /// or rewrites the array per request overrides this.
+    fn shape_whole_request(
+        &self,
+        lane: Lane,
+        kind: crate::request::RequestKind,
+        tools: Vec<serde_json::Value>,
+    ) -> crate::request::ShapedRequest {
+        crate::request::build_request(self, lane, kind, tools)
+    }
 }
 
 /// The built-in profiles.

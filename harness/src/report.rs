@@ -24,8 +24,8 @@ use serde::{Deserialize, Serialize};
 use crate::error::LoadError;
 use crate::generate::FuzzSpec;
 use crate::outcome::{
-    CaseOutcome, CasePlan, Class, LedgerIssue, LedgerMatch, LedgerUse, RunMeta, RunReport, Side,
-    Summary,
+    CaseOutcome, CasePlan, Class, LedgerIssue, LedgerMatch, LedgerUse, RequestOutcome, RunMeta,
+    RunReport, Side, Summary,
 };
 use crate::semantic::SemanticClass;
 
@@ -170,7 +170,12 @@ impl ReportWriter {
         }
         self.write_text(VIOLATIONS_TXT, &violations_txt(&view))?;
         let failing = view.outcomes.iter().filter(|o| o.is_failure());
-        self.write_text(FAILURES_TXT, &key_lines(failing))?;
+        let mut failures = key_lines(failing);
+        for r in view.requests.iter().filter(|r| r.is_failure()) {
+            failures.push_str(&r.key());
+            failures.push('\n');
+        }
+        self.write_text(FAILURES_TXT, &failures)?;
         self.rename_into_place()?;
         self.finished = true;
         Ok(self.dir.clone())
@@ -228,6 +233,7 @@ impl ReportWriter {
         if let Some(fuzz) = &report.fuzz {
             members.push(("fuzz", json_value(fuzz)));
         }
+        members.push(("requests", json_value(&report.requests)));
         self.write_listing(name, &members, ("outcomes", outcomes))
     }
 
@@ -328,6 +334,7 @@ pub fn read_report(dir: &Path) -> Result<(RunReport, RunMeta), ReportError> {
         summary: outcomes.summary,
         sharded: outcomes.sharded,
         fuzz: outcomes.fuzz,
+        requests: outcomes.requests,
     };
     Ok((report, meta))
 }
@@ -395,6 +402,8 @@ struct OutcomesIn {
     sharded: bool,
     #[serde(default)]
     fuzz: Option<FuzzSpec>,
+    #[serde(default)]
+    requests: Vec<RequestOutcome>,
 }
 
 fn json_value<T: Serialize + ?Sized>(v: &T) -> serde_json::Value {
@@ -437,6 +446,10 @@ struct View<'a> {
     violations: usize,
     unused: Vec<&'a LedgerIssue>,
     stale: Vec<&'a LedgerIssue>,
+    /// Whole-request comparisons, sorted by key.
+    requests: Vec<&'a RequestOutcome>,
+    /// Failing requests.
+    failing_requests: usize,
 }
 
 impl<'a> View<'a> {
@@ -452,7 +465,11 @@ impl<'a> View<'a> {
             lanes.entry(o.lane.as_str()).or_default()[class_index(o.class)] += 1;
         }
         let issues = sorted_refs(&report.ledger_issues);
+        let mut requests: Vec<&RequestOutcome> = report.requests.iter().collect();
+        requests.sort_by_key(|r| (r.lane.as_str(), r.catalog.as_str(), r.kind));
         Self {
+            failing_requests: requests.iter().filter(|r| r.is_failure()).count(),
+            requests,
             failing: outcomes.iter().filter(|o| o.is_failure()).count(),
             violations: outcomes.iter().map(|o| o.violations.len()).sum(),
             unused: issues
@@ -471,9 +488,10 @@ impl<'a> View<'a> {
         }
     }
 
-    /// Failing cases plus unused ledger entries: what the verdict counts.
+    /// Failing cases and requests plus unused ledger entries: what the
+    /// verdict counts.
     fn failures(&self) -> usize {
-        self.failing + self.unused.len()
+        self.failing + self.unused.len() + self.failing_requests
     }
 
     fn class_total(&self, class: Class) -> usize {
@@ -505,12 +523,14 @@ fn exit_code_meaning(code: u8) -> &'static str {
     match code {
         0 => {
             "clean: no unexpected or errored cases, no undeclared rejected outputs, no undeclared \
-             narrowings or silent widenings, no invariant violations, no unused ledger entries \
-             (stale ledger entries and unusable corpus files only warn)"
+             narrowings or silent widenings, no invariant violations, no broken pins, no failing \
+             requests, no unused ledger entries (stale ledger entries and unusable corpus files \
+             only warn)"
         }
         1 => {
             "failures found: unexpected or errored cases, undeclared rejected outputs, undeclared \
-             narrowings or silent widenings, invariant violations or unused ledger entries"
+             narrowings or silent widenings, invariant violations, broken pins, failing requests \
+             or unused ledger entries"
         }
         2 => "usage or input error",
         3 => "timeout",
@@ -735,6 +755,13 @@ fn write_summary_md(out: &mut String, view: &View<'_>) -> fmt::Result {
         if view.failing > 0 {
             parts.push(plural(view.failing, "failing case", "failing cases"));
         }
+        if view.failing_requests > 0 {
+            parts.push(plural(
+                view.failing_requests,
+                "failing request",
+                "failing requests",
+            ));
+        }
         if !view.unused.is_empty() {
             parts.push(plural(
                 view.unused.len(),
@@ -854,6 +881,21 @@ fn write_summary_md(out: &mut String, view: &View<'_>) -> fmt::Result {
         write_more(out, SUMMARY_LIST_LIMIT, view.violations, VIOLATIONS_TXT)?;
     }
 
+    let broken: Vec<_> = view
+        .outcomes
+        .iter()
+        .flat_map(|o| o.pin_breaks.iter().map(move |b| (o, b)))
+        .collect();
+    if !broken.is_empty() {
+        writeln!(out, "\n## Broken pins ({})\n", broken.len())?;
+        for (o, b) in broken.iter().take(SUMMARY_LIST_LIMIT) {
+            writeln!(out, "- {}: {}", Code(&o.key()), Md(&b.message))?;
+        }
+        write_more(out, SUMMARY_LIST_LIMIT, broken.len(), FAILURES_TXT)?;
+    }
+
+    write_requests_md(out, view)?;
+
     let ledger = view.unused.len() + view.stale.len();
     if ledger > 0 {
         writeln!(out, "\n## Ledger ({ledger})\n")?;
@@ -914,6 +956,90 @@ fn write_fuzz_md(out: &mut String, view: &View<'_>, fuzz: &FuzzSpec) -> fmt::Res
         plural(failing, "failing case", "failing cases"),
     )?;
     writeln!(out)
+}
+
+/// How many requests differing only inside judged tools `summary.md` shows.
+const SUMMARY_INSIDE_TOOLS_LIMIT: usize = 10;
+
+/// The whole-request comparison per lane, the failures with where they
+/// are, and the first requests that differ only inside judged tools.
+fn write_requests_md(out: &mut String, view: &View<'_>) -> fmt::Result {
+    if view.requests.is_empty() {
+        return Ok(());
+    }
+    let counts = &view.report.summary.requests;
+    writeln!(out, "\n## Requests\n")?;
+    writeln!(
+        out,
+        "Whole requests per catalog (tools in catalog order, `tool_choice`, `response_format`), \
+         an ordinary `turn` and a compaction `summary`, old vs new: the prompt-cache prefix is \
+         the request. A difference inside a tool is judged by that tool's case, not counted \
+         again.\n"
+    )?;
+    writeln!(
+        out,
+        "| lane | compared | identical | inside judged tools | recorded member change | failures |"
+    )?;
+    writeln!(out, "|:---|---:|---:|---:|---:|---:|")?;
+    let mut total = crate::outcome::RequestCounts::default();
+    for (lane, c) in counts {
+        writeln!(
+            out,
+            "| {} | {} | {} | {} | {} | {} |",
+            Md(lane),
+            c.compared,
+            c.identical,
+            c.inside_tools,
+            c.recorded,
+            c.failures
+        )?;
+        total.compared += c.compared;
+        total.identical += c.identical;
+        total.inside_tools += c.inside_tools;
+        total.recorded += c.recorded;
+        total.failures += c.failures;
+    }
+    writeln!(
+        out,
+        "| **total** | {} | {} | {} | {} | {} |",
+        total.compared, total.identical, total.inside_tools, total.recorded, total.failures
+    )?;
+    let failing: Vec<_> = view.requests.iter().filter(|r| r.is_failure()).collect();
+    if !failing.is_empty() {
+        writeln!(out, "\n### Failing requests ({})\n", failing.len())?;
+        for r in failing.iter().take(SUMMARY_LIST_LIMIT) {
+            for i in &r.issues {
+                writeln!(
+                    out,
+                    "- {} ({}): {}",
+                    Code(&r.key()),
+                    i.class.id(),
+                    Md(&i.message)
+                )?;
+            }
+        }
+        write_more(out, SUMMARY_LIST_LIMIT, failing.len(), FAILURES_TXT)?;
+    }
+    let inside: Vec<_> = view
+        .requests
+        .iter()
+        .filter(|r| r.class == crate::outcome::RequestClass::InsideTools)
+        .collect();
+    if !inside.is_empty() {
+        writeln!(out, "\nDiffering inside judged tools ({}):\n", inside.len())?;
+        for r in inside.iter().take(SUMMARY_INSIDE_TOOLS_LIMIT) {
+            if let Some(d) = &r.difference {
+                writeln!(
+                    out,
+                    "- {}: differs at {}, judged by its tool case",
+                    Code(&r.key()),
+                    Md(&d.describe())
+                )?;
+            }
+        }
+        write_more(out, SUMMARY_INSIDE_TOOLS_LIMIT, inside.len(), OUTCOMES_JSON)?;
+    }
+    Ok(())
 }
 
 /// The oracle's verdicts per lane, and the undeclared rejections.
@@ -1131,6 +1257,8 @@ fn junit_failure(o: &CaseOutcome) -> (String, String, &'static str) {
     let mut body = String::new();
     let kind = if o.class.is_failure() {
         o.class.id()
+    } else if o.violations.is_empty() && !o.pin_breaks.is_empty() {
+        "pin"
     } else {
         "violation"
     };
@@ -1152,6 +1280,9 @@ fn junit_failure(o: &CaseOutcome) -> (String, String, &'static str) {
             });
         }
         _ => {}
+    }
+    for b in &o.pin_breaks {
+        message.push(b.message.clone());
     }
     if let Some(class) = o.undeclared_semantic() {
         let s = o.new.semantic.as_ref();
@@ -1209,7 +1340,7 @@ fn junit_failure(o: &CaseOutcome) -> (String, String, &'static str) {
 }
 
 fn write_junit_xml(out: &mut String, view: &View<'_>) -> fmt::Result {
-    let tests = view.outcomes.len() + view.unused.len();
+    let tests = view.outcomes.len() + view.unused.len() + view.requests.len();
     writeln!(out, r#"<?xml version="1.0" encoding="UTF-8"?>"#)?;
     writeln!(
         out,
@@ -1248,6 +1379,45 @@ fn write_junit_xml(out: &mut String, view: &View<'_>) -> fmt::Result {
             } else {
                 writeln!(out, "/>")?;
             }
+        }
+        writeln!(out, "  </testsuite>")?;
+    }
+    if !view.requests.is_empty() {
+        writeln!(
+            out,
+            r#"  <testsuite name="requests" tests="{}" failures="{}">"#,
+            view.requests.len(),
+            view.failing_requests
+        )?;
+        for r in &view.requests {
+            write!(
+                out,
+                r#"    <testcase classname="requests.{}" name="{}""#,
+                EscAttr(&r.lane),
+                EscAttr(&format!("{}@{}", r.catalog, r.kind.id()))
+            )?;
+            let Some(first) = r.issues.first() else {
+                writeln!(out, "/>")?;
+                continue;
+            };
+            let mut body = format!("class: {}\n", r.class.id());
+            for i in &r.issues {
+                let _ = writeln!(body, "{}: {}", i.class.id(), i.message);
+            }
+            for (which, side) in [("old", &r.old), ("new", &r.new)] {
+                let _ = writeln!(
+                    body,
+                    "{which}: {} {} bytes sha256={}",
+                    side.pipeline, side.bytes, side.sha256
+                );
+            }
+            writeln!(
+                out,
+                r#"><failure message="{}" type="{}">{}</failure></testcase>"#,
+                EscAttr(&first.message),
+                first.class.id(),
+                Esc(&body)
+            )?;
         }
         writeln!(out, "  </testsuite>")?;
     }
@@ -2025,6 +2195,7 @@ mod tests {
                 unified: "--- v0\n+++ v1\n@@ -1,4 +1,3 @@\n {\n-  \"name\": \"t\",\n-  \"pattern\": \"^a\"\n+  \"name\": \"t\"\n }\n".to_owned(),
             }),
             verdict: None,
+            pin_breaks: Vec::new(),
         }
     }
 
@@ -2167,6 +2338,7 @@ mod tests {
             summary: Summary::default(),
             sharded: false,
             fuzz: None,
+            requests: Vec::new(),
         };
         report.finish(&lanes());
         report
@@ -2645,7 +2817,7 @@ Semantic classes on instances of the author's schema (old → new; a narrowing o
 
 ---
 
-Exit code 1: failures found: unexpected or errored cases, undeclared rejected outputs, undeclared narrowings or silent widenings, invariant violations or unused ledger entries. Details: `index.html`, `junit.xml`, `divergences.jsonl` and one `*.txt` list per class in the report directory.
+Exit code 1: failures found: unexpected or errored cases, undeclared rejected outputs, undeclared narrowings or silent widenings, invariant violations, broken pins, failing requests or unused ledger entries. Details: `index.html`, `junit.xml`, `divergences.jsonl` and one `*.txt` list per class in the report directory.
 "#;
         assert_eq!(md, expected);
     }
@@ -2663,7 +2835,7 @@ Exit code 1: failures found: unexpected or errored cases, undeclared rejected ou
         }));
         assert!(md.contains("\n**clean**: 1 case on 3 lanes\n"), "{md}");
         assert!(!md.contains("\n## "), "{md}");
-        assert!(md.ends_with("Exit code 0: clean: no unexpected or errored cases, no undeclared rejected outputs, no undeclared narrowings or silent widenings, no invariant violations, no unused ledger entries (stale ledger entries and unusable corpus files only warn). Details: `index.html`, `junit.xml`, `divergences.jsonl` and one `*.txt` list per class in the report directory.\n"), "{md}");
+        assert!(md.ends_with("Exit code 0: clean: no unexpected or errored cases, no undeclared rejected outputs, no undeclared narrowings or silent widenings, no invariant violations, no broken pins, no failing requests, no unused ledger entries (stale ledger entries and unusable corpus files only warn). Details: `index.html`, `junit.xml`, `divergences.jsonl` and one `*.txt` list per class in the report directory.\n"), "{md}");
     }
 
     #[test]

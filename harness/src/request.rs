@@ -16,9 +16,29 @@
 //! v1 applies [`RequestRule`]s in order after the tools are shaped; v0 and
 //! verbatim send the request as built. Every change is a [`RequestChange`]
 //! naming the rule, so nothing is silent.
+//!
+//! The whole request is rendered here too ([`RequestBody::render`]): a
+//! fixed, minimal skeleton per wire family around the shaped parts, for the
+//! prompt-cache prefix comparison (`prefix`). Two [`RequestKind`]s: an
+//! ordinary `turn` and a compaction `summary` that sends the same tools
+//! (seed 004). Members, in this order (a `*` member comes from
+//! [`RequestParts`], the rest is fixed per lane and kind):
+//! - Messages: `model`, `max_tokens`, `system`, `messages`, `tools`*,
+//!   `tool_choice`* (`auto`; summary `none`);
+//! - Chat: `model`, `messages` (system first), `tools`*, `tool_choice`*
+//!   (`"auto"`; summary `"none"`), `response_format`* (summary only: a
+//!   strict `json_schema`; not on Ollama, which takes no `tool_choice`
+//!   either and ends with `stream: false`);
+//! - Responses: `model`, `instructions`, `input`, `tools`*, `tool_choice`*;
+//! - Gemini: `systemInstruction`, `contents`, `tools`* (one
+//!   `functionDeclarations` tool), `toolConfig`* (`AUTO`; summary `NONE`);
+//! - Bedrock: `system`, `messages`, `toolConfig` {`tools`*, `toolChoice`*
+//!   (`auto`; summary: absent, the wire has no `none`)}.
 
-use serde::Serialize;
-use serde_json::Value;
+use std::ops::Range;
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
 
 use crate::lane::{Lane, Wire};
 use crate::pipeline::{Outcome, Pipeline, Profile};
@@ -159,6 +179,363 @@ impl Profile {
             .into_iter()
             .filter_map(|r| r.apply(parts))
             .collect()
+    }
+}
+
+/// Which request of a conversation is sent. Both send the catalog's tools:
+/// their tools arrays must serialize to the same bytes, or the cached
+/// prefix (tools first) is lost on every compaction (seed 004).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum RequestKind {
+    /// An ordinary turn: the model may call a tool.
+    Turn,
+    /// A compaction (summary) request: the same tools, another final user
+    /// message, and no tool call allowed where the wire can say so.
+    Summary,
+}
+
+const MODEL: &str = "model-under-test";
+const SYSTEM: &str = "You are a coding agent working in the user's repository.";
+const USER: &str = "List the open tasks.";
+const ASSISTANT: &str = "There are three open tasks.";
+const SUMMARIZE: &str = "Summarize the conversation so far for a new context window.";
+
+impl RequestKind {
+    pub const ALL: &'static [RequestKind] = &[RequestKind::Turn, RequestKind::Summary];
+
+    pub fn id(self) -> &'static str {
+        match self {
+            Self::Turn => "turn",
+            Self::Summary => "summary",
+        }
+    }
+
+    /// The `tool_choice` this kind sends on `lane`, as the wire's own value
+    /// (Gemini: the `toolConfig` object; Bedrock: `toolConfig.toolChoice`);
+    /// `None`: not sent.
+    pub fn tool_choice(self, lane: Lane) -> Option<Value> {
+        let turn = self == Self::Turn;
+        match lane.wire() {
+            Wire::Messages => Some(json!({"type": if turn { "auto" } else { "none" }})),
+            Wire::Chat if lane == Lane::Ollama => None,
+            Wire::Chat | Wire::Responses => Some(json!(if turn { "auto" } else { "none" })),
+            Wire::GeminiParameters | Wire::GeminiJsonSchema => {
+                Some(json!({"functionCallingConfig": {"mode": if turn { "AUTO" } else { "NONE" }}}))
+            }
+            Wire::Bedrock => turn.then(|| json!({"auto": {}})),
+        }
+    }
+
+    /// The `response_format` this kind sends on `lane` (summary on Chat
+    /// wires but Ollama: the summary as a strict JSON schema).
+    pub fn response_format(self, lane: Lane) -> Option<Value> {
+        (self == Self::Summary && lane.wire() == Wire::Chat && lane != Lane::Ollama).then(|| {
+            json!({"type": "json_schema", "json_schema": {"name": "summary", "strict": true, "schema": {
+                "type": "object",
+                "properties": {"summary": {"type": "string"}},
+                "required": ["summary"],
+                "additionalProperties": false
+            }}})
+        })
+    }
+
+    /// The conversation this kind sends, as (role, text) pairs.
+    fn turns(self) -> &'static [(&'static str, &'static str)] {
+        match self {
+            Self::Turn => &[("user", USER)],
+            Self::Summary => &[
+                ("user", USER),
+                ("assistant", ASSISTANT),
+                ("user", SUMMARIZE),
+            ],
+        }
+    }
+}
+
+impl std::fmt::Display for RequestKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.id())
+    }
+}
+
+/// A whole request after a pipeline: its parts and every recorded change.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ShapedRequest {
+    pub parts: RequestParts,
+    pub changes: Vec<RequestChange>,
+}
+
+/// What [`Pipeline::shape_whole_request`] does by default: the rendered
+/// tools in the order given (catalog order), the kind's `tool_choice` and
+/// `response_format`, then the pipeline's request rules
+/// ([`Pipeline::shape_request`]).
+pub fn build_request<P: Pipeline + ?Sized>(
+    pipeline: &P,
+    lane: Lane,
+    kind: RequestKind,
+    tools: Vec<Value>,
+) -> ShapedRequest {
+    let mut parts = RequestParts {
+        tools: Some(tools),
+        tool_choice: kind.tool_choice(lane),
+        response_format: kind.response_format(lane),
+    };
+    let changes = pipeline.shape_request(lane, &mut parts);
+    ShapedRequest { parts, changes }
+}
+
+/// Where a byte of a rendered request sits.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Member {
+    /// The member's path in the body (`tools`, `toolConfig.toolChoice`, …).
+    pub label: &'static str,
+    /// The [`RequestParts`] member it renders (`tools`, `tool_choice`,
+    /// `response_format`); `None` for the fixed skeleton.
+    pub part: Option<&'static str>,
+    /// `"key":value`, as a byte range of the body.
+    pub range: Range<usize>,
+    /// The value alone.
+    pub value: Range<usize>,
+}
+
+/// One request body as sent: compact JSON, members in the wire's order,
+/// with the byte range of every member and every tool.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RequestBody {
+    pub bytes: String,
+    pub members: Vec<Member>,
+    /// Each wire tool's bytes, in request order.
+    pub tools: Vec<Range<usize>>,
+    /// Each wire tool's name, in request order.
+    pub tool_names: Vec<String>,
+}
+
+/// The name of a rendered wire tool.
+pub(crate) fn wire_tool_name(lane: Lane, tool: &Value) -> String {
+    let at = match lane.wire() {
+        Wire::Chat => "/function/name",
+        Wire::Bedrock => "/toolSpec/name",
+        _ => "/name",
+    };
+    tool.pointer(at)
+        .and_then(Value::as_str)
+        .unwrap_or("")
+        .to_owned()
+}
+
+/// Writes one JSON object member by member, keeping ranges.
+struct BodyWriter {
+    out: String,
+    members: Vec<Member>,
+    tools: Vec<Range<usize>>,
+    tool_names: Vec<String>,
+    /// One flag per open object: no member written yet.
+    fresh: Vec<bool>,
+}
+
+impl BodyWriter {
+    fn new() -> Self {
+        Self {
+            out: String::with_capacity(4096),
+            members: Vec::new(),
+            tools: Vec::new(),
+            tool_names: Vec::new(),
+            fresh: Vec::new(),
+        }
+    }
+
+    fn open(&mut self) {
+        self.out.push('{');
+        self.fresh.push(true);
+    }
+
+    fn close(&mut self) {
+        self.out.push('}');
+        self.fresh.pop();
+    }
+
+    /// `,"key":` (no comma first in an object); the start of the key.
+    fn key(&mut self, key: &str) -> usize {
+        if let Some(fresh) = self.fresh.last_mut() {
+            if !*fresh {
+                self.out.push(',');
+            }
+            *fresh = false;
+        }
+        let start = self.out.len();
+        self.out
+            .push_str(&serde_json::to_string(key).unwrap_or_default());
+        self.out.push(':');
+        start
+    }
+
+    fn member(&mut self, key: &str, label: &'static str, part: Option<&'static str>, v: &Value) {
+        let start = self.key(key);
+        let value_start = self.out.len();
+        self.out.push_str(&crate::schema::to_bytes(v));
+        self.members.push(Member {
+            label,
+            part,
+            range: start..self.out.len(),
+            value: value_start..self.out.len(),
+        });
+    }
+
+    /// `"key":[tool,…]` (Gemini: `[{"functionDeclarations":[decl,…]}]`).
+    fn tools(&mut self, key: &str, label: &'static str, lane: Lane, tools: &[Value]) {
+        let start = self.key(key);
+        let value_start = self.out.len();
+        let gemini = matches!(lane.wire(), Wire::GeminiParameters | Wire::GeminiJsonSchema);
+        self.out.push_str(if gemini {
+            "[{\"functionDeclarations\":["
+        } else {
+            "["
+        });
+        for (i, t) in tools.iter().enumerate() {
+            if i > 0 {
+                self.out.push(',');
+            }
+            let at = self.out.len();
+            self.out.push_str(&crate::schema::to_bytes(t));
+            self.tools.push(at..self.out.len());
+            self.tool_names.push(wire_tool_name(lane, t));
+        }
+        self.out.push_str(if gemini { "]}]" } else { "]" });
+        self.members.push(Member {
+            label,
+            part: Some("tools"),
+            range: start..self.out.len(),
+            value: value_start..self.out.len(),
+        });
+    }
+}
+
+impl RequestBody {
+    /// Render the whole request `kind` sends on `lane` around `parts`
+    /// (the module docs list the members per wire).
+    pub fn render(lane: Lane, kind: RequestKind, parts: &RequestParts) -> Self {
+        let mut w = BodyWriter::new();
+        let text_turns = |wrap: &dyn Fn(&str, &str) -> Value| -> Value {
+            Value::Array(kind.turns().iter().map(|(r, t)| wrap(r, t)).collect())
+        };
+        let plain = |r: &str, t: &str| json!({"role": r, "content": t});
+        let tools = parts.tools.as_deref();
+        let choice = |w: &mut BodyWriter, key: &str, label: &'static str| {
+            if let Some(c) = &parts.tool_choice {
+                w.member(key, label, Some("tool_choice"), c);
+            }
+        };
+        w.open();
+        match lane.wire() {
+            Wire::Messages => {
+                w.member("model", "model", None, &json!(MODEL));
+                w.member("max_tokens", "max_tokens", None, &json!(1024));
+                w.member("system", "system", None, &json!(SYSTEM));
+                w.member("messages", "messages", None, &text_turns(&plain));
+                if let Some(t) = tools {
+                    w.tools("tools", "tools", lane, t);
+                }
+                choice(&mut w, "tool_choice", "tool_choice");
+            }
+            Wire::Chat => {
+                w.member("model", "model", None, &json!(MODEL));
+                let mut messages = vec![json!({"role": "system", "content": SYSTEM})];
+                if let Value::Array(rest) = text_turns(&plain) {
+                    messages.extend(rest);
+                }
+                w.member("messages", "messages", None, &Value::Array(messages));
+                if let Some(t) = tools {
+                    w.tools("tools", "tools", lane, t);
+                }
+                choice(&mut w, "tool_choice", "tool_choice");
+                if let Some(rf) = &parts.response_format {
+                    w.member(
+                        "response_format",
+                        "response_format",
+                        Some("response_format"),
+                        rf,
+                    );
+                }
+                if lane == Lane::Ollama {
+                    w.member("stream", "stream", None, &json!(false));
+                }
+            }
+            Wire::Responses => {
+                w.member("model", "model", None, &json!(MODEL));
+                w.member("instructions", "instructions", None, &json!(SYSTEM));
+                w.member("input", "input", None, &text_turns(&plain));
+                if let Some(t) = tools {
+                    w.tools("tools", "tools", lane, t);
+                }
+                choice(&mut w, "tool_choice", "tool_choice");
+            }
+            Wire::GeminiParameters | Wire::GeminiJsonSchema => {
+                w.member(
+                    "systemInstruction",
+                    "systemInstruction",
+                    None,
+                    &json!({"parts": [{"text": SYSTEM}]}),
+                );
+                let gemini = |r: &str, t: &str| {
+                    let role = if r == "assistant" { "model" } else { r };
+                    json!({"role": role, "parts": [{"text": t}]})
+                };
+                w.member("contents", "contents", None, &text_turns(&gemini));
+                if let Some(t) = tools {
+                    w.tools("tools", "tools", lane, t);
+                }
+                choice(&mut w, "toolConfig", "toolConfig");
+            }
+            Wire::Bedrock => {
+                w.member("system", "system", None, &json!([{"text": SYSTEM}]));
+                let bedrock = |r: &str, t: &str| json!({"role": r, "content": [{"text": t}]});
+                w.member("messages", "messages", None, &text_turns(&bedrock));
+                if tools.is_some() || parts.tool_choice.is_some() {
+                    let start = w.key("toolConfig");
+                    w.open();
+                    if let Some(t) = tools {
+                        w.tools("tools", "toolConfig.tools", lane, t);
+                    }
+                    choice(&mut w, "toolChoice", "toolConfig.toolChoice");
+                    w.close();
+                    let end = w.out.len();
+                    w.members.push(Member {
+                        label: "toolConfig",
+                        part: None,
+                        range: start..end,
+                        value: start + "\"toolConfig\":".len()..end,
+                    });
+                }
+            }
+        }
+        w.close();
+        RequestBody {
+            bytes: w.out,
+            members: w.members,
+            tools: w.tools,
+            tool_names: w.tool_names,
+        }
+    }
+
+    /// The tools member (`tools`, Bedrock `toolConfig.tools`), if sent.
+    pub fn tools_member(&self) -> Option<&Member> {
+        self.members.iter().find(|m| m.part == Some("tools"))
+    }
+
+    /// Where byte `offset` sits: the innermost member and, inside the tools
+    /// array, the tool (index and name). `None` outside every member (the
+    /// braces and commas between members).
+    pub fn locate(&self, offset: usize) -> Option<(&'static str, Option<(usize, &str)>)> {
+        if let Some(i) = self.tools.iter().position(|r| r.contains(&offset)) {
+            let label = self.tools_member().map_or("tools", |m| m.label);
+            return Some((label, Some((i, self.tool_names[i].as_str()))));
+        }
+        self.members
+            .iter()
+            .filter(|m| m.range.contains(&offset))
+            .min_by_key(|m| m.range.len())
+            .map(|m| (m.label, None))
     }
 }
 

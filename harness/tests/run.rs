@@ -145,6 +145,20 @@ fn four_shards_merged_equal_the_unsharded_run() {
             "{name} differs between the merged shards and the unsharded run"
         );
     }
+    // the whole requests are compared once over the shards, and merged
+    let requests = |d: &str| {
+        read_json(&dir.path().join(d).join("outcomes.json"))["requests"]
+            .as_array()
+            .unwrap()
+            .len()
+    };
+    assert_eq!(requests("whole"), 6, "1 catalog × 3 lanes × 2 kinds");
+    assert_eq!(
+        (1..=4)
+            .map(|k| requests(&format!("shard{k}")))
+            .sum::<usize>(),
+        requests("whole")
+    );
     // each shard really holds a part
     let shard1 = std::fs::read_to_string(dir.path().join("shard1/identical.txt")).unwrap();
     let all = std::fs::read_to_string(dir.path().join("whole/identical.txt")).unwrap();
@@ -687,4 +701,40 @@ fn fuzz_cases_are_sharded_and_two_shards_merge_into_the_unsharded_report() {
             "{name}: merged shards differ from the whole run"
         );
     }
+}
+
+#[test]
+fn the_default_run_on_the_own_corpus_is_clean_and_compares_every_catalogs_requests() {
+    // The project's own corpus and ledger (pins included), as `wireshape run` sees them.
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let out = tempfile::tempdir().unwrap();
+    let report = out.path().join("report");
+    let (code, stdout, err) = run_in(
+        &root,
+        &["run", "--quiet", "--output", report.to_str().unwrap()],
+    );
+    assert_eq!(code, 0, "{stdout}{err}");
+    assert!(
+        stdout.contains(
+            "\nrequests: 40 compared: 0 identical, 40 differ inside judged tools, 0 recorded member changes, 0 failing\n"
+        ),
+        "{stdout}"
+    );
+    let outcomes = read_json(&report.join("outcomes.json"));
+    let requests = outcomes["requests"].as_array().unwrap();
+    assert_eq!(requests.len(), 40, "4 catalogs × 5 lanes × 2 kinds");
+    assert_eq!(
+        outcomes["summary"]["requests"]["anthropic-compatible"],
+        serde_json::json!({"compared": 8, "identical": 0, "inside_tools": 8, "recorded": 0, "failures": 0})
+    );
+    // Every seed pin was checked and held.
+    let pins = outcomes["ledger_use"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|u| u["table"] == "pin")
+        .count();
+    assert_eq!(pins, 31);
+    let summary = std::fs::read_to_string(report.join("summary.md")).unwrap();
+    assert!(summary.contains("\n## Requests\n"), "{summary}");
 }

@@ -192,3 +192,68 @@ fn openai_responses_v1_gives_strict_tools_the_strict_subset_and_nothing_else_cha
     );
     assert_eq!(v1["strict"], serde_json::json!(true));
 }
+
+fn pins(lane: &str) -> std::collections::BTreeMap<String, String> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus/ledger");
+    wireshape::load_ledger(&dir, lane)
+        .unwrap()
+        .pins
+        .into_iter()
+        .map(|p| (p.case, p.new_sha256))
+        .collect()
+}
+
+fn sha(s: &str) -> String {
+    wireshape::testing::sha256_hex(s)
+}
+
+#[test]
+fn anthropic_compatible_pins_every_seed_tool_at_its_declared_bytes() {
+    // Seed 000: third-party Messages endpoints get the tool exactly as
+    // declared, so each pin is the hash of the declared tool rendered, with
+    // no pipeline involved.
+    let c = catalog("seed-tools.json");
+    let pins = pins("anthropic-compatible");
+    assert_eq!(pins.len(), c.tools.len());
+    for t in &c.tools {
+        let declared = serde_json::to_string(&Lane::AnthropicCompatible.render(t)).unwrap();
+        assert_eq!(
+            pins.get(&format!("seed-tools#{}", t.name)),
+            Some(&sha(&declared)),
+            "{}",
+            t.name
+        );
+    }
+}
+
+#[test]
+fn openai_responses_pins_the_seed_tools_without_lookaround_at_v0_bytes() {
+    // Seeds 000 and 003: the Responses pass is untouched and only lookaround
+    // patterns go, so each pinned tool has v0's bytes (the previous line).
+    let c = catalog("seed-tools.json");
+    let pins = pins("openai-responses");
+    let pinned: Vec<&str> = pins
+        .keys()
+        .map(|k| k.trim_start_matches("seed-tools#"))
+        .collect();
+    let unpinned: Vec<&str> = c
+        .tools
+        .iter()
+        .map(|t| t.name.as_str())
+        .filter(|n| !pinned.contains(n))
+        .collect();
+    assert_eq!(
+        unpinned,
+        ["web_search"],
+        "the one seed tool with a lookaround pattern"
+    );
+    for t in c.tools.iter().filter(|t| t.name != "web_search") {
+        let v0 = render(Profile::V0, Lane::OpenaiResponses, t);
+        assert_eq!(
+            pins[&format!("seed-tools#{}", t.name)],
+            sha(&v0),
+            "{}",
+            t.name
+        );
+    }
+}

@@ -1,0 +1,584 @@
+//! Whole-request prefix identity: the prompt-cache prefix is the request,
+//! not one tool (DESIGN "Case classes and outcomes"; seed 004).
+//!
+//! For each catalog of a run and each lane, the request a client sends is
+//! rendered with the old and with the new pipeline
+//! ([`Pipeline::shape_whole_request`], then [`RequestBody::render`]), for
+//! each [`RequestKind`] (`turn`, `summary`), and compared byte for byte:
+//! - same bytes: `identical`;
+//! - the first differing byte inside a tool, same tools in the same order:
+//!   `inside-tools` ("differs at byte N, inside tool i (name), judged by its
+//!   tool case": the tool case already judges that change, it is not
+//!   counted again);
+//! - a non-tools member changed and a request-level rule records it:
+//!   `recorded`.
+//!
+//! Failures: `inconsistent-tools` (the new tools array is not the per-tool
+//! outputs in catalog order, up to order: request shaping rewrote, added or
+//! dropped a tool), `reordered-tools` (old and new send the tools in
+//! another order), `unrecorded-member` (a non-tools member changed with no
+//! rule recording it), and `kinds-differ` (on the new side, the `summary`
+//! request's tools array is not byte-identical to the `turn` request's: the
+//! cached prefix differs between kinds; reported on the `summary` request).
+//!
+//! The per-tool outputs come from the run's own cases where the case is in
+//! the run (`differential` hands them over as each catalog's cases finish);
+//! a tool whose case is not in this run (another shard, a duplicate name)
+//! is shaped here (shaping is deterministic). Catalogs without tools and
+//! the generated tools of `--fuzz` (no catalog a client sends together)
+//! get no request.
+
+use std::collections::HashMap;
+
+use serde_json::Value;
+
+use crate::diff;
+use crate::lane::Lane;
+use crate::outcome::{ByteDifference, RequestClass, RequestIssue, RequestOutcome, RequestSide};
+use crate::pipeline::Pipeline;
+use crate::request::{RequestBody, RequestChange, RequestKind};
+use crate::tool::Tool;
+
+/// Where one tool of a planned request comes from.
+#[derive(Debug, Clone)]
+pub enum ToolSource {
+    /// The planned case (index) whose outputs it reuses.
+    Case(usize),
+    /// A tool no case of this run shapes (another shard's, a duplicate
+    /// name): shaped when the request is compared.
+    Tool(Tool),
+}
+
+/// One planned request comparison: a catalog on a lane (every kind).
+#[derive(Debug, Clone)]
+pub struct PlannedRequest {
+    pub lane: Lane,
+    pub catalog: String,
+    /// The catalog's tools, in catalog order.
+    pub tools: Vec<ToolSource>,
+}
+
+/// Every request comparison of a run.
+#[derive(Debug, Clone, Default)]
+pub struct RequestPlan {
+    /// Sorted by (lane, catalog id).
+    pub requests: Vec<PlannedRequest>,
+    /// Per planned case: the (request, tool position) its outputs feed.
+    pub feeds: Vec<Option<(usize, usize)>>,
+}
+
+/// A tool's old and new rendered outputs, as compact JSON (bytes only: a
+/// catalog's outputs wait here until its last case finishes, and a
+/// `Value` takes several times the memory).
+#[derive(Debug, Clone)]
+pub(crate) struct RenderedPair {
+    pub old: String,
+    pub new: String,
+}
+
+/// Shape and render one tool with both pipelines.
+pub(crate) fn render_pair(
+    old: &dyn Pipeline,
+    new: &dyn Pipeline,
+    lane: Lane,
+    tool: &Tool,
+) -> RenderedPair {
+    let one = |p: &dyn Pipeline| crate::schema::to_bytes(&lane.render(&p.shape(lane, tool).tool));
+    RenderedPair {
+        old: one(old),
+        new: one(new),
+    }
+}
+
+/// One side's request for one kind.
+struct Built {
+    body: RequestBody,
+    changes: Vec<RequestChange>,
+}
+
+fn build(p: &dyn Pipeline, lane: Lane, kind: RequestKind, tools: Vec<Value>) -> Built {
+    let shaped = p.shape_whole_request(lane, kind, tools);
+    Built {
+        body: RequestBody::render(lane, kind, &shaped.parts),
+        changes: shaped.changes,
+    }
+}
+
+fn side(p: &dyn Pipeline, b: &Built) -> RequestSide {
+    RequestSide {
+        pipeline: p.id(),
+        sha256: diff::sha256_hex(&b.body.bytes),
+        bytes: b.body.bytes.len(),
+        changes: b
+            .changes
+            .iter()
+            .map(|c| format!("{}: {} [{}]", c.member, c.name, c.rule))
+            .collect(),
+    }
+}
+
+/// The first offset where `a` and `b` differ (`None`: equal).
+fn first_difference(a: &[u8], b: &[u8]) -> Option<usize> {
+    if a == b {
+        return None;
+    }
+    Some(
+        a.iter()
+            .zip(b)
+            .position(|(x, y)| x != y)
+            .unwrap_or(a.len().min(b.len())),
+    )
+}
+
+/// Where `offset` falls: in the new body if it has that byte and a member
+/// there, else in the old one.
+fn locate(old: &RequestBody, new: &RequestBody, offset: usize) -> ByteDifference {
+    let hit = [new, old]
+        .into_iter()
+        .filter(|b| offset < b.bytes.len())
+        .find_map(|b| b.locate(offset));
+    match hit {
+        Some((member, tool)) => ByteDifference {
+            offset,
+            member: member.to_owned(),
+            tool_index: tool.map(|(i, _)| i),
+            tool: tool.map(|(_, n)| n.to_owned()),
+        },
+        None => ByteDifference {
+            offset,
+            member: "structure".to_owned(),
+            tool_index: None,
+            tool: None,
+        },
+    }
+}
+
+/// For each tool of `body`, the catalog position of the per-tool output
+/// with its bytes (duplicates taken in order); `Err(j)`: tool `j` is no
+/// per-tool output, or the counts differ (`j` = the shorter count).
+fn match_tools(body: &RequestBody, expected: &[&str]) -> Result<Vec<usize>, usize> {
+    let sent: Vec<&str> = body.tools.iter().map(|r| &body.bytes[r.clone()]).collect();
+    if sent.len() == expected.len() && sent.iter().zip(expected).all(|(a, b)| a == b) {
+        return Ok((0..sent.len()).collect());
+    }
+    let mut at: HashMap<&str, Vec<usize>> = HashMap::new();
+    for (i, b) in expected.iter().enumerate().rev() {
+        at.entry(b).or_default().push(i);
+    }
+    let mut out = Vec::with_capacity(sent.len());
+    for (j, s) in sent.iter().enumerate() {
+        match at.get_mut(s).and_then(Vec::pop) {
+            Some(i) => out.push(i),
+            None => return Err(j),
+        }
+    }
+    if out.len() == expected.len() {
+        Ok(out)
+    } else {
+        Err(out.len().min(expected.len()))
+    }
+}
+
+/// The value bytes of every member rendering a request part but `tools`.
+fn part_members(b: &RequestBody) -> Vec<(&'static str, &'static str, &str)> {
+    b.members
+        .iter()
+        .filter_map(|m| {
+            m.part
+                .filter(|p| *p != "tools")
+                .map(|p| (p, m.label, &b.bytes[m.value.clone()]))
+        })
+        .collect()
+}
+
+fn names(order: &[usize], catalog: &[&str]) -> String {
+    const SHOWN: usize = 8;
+    let mut s: Vec<&str> = order
+        .iter()
+        .take(SHOWN)
+        .map(|&i| catalog.get(i).copied().unwrap_or("?"))
+        .collect();
+    if order.len() > SHOWN {
+        s.push("…");
+    }
+    format!("[{}]", s.join(", "))
+}
+
+/// Compare one catalog's requests on `lane`, every kind. `tools[i]` is
+/// catalog tool `i` (named `names[i]`) rendered by both pipelines.
+pub(crate) fn compare(
+    old: &dyn Pipeline,
+    new: &dyn Pipeline,
+    lane: Lane,
+    catalog: &str,
+    names_in_catalog: &[&str],
+    tools: &[RenderedPair],
+) -> Vec<RequestOutcome> {
+    let old_bytes: Vec<&str> = tools.iter().map(|t| t.old.as_str()).collect();
+    let new_bytes: Vec<&str> = tools.iter().map(|t| t.new.as_str()).collect();
+    // Parsed once per side (key order preserved), cloned per kind.
+    let values = |bytes: &[&str]| -> Vec<Value> {
+        bytes
+            .iter()
+            .map(|b| serde_json::from_str(b).unwrap_or(Value::Null))
+            .collect()
+    };
+    let (mut old_values, mut new_values) = (values(&old_bytes), values(&new_bytes));
+    let mut out = Vec::new();
+    let mut turn_tools: Option<(RequestBody, Option<std::ops::Range<usize>>)> = None;
+    for &kind in RequestKind::ALL {
+        // The last kind takes the values, the others a copy.
+        let last = kind == RequestKind::ALL[RequestKind::ALL.len() - 1];
+        let take = |v: &mut Vec<Value>| if last { std::mem::take(v) } else { v.clone() };
+        let ob = build(old, lane, kind, take(&mut old_values));
+        let nb = build(new, lane, kind, take(&mut new_values));
+        let difference = first_difference(ob.body.bytes.as_bytes(), nb.body.bytes.as_bytes())
+            .map(|at| locate(&ob.body, &nb.body, at));
+        let mut issues = Vec::new();
+        let recorded = |member: &str| {
+            ob.changes
+                .iter()
+                .chain(&nb.changes)
+                .any(|c| c.member == member)
+        };
+        // The tools: the per-tool outputs, in the same order on both sides.
+        let tools_dropped = nb.body.tools_member().is_none() && recorded("tools");
+        if !tools_dropped {
+            match match_tools(&nb.body, &new_bytes) {
+                Err(j) => issues.push(RequestIssue {
+                    class: RequestClass::InconsistentTools,
+                    message: format!(
+                        "the new request's tools array is not the per-tool outputs: it sends {} tools for {} catalog tools, and tool {j} ({}) is no tool case's output; request shaping changed a tool no tool case judges",
+                        nb.body.tools.len(),
+                        tools.len(),
+                        nb.body.tool_names.get(j).map_or("none", String::as_str)
+                    ),
+                    at: difference.clone(),
+                }),
+                Ok(new_order) => {
+                    if let Ok(old_order) = match_tools(&ob.body, &old_bytes)
+                        && old_order != new_order
+                    {
+                        issues.push(RequestIssue {
+                            class: RequestClass::ReorderedTools,
+                            message: format!(
+                                "tools in another order: old {}, new {}{}",
+                                names(&old_order, names_in_catalog),
+                                names(&new_order, names_in_catalog),
+                                difference
+                                    .as_ref()
+                                    .map(|d| format!("; differs at {}", d.describe()))
+                                    .unwrap_or_default()
+                            ),
+                            at: difference.clone(),
+                        });
+                    }
+                }
+            }
+        }
+        // Every other member a request part renders.
+        let (om, nm) = (part_members(&ob.body), part_members(&nb.body));
+        let mut labels: Vec<(&str, &str)> =
+            om.iter().chain(&nm).map(|(p, l, _)| (*p, *l)).collect();
+        labels.sort_unstable();
+        labels.dedup();
+        let mut member_changed = tools_dropped;
+        for (part, label) in labels {
+            let get = |ms: &[(&str, &str, &str)]| {
+                ms.iter()
+                    .find(|(_, l, _)| *l == label)
+                    .map(|(_, _, v)| (*v).to_owned())
+            };
+            let (a, b) = (get(&om), get(&nm));
+            if a == b {
+                continue;
+            }
+            member_changed = true;
+            if !recorded(part) {
+                let show = |v: Option<String>| v.unwrap_or_else(|| "absent".to_owned());
+                issues.push(RequestIssue {
+                    class: RequestClass::UnrecordedMember,
+                    message: format!(
+                        "`{label}` changed (old {}, new {}) and no request-level rule records it",
+                        show(a),
+                        show(b)
+                    ),
+                    at: difference.clone(),
+                });
+            }
+        }
+        // The new side's tools array must be the same bytes for every kind.
+        let tools_range = nb.body.tools_member().map(|m| m.value.clone());
+        if let Some((turn, turn_range)) = &turn_tools {
+            let slice = |b: &RequestBody, r: &Option<std::ops::Range<usize>>| {
+                r.clone().map(|r| b.bytes[r].to_owned()).unwrap_or_default()
+            };
+            let (t, s) = (slice(turn, turn_range), slice(&nb.body, &tools_range));
+            if let Some(at) = first_difference(t.as_bytes(), s.as_bytes()) {
+                let in_body = |b: &RequestBody, r: &Option<std::ops::Range<usize>>| {
+                    let base = r.as_ref().map_or(0, |r| r.start);
+                    b.tools
+                        .iter()
+                        .position(|t| t.contains(&(base + at)))
+                        .map(|i| (i, b.tool_names[i].clone()))
+                };
+                let tool = in_body(&nb.body, &tools_range).or_else(|| in_body(turn, turn_range));
+                let d = ByteDifference {
+                    offset: at,
+                    member: nb
+                        .body
+                        .tools_member()
+                        .map_or("tools", |m| m.label)
+                        .to_owned(),
+                    tool_index: tool.as_ref().map(|(i, _)| *i),
+                    tool: tool.map(|(_, name)| name),
+                };
+                issues.push(RequestIssue {
+                    class: RequestClass::KindsDiffer,
+                    message: format!(
+                        "the new {kind} request's tools array differs from the turn request's at {} of the array: the cached prefix differs between kinds",
+                        d.describe()
+                    ),
+                    at: Some(d),
+                });
+            }
+        }
+        let class = issues.first().map_or_else(
+            || {
+                if difference.is_none() {
+                    RequestClass::Identical
+                } else if member_changed {
+                    RequestClass::Recorded
+                } else {
+                    RequestClass::InsideTools
+                }
+            },
+            |i| i.class,
+        );
+        out.push(RequestOutcome {
+            lane: lane.id().to_owned(),
+            catalog: catalog.to_owned(),
+            kind,
+            tools: tools.len(),
+            class,
+            old: side(old, &ob),
+            new: side(new, &nb),
+            difference,
+            issues,
+        });
+        if kind == RequestKind::Turn {
+            turn_tools = Some((nb.body, tools_range));
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::pipeline::{PipelineConfig, Profile, Shaped};
+    use crate::request::ShapedRequest;
+    use serde_json::json;
+
+    /// v1, but the `summary` request sends its tools in reverse order: a
+    /// client that rebuilds the array for compaction.
+    struct ReverseSummary(crate::pipeline::BuiltinPipeline);
+
+    impl Pipeline for ReverseSummary {
+        fn id(&self) -> String {
+            "v1-reversed-summary".to_owned()
+        }
+        fn shape(&self, lane: Lane, tool: &Tool) -> Shaped {
+            self.0.shape(lane, tool)
+        }
+        fn shape_whole_request(
+            &self,
+            lane: Lane,
+            kind: RequestKind,
+            mut tools: Vec<Value>,
+        ) -> ShapedRequest {
+            if kind == RequestKind::Summary {
+                tools.reverse();
+            }
+            crate::request::build_request(&self.0, lane, kind, tools)
+        }
+    }
+
+    fn catalog() -> Vec<Tool> {
+        let t = |name: &str| {
+            Tool::new(
+                name,
+                json!({"type": "object", "properties": {"q": {"type": "string"}}}),
+            )
+        };
+        vec![t("alpha"), t("beta"), t("gamma")]
+    }
+
+    fn compare_all(
+        old: &dyn Pipeline,
+        new: &dyn Pipeline,
+        lane: Lane,
+        c: &[Tool],
+    ) -> Vec<RequestOutcome> {
+        let tools: Vec<RenderedPair> = c.iter().map(|t| render_pair(old, new, lane, t)).collect();
+        let names: Vec<&str> = c.iter().map(|t| t.name.as_str()).collect();
+        compare(old, new, lane, "c", &names, &tools)
+    }
+
+    fn run(old: &dyn Pipeline, new: &dyn Pipeline, lane: Lane) -> Vec<RequestOutcome> {
+        compare_all(old, new, lane, &catalog())
+    }
+
+    fn v1() -> crate::pipeline::BuiltinPipeline {
+        Profile::V1.with_config(PipelineConfig::default())
+    }
+
+    #[test]
+    fn v1_against_itself_is_identical_on_every_lane_and_kind() {
+        for &lane in Lane::ALL {
+            let r = run(&v1(), &v1(), lane);
+            assert_eq!(r.len(), 2);
+            for o in &r {
+                assert_eq!(o.class, RequestClass::Identical, "{}", o.key());
+                assert!(o.issues.is_empty() && o.difference.is_none());
+                assert_eq!(o.old.sha256, o.new.sha256);
+            }
+        }
+    }
+
+    #[test]
+    fn a_summary_that_reverses_the_tools_fails_reordered_tools_and_kinds_differ() {
+        let new = ReverseSummary(v1());
+        let r = run(&v1(), &new, Lane::AnthropicMessages);
+        let turn = &r[0];
+        assert_eq!(
+            (turn.kind, turn.class),
+            (RequestKind::Turn, RequestClass::Identical)
+        );
+        let summary = &r[1];
+        assert_eq!(summary.key(), "anthropic-messages::c@summary");
+        assert_eq!(summary.class, RequestClass::ReorderedTools);
+        // The bodies agree up to `"tools":[{"name":"` and then send
+        // `alpha` (old) and `gamma` (new): byte 343 is the `a`/`g`.
+        let d = summary.difference.clone().unwrap();
+        assert_eq!(
+            (d.offset, d.member.as_str(), d.tool_index, d.tool.as_deref()),
+            (343, "tools", Some(0), Some("gamma"))
+        );
+        let classes: Vec<RequestClass> = summary.issues.iter().map(|i| i.class).collect();
+        assert_eq!(
+            classes,
+            [RequestClass::ReorderedTools, RequestClass::KindsDiffer]
+        );
+        assert_eq!(
+            summary.issues[0].message,
+            "tools in another order: old [alpha, beta, gamma], new [gamma, beta, alpha]; differs at byte 343, inside tool 0 (gamma)"
+        );
+        // Within the tools arrays, turn vs summary first differ at byte 10
+        // (`[{"name":"` is 10 bytes), inside the summary's tool 0.
+        let k = summary.issues[1].at.clone().unwrap();
+        assert_eq!(
+            (k.offset, k.tool_index, k.tool.as_deref()),
+            (10, Some(0), Some("gamma"))
+        );
+        assert_eq!(
+            summary.issues[1].message,
+            "the new summary request's tools array differs from the turn request's at byte 10, inside tool 0 (gamma) of the array: the cached prefix differs between kinds"
+        );
+    }
+
+    #[test]
+    fn the_reported_offset_is_where_the_tools_array_starts_plus_the_name_key() {
+        // Independent of the skeleton: recompute the offset from the body.
+        let body = RequestBody::render(
+            Lane::AnthropicMessages,
+            RequestKind::Summary,
+            &crate::request::RequestParts {
+                tools: Some(vec![Lane::AnthropicMessages.render(&catalog()[0])]),
+                tool_choice: RequestKind::Summary.tool_choice(Lane::AnthropicMessages),
+                response_format: None,
+            },
+        );
+        let at =
+            body.bytes.find("\"tools\":[{\"name\":\"").unwrap() + "\"tools\":[{\"name\":\"".len();
+        assert_eq!(at, 343);
+        assert_eq!(&body.bytes[at..at + 5], "alpha");
+    }
+
+    #[test]
+    fn a_tool_choice_no_rule_records_is_an_unrecorded_member() {
+        struct ForceChoice(crate::pipeline::BuiltinPipeline);
+        impl Pipeline for ForceChoice {
+            fn id(&self) -> String {
+                "forced".into()
+            }
+            fn shape(&self, lane: Lane, tool: &Tool) -> Shaped {
+                self.0.shape(lane, tool)
+            }
+            fn shape_whole_request(
+                &self,
+                lane: Lane,
+                kind: RequestKind,
+                tools: Vec<Value>,
+            ) -> ShapedRequest {
+                let mut r = crate::request::build_request(&self.0, lane, kind, tools);
+                r.parts.tool_choice = Some(json!("required"));
+                r
+            }
+        }
+        let r = run(&v1(), &ForceChoice(v1()), Lane::OpenaiChat);
+        assert_eq!(r[0].class, RequestClass::UnrecordedMember);
+        assert_eq!(
+            r[0].issues[0].message,
+            "`tool_choice` changed (old \"auto\", new \"required\") and no request-level rule records it"
+        );
+        assert_eq!(r[0].difference.as_ref().unwrap().member, "tool_choice");
+    }
+
+    #[test]
+    fn a_tool_rewritten_by_request_shaping_is_inconsistent() {
+        struct DropLast(crate::pipeline::BuiltinPipeline);
+        impl Pipeline for DropLast {
+            fn id(&self) -> String {
+                "drop-last".into()
+            }
+            fn shape(&self, lane: Lane, tool: &Tool) -> Shaped {
+                self.0.shape(lane, tool)
+            }
+            fn shape_whole_request(
+                &self,
+                lane: Lane,
+                kind: RequestKind,
+                mut tools: Vec<Value>,
+            ) -> ShapedRequest {
+                tools.pop();
+                crate::request::build_request(&self.0, lane, kind, tools)
+            }
+        }
+        let r = run(&v1(), &DropLast(v1()), Lane::OpenaiResponses);
+        assert_eq!(r[0].class, RequestClass::InconsistentTools);
+        assert_eq!(
+            r[0].issues[0].message,
+            "the new request's tools array is not the per-tool outputs: it sends 2 tools for 3 catalog tools, and tool 2 (none) is no tool case's output; request shaping changed a tool no tool case judges"
+        );
+    }
+
+    #[test]
+    fn a_changed_tool_in_place_differs_inside_tools_only() {
+        // v0 → v1 on openai-responses: a lookaround pattern v1 strips.
+        let c = vec![
+            Tool::new("a", json!({"type": "object"})),
+            Tool::new(
+                "slug",
+                json!({"type":"object","properties":{"s":{"type":"string","pattern":"^(?!-)[a-z-]+$"}}}),
+            ),
+        ];
+        let v0 = Profile::V0.with_config(PipelineConfig::default());
+        let r = compare_all(&v0, &v1(), Lane::OpenaiResponses, &c);
+        for o in &r {
+            assert_eq!(o.class, RequestClass::InsideTools, "{o:?}");
+            let d = o.difference.as_ref().unwrap();
+            assert_eq!((d.tool_index, d.tool.as_deref()), (Some(1), Some("slug")));
+        }
+    }
+}
