@@ -345,36 +345,19 @@ impl LaneLedger {
         verdict: OracleVerdict,
         rules: &[String],
     ) -> Vec<LedgerMatch> {
-        let mut covered = vec![false; rules.len()];
-        let mut out = Vec::new();
-        for (i, e) in self.rejections.iter().enumerate() {
-            if (e.external && !external)
-                || !glob_match(&e.case, case)
-                || !(e.verdicts.is_empty() || e.verdicts.contains(&verdict))
-            {
-                continue;
-            }
-            let mut used = false;
-            for (ri, r) in rules.iter().enumerate() {
-                if e.rules.iter().any(|p| glob_match(p, r)) {
-                    covered[ri] = true;
-                    used = true;
-                }
-            }
-            if used {
-                out.push(LedgerMatch {
-                    file: self.file.clone(),
-                    table: LedgerTable::Rejection,
-                    index: i,
-                    class: e.class.clone(),
-                    reason: e.reason.clone(),
-                });
-            }
-        }
-        if rules.is_empty() || !covered.iter().all(|c| *c) {
-            out.clear();
-        }
-        out
+        let applicable = self.rejections.iter().enumerate().filter(|(_, e)| {
+            (external || !e.external)
+                && glob_match(&e.case, case)
+                && (e.verdicts.is_empty() || e.verdicts.contains(&verdict))
+        });
+        let found = covering(applicable.map(|(i, e)| (i, e.rules.as_slice())), rules);
+        found
+            .into_iter()
+            .map(|i| {
+                let e = &self.rejections[i];
+                self.matched(LedgerTable::Rejection, i, &e.class, &e.reason)
+            })
+            .collect()
     }
 
     /// The `[[narrowing]]` (`table` = Narrowing) or `[[widening]]`
@@ -394,39 +377,18 @@ impl LaneLedger {
             LedgerTable::Widening => &self.widenings,
             _ => return Vec::new(),
         };
-        let mut covered = vec![false; kinds.len()];
-        let mut out = Vec::new();
-        for (i, e) in entries.iter().enumerate() {
-            if (e.external && !external)
-                || !glob_match(&e.case, case)
-                || !e
-                    .when
+        let applicable = entries.iter().enumerate().filter(|(_, e)| {
+            (external || !e.external)
+                && glob_match(&e.case, case)
+                && e.when
                     .iter()
                     .all(|w| records.iter().any(|r| glob_match(w, r)))
-            {
-                continue;
-            }
-            let mut used = false;
-            for (ki, k) in kinds.iter().enumerate() {
-                if e.kinds.iter().any(|p| glob_match(p, k)) {
-                    covered[ki] = true;
-                    used = true;
-                }
-            }
-            if used {
-                out.push(LedgerMatch {
-                    file: self.file.clone(),
-                    table,
-                    index: i,
-                    class: e.class.clone(),
-                    reason: e.reason.clone(),
-                });
-            }
-        }
-        if kinds.is_empty() || !covered.iter().all(|c| *c) {
-            out.clear();
-        }
-        out
+        });
+        let found = covering(applicable.map(|(i, e)| (i, e.kinds.as_slice())), kinds);
+        found
+            .into_iter()
+            .map(|i| self.matched(table, i, &entries[i].class, &entries[i].reason))
+            .collect()
     }
 
     /// The `[[pin]]` entries matching `case`, checked against the new
@@ -465,6 +427,16 @@ impl LaneLedger {
             }
         }
         (matches, breaks)
+    }
+
+    fn matched(&self, table: LedgerTable, index: usize, class: &str, reason: &str) -> LedgerMatch {
+        LedgerMatch {
+            file: self.file.clone(),
+            table,
+            index,
+            class: class.to_owned(),
+            reason: reason.to_owned(),
+        }
     }
 
     /// Use counts for every entry that applies to this run (external
@@ -535,6 +507,32 @@ impl LaneLedger {
             ),
         }
     }
+}
+
+/// The entries (index, globs) that cover at least one of `items`, when
+/// together they cover every item; empty otherwise (and for no items).
+fn covering<'e>(
+    entries: impl Iterator<Item = (usize, &'e [String])>,
+    items: &[String],
+) -> Vec<usize> {
+    let mut covered = vec![false; items.len()];
+    let mut used = Vec::new();
+    for (i, globs) in entries {
+        let mut any = false;
+        for (n, item) in items.iter().enumerate() {
+            if globs.iter().any(|g| glob_match(g, item)) {
+                covered[n] = true;
+                any = true;
+            }
+        }
+        if any {
+            used.push(i);
+        }
+    }
+    if items.is_empty() || !covered.iter().all(|c| *c) {
+        used.clear();
+    }
+    used
 }
 
 /// Render entries as TOML `[[divergence]]` tables (for `ledger accept`).
