@@ -318,3 +318,38 @@ fn required_names_inside_a_nullable_union_are_filled_with_null() {
     let got = judge(Lane::OpenaiStrict, original, strict);
     assert_eq!(got.class, SemanticClass::Preserved, "{got:?}");
 }
+
+/// Issue 14's two cases through v1 itself (not a hand-written output): the
+/// optional enum keeps `null` in its enum, and an `if` is never closed.
+/// Both failed on the v1 the issue was filed against.
+#[test]
+fn v1_openai_strict_keeps_the_meaning_of_an_optional_enum_and_an_if() {
+    use crate::pipeline::{Pipeline, PipelineConfig, Profile};
+    let v1 = Profile::V1.with_config(PipelineConfig::default());
+    let judge_v1 = |schema: Value| {
+        let tool = Tool::new("t", schema);
+        let shaped = v1.shape(Lane::OpenaiStrict, &tool);
+        Original::of(&tool, &[]).judge(Lane::OpenaiStrict, &shaped.tool, &shaped.degradations)
+    };
+    let optional_enum = judge_v1(json!({
+        "type": "object",
+        "properties": {
+            "kind": {"type": "string", "enum": ["ASN", "POPULATION"]},
+            "q": {"type": "string"}
+        },
+        "required": ["q"]
+    }));
+    assert_eq!(
+        optional_enum.class,
+        SemanticClass::Preserved,
+        "{optional_enum:?}"
+    );
+    let with_if = judge_v1(json!({
+        "type": "object",
+        "properties": {"a": {"enum": [1, 2]}, "b": {"type": "string"}, "c": {"type": "boolean"}},
+        "required": ["a"],
+        "if": {"properties": {"a": {"const": 1}}},
+        "then": {"required": ["b"]}
+    }));
+    assert_eq!(with_if.class, SemanticClass::Preserved, "{with_if:?}");
+}
