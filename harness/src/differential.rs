@@ -932,28 +932,7 @@ mod tests {
         Profile::V1.with_config(PipelineConfig::default())
     }
 
-    /// v1, but the `summary` request sends its tools in reverse order.
-    struct ReverseSummary(crate::pipeline::BuiltinPipeline);
-
-    impl Pipeline for ReverseSummary {
-        fn id(&self) -> String {
-            "v1-reversed-summary".to_owned()
-        }
-        fn shape(&self, lane: Lane, tool: &Tool) -> Shaped {
-            self.0.shape(lane, tool)
-        }
-        fn shape_whole_request(
-            &self,
-            lane: Lane,
-            kind: crate::request::RequestKind,
-            mut tools: Vec<serde_json::Value>,
-        ) -> crate::request::ShapedRequest {
-            if kind == crate::request::RequestKind::Summary {
-                tools.reverse();
-            }
-            crate::request::build_request(&self.0, lane, kind, tools)
-        }
-    }
+    use crate::prefix::test_pipelines::ReverseSummary;
 
     #[test]
     fn a_pipeline_reversing_the_summary_tools_fails_the_run_at_the_exact_byte() {

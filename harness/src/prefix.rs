@@ -373,16 +373,19 @@ pub(crate) fn compare(
     out
 }
 
+/// Pipelines the tests of this module and the differential's share.
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::pipeline::{PipelineConfig, Profile, Shaped};
-    use crate::request::ShapedRequest;
-    use serde_json::json;
+pub(crate) mod test_pipelines {
+    use serde_json::Value;
+
+    use crate::lane::Lane;
+    use crate::pipeline::{BuiltinPipeline, Pipeline, Shaped};
+    use crate::request::{RequestKind, ShapedRequest};
+    use crate::tool::Tool;
 
     /// v1, but the `summary` request sends its tools in reverse order: a
     /// client that rebuilds the array for compaction.
-    struct ReverseSummary(crate::pipeline::BuiltinPipeline);
+    pub(crate) struct ReverseSummary(pub(crate) BuiltinPipeline);
 
     impl Pipeline for ReverseSummary {
         fn id(&self) -> String {
@@ -403,6 +406,16 @@ mod tests {
             crate::request::build_request(&self.0, lane, kind, tools)
         }
     }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::pipeline::{PipelineConfig, Profile, Shaped};
+    use crate::request::ShapedRequest;
+    use serde_json::json;
+
+    use super::test_pipelines::ReverseSummary;
 
     fn catalog() -> Vec<Tool> {
         let t = |name: &str| {
