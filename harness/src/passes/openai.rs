@@ -1300,6 +1300,14 @@ impl Pass for XaiExactConstructs {
                     Action::Rewritten,
                     "tuple items spelled as prefixItems (the same constraint in draft 2020-12)",
                 );
+                if rest.is_some() {
+                    cx.record(
+                        path,
+                        "additionalItems",
+                        Action::Rewritten,
+                        "the tuple's additionalItems spelled as items (the same constraint in draft 2020-12)",
+                    );
+                }
             }
             if self.true_properties
                 && let Some(Value::Object(props)) = node.get_mut("properties")

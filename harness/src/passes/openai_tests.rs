@@ -1006,6 +1006,13 @@ fn xai_v1_spells_tuple_items_as_prefix_items_and_true_properties_as_empty_schema
                 "items".to_owned(),
                 Action::Rewritten
             ),
+            // The tuple's additionalItems moves to items: recorded too
+            // (never silent).
+            (
+                "/properties/range".to_owned(),
+                "additionalItems".to_owned(),
+                Action::Rewritten
+            ),
         ]
     );
 }

@@ -401,6 +401,24 @@ impl Pass for RequireAll {
                 let Some(Value::Object(props)) = node.get_mut("properties") else {
                     return self.nested;
                 };
+                // An optional property whose schema is `false` (the key
+                // must stay absent) cannot be required: no value matches
+                // `false`, so the tool could never be called. Strict mode
+                // closes every object, which keeps the key absent without it.
+                let banned: Vec<String> = props
+                    .iter()
+                    .filter(|(k, v)| **v == Value::Bool(false) && !required.contains(*k))
+                    .map(|(k, _)| k.clone())
+                    .collect();
+                for name in banned {
+                    props.shift_remove(&name);
+                    cx.record(
+                        &schema::child_path(&format!("{path}/properties"), &name),
+                        "(schema)",
+                        Action::Removed,
+                        "strict mode: a property schema false (the key must stay absent) is dropped, not required; the closed object keeps the key out",
+                    );
+                }
                 let mut all = required.clone();
                 for (name, prop) in props.iter_mut() {
                     if required.contains(name) {
@@ -478,6 +496,33 @@ mod tests {
 
     fn require_all(lane: Lane, schema: Value) -> crate::passes::test_support::Ran {
         run_on_tool(&RequireAll::default(), lane, strict(schema))
+    }
+
+    /// JSON-Schema-Test-Suite "properties with boolean schema" and
+    /// JSONSchemaBench ui5-workspace.yaml (an `additionalProperties: false`
+    /// written inside `properties`): requiring a `false` property would make
+    /// the tool uncallable.
+    #[test]
+    fn openai_strict_v1_drops_an_optional_false_property_instead_of_requiring_it() {
+        let r = require_all(
+            Lane::OpenaiStrict,
+            json!({"type":"object","properties":{"foo":true,"additionalProperties":false},"additionalProperties":false}),
+        );
+        assert_eq!(
+            bytes(r.schema()),
+            r#"{"type":"object","properties":{"foo":true},"required":["foo"],"additionalProperties":false}"#
+        );
+        assert_eq!(
+            r.marks(),
+            [
+                (
+                    "/properties/additionalProperties".into(),
+                    "(schema)".into(),
+                    Action::Removed
+                ),
+                (String::new(), "required".into(), Action::Added),
+            ]
+        );
     }
 
     #[test]

@@ -529,6 +529,11 @@ fn admits_null(root: &Value, node: &Value, depth: usize) -> bool {
         Some(Value::Array(ts)) => ts.iter().any(|t| t == "null"),
         _ => false,
     };
+    // A type that excludes null rejects it, whatever `enum`, `const` or
+    // an OpenAPI `nullable` beside it say (draft 2020-12 reads them all).
+    if m.contains_key("type") && !typed_null {
+        return false;
+    }
     typed_null
         || m.get("nullable") == Some(&Value::Bool(true))
         || m.get("enum")

@@ -45,6 +45,27 @@ fn a_nullable_enum_without_null_is_narrowed_and_with_null_is_preserved() {
     );
 }
 
+/// A `null` in the enum of a string does not make the property accept
+/// null (the type refuses it): strict mode's nullable, required spelling
+/// of that optional property is preserved, not widened (JSONSchemaBench
+/// Github_easy o1316's `Role`).
+#[test]
+fn a_null_enum_member_beside_a_string_type_does_not_admit_null() {
+    let original = json!({
+        "type": "object",
+        "properties": {"role": {"type": "string", "enum": [null, "QE", "Operations"]}}
+    });
+    let strict = json!({
+        "type": "object",
+        "properties": {"role": {"type": ["string", "null"], "enum": [null, "QE", "Operations"]}},
+        "required": ["role"],
+        "additionalProperties": false
+    });
+    let got = judge(Lane::OpenaiStrict, original, strict);
+    assert_eq!(got.class, SemanticClass::Preserved, "{got:?}");
+    assert_eq!(got.widened, None);
+}
+
 /// `additionalProperties: false` written into an `if` changes the
 /// condition: `then` no longer applies to inputs with other properties.
 #[test]
