@@ -529,9 +529,16 @@ fn admits_null(root: &Value, node: &Value, depth: usize) -> bool {
         Some(Value::Array(ts)) => ts.iter().any(|t| t == "null"),
         _ => false,
     };
-    // A type that excludes null rejects it, whatever `enum`, `const` or
-    // an OpenAPI `nullable` beside it say (draft 2020-12 reads them all).
-    if m.contains_key("type") && !typed_null {
+    // Every assertion beside must take null too (draft 2020-12 reads them
+    // all): a type that excludes null rejects it whatever `enum`, `const`
+    // or an OpenAPI `nullable` say, and so does an enum without null
+    // beside a nullable type.
+    if (m.contains_key("type") && !typed_null)
+        || m.get("enum")
+            .and_then(Value::as_array)
+            .is_some_and(|e| !e.contains(&Value::Null))
+        || m.get("const").is_some_and(|c| !c.is_null())
+    {
         return false;
     }
     typed_null

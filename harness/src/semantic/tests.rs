@@ -66,6 +66,25 @@ fn a_null_enum_member_beside_a_string_type_does_not_admit_null() {
     assert_eq!(got.widened, None);
 }
 
+/// A nullable type beside an enum without null refuses null too:
+/// strict mode's `null` for that optional property means "left out",
+/// which the original allows (JSONSchemaBench Github_easy o32514).
+#[test]
+fn a_nullable_type_beside_an_enum_without_null_does_not_admit_null() {
+    let original = json!({
+        "type": "object",
+        "properties": {"mode": {"type": ["string", "null"], "enum": ["0", "1"]}}
+    });
+    let strict = json!({
+        "type": "object",
+        "properties": {"mode": {"type": ["string", "null"], "enum": ["0", "1", null]}},
+        "required": ["mode"],
+        "additionalProperties": false
+    });
+    let got = judge(Lane::OpenaiStrict, original, strict);
+    assert_eq!(got.class, SemanticClass::Preserved, "{got:?}");
+}
+
 /// `additionalProperties: false` written into an `if` changes the
 /// condition: `then` no longer applies to inputs with other properties.
 #[test]
