@@ -273,6 +273,10 @@ impl Original {
         };
         // `nullable` read as OpenAPI reads it, compiled when first needed.
         let mut as_openapi: Option<Option<Validator>> = None;
+        // On a wire that reads `nullable` as OpenAPI does, the author's own
+        // `nullable: true` means "or null" there too: a null the original
+        // allows that way is no widening (compiled when first needed).
+        let mut original_openapi: Option<Option<Validator>> = None;
         let renames: HashMap<String, &str> = records
             .iter()
             .filter_map(|d| {
@@ -292,6 +296,18 @@ impl Original {
             let filled = fill(at, canonical, 0);
             let shaped_ok = validator.accepts(&filled);
             match (*original_ok, shaped_ok) {
+                (false, true)
+                    if lane == Lane::GeminiOpenapi
+                        && original_openapi
+                            .get_or_insert_with(|| {
+                                let mut s = self.schema.clone();
+                                openapi_nullable(&mut s, 0);
+                                (s != self.schema)
+                                    .then(|| Validator::compile(&s).ok())
+                                    .flatten()
+                            })
+                            .as_ref()
+                            .is_some_and(|v| v.accepts(canonical)) => {}
                 (false, true) => {
                     out.disagreements.push(i);
                     out.widened.get_or_insert_with(|| canonical.clone());
@@ -744,7 +760,8 @@ fn openapi_nullable(node: &mut Value, depth: usize) {
     }
     match node {
         Value::Object(m) => {
-            if m.remove("nullable") == Some(Value::Bool(true)) {
+            if m.get("nullable") == Some(&Value::Bool(true)) {
+                m.remove("nullable");
                 match m.get_mut("type") {
                     Some(Value::String(t)) => {
                         let t = t.clone();
@@ -764,8 +781,22 @@ fn openapi_nullable(node: &mut Value, depth: usize) {
                     bs.push(serde_json::json!({"type": "null"}));
                 }
             }
-            for v in m.values_mut() {
-                openapi_nullable(v, depth + 1);
+            for (k, v) in m.iter_mut() {
+                match k.as_str() {
+                    // Name → schema maps: the names are no keywords (a
+                    // property may be called `nullable`).
+                    "properties" | "patternProperties" | "$defs" | "definitions"
+                    | "dependentSchemas" => {
+                        if let Value::Object(named) = v {
+                            for s in named.values_mut() {
+                                openapi_nullable(s, depth + 1);
+                            }
+                        }
+                    }
+                    // Values, not schemas.
+                    "enum" | "const" | "default" | "examples" | "example" | "required" => {}
+                    _ => openapi_nullable(v, depth + 1),
+                }
             }
         }
         Value::Array(a) => {

@@ -85,6 +85,33 @@ fn a_nullable_type_beside_an_enum_without_null_does_not_admit_null() {
     assert_eq!(got.class, SemanticClass::Preserved, "{got:?}");
 }
 
+/// On gemini-openapi a property named `nullable` is a property, not the
+/// OpenAPI flag, and the author's own `nullable: true`, shipped as it is,
+/// means "or null" on both sides (fixtures keyword_named_properties_optional
+/// and nullable_keyword_required).
+#[test]
+fn openapi_nullable_reads_keywords_only_and_the_authors_flag_on_both_sides() {
+    let named = json!({
+        "type": "object",
+        "properties": {"q": {"type": "string"}, "nullable": {"type": "boolean"}},
+        "required": ["q"]
+    });
+    let got = judge(Lane::GeminiOpenapi, named.clone(), named);
+    assert_eq!(got.class, SemanticClass::Preserved, "{got:?}");
+    let authored = json!({
+        "type": "object",
+        "properties": {"a": {"type": "string", "nullable": true}},
+        "required": ["a"]
+    });
+    let got = judge(Lane::GeminiOpenapi, authored.clone(), authored.clone());
+    assert_eq!(got.class, SemanticClass::Preserved, "{got:?}");
+    // Elsewhere draft 2020-12 ignores the flag on both sides.
+    assert_eq!(
+        judge(Lane::OpenaiChat, authored.clone(), authored).class,
+        SemanticClass::Preserved
+    );
+}
+
 /// `additionalProperties: false` written into an `if` changes the
 /// condition: `then` no longer applies to inputs with other properties.
 #[test]
