@@ -717,10 +717,10 @@ impl Default for DeepseekPostGate {
 /// `properties`) names, and its own `properties` does not declare.
 /// `additionalProperties: false` does not look into applicators, so no
 /// call could send it (and a required one makes every call invalid).
-fn forbidden_name<'a>(
-    root: &'a Value,
-    node: &'a Map<String, Value>,
-) -> Option<(&'static str, &'a str)> {
+fn forbidden_name<'a>(root: &'a Value, node: &'a Map<String, Value>) -> Option<Forbidden<'a>> {
+    if let Some((key, name)) = forbidden_by_branches(root, node) {
+        return Some(Forbidden::ByBranches(key, name));
+    }
     if node.get("additionalProperties") != Some(&Value::Bool(false)) {
         return None;
     }
@@ -734,25 +734,13 @@ fn forbidden_name<'a>(
         .filter_map(Value::as_str)
         .find(undeclared)
     {
-        return Some(("required", name));
+        return Some(Forbidden::Required(name));
     }
     ["anyOf", "oneOf", "allOf"].into_iter().find_map(|key| {
         let branches = node.get(key).and_then(Value::as_array)?;
         branches.iter().find_map(|b| {
             // A branch that is a local `$ref` stands for its target.
-            let b = match b.get("$ref").and_then(Value::as_str) {
-                Some(target) => target
-                    .strip_prefix('#')
-                    .and_then(|p| {
-                        if p.is_empty() {
-                            Some(root)
-                        } else {
-                            root.pointer(p)
-                        }
-                    })
-                    .unwrap_or(b),
-                None => b,
-            };
+            let b = resolve_branch(root, b);
             let declared = b
                 .get("properties")
                 .and_then(Value::as_object)
@@ -768,8 +756,86 @@ fn forbidden_name<'a>(
                 .map(String::as_str)
                 .chain(required)
                 .find(undeclared)?;
-            Some((key, name))
+            Some(Forbidden::InBranches(key, name))
         })
+    })
+}
+
+/// A name no call could send (see [`forbidden_name`]).
+enum Forbidden<'a> {
+    /// The closed object's own required list names it.
+    Required(&'a str),
+    /// Only the closed object's branches (`key`) name it.
+    InBranches(&'static str, &'a str),
+    /// The object requires it and its closed `key` branches forbid it.
+    ByBranches(&'static str, &'a str),
+}
+
+/// A local `$ref` branch stands for its target.
+fn resolve_branch<'a>(root: &'a Value, b: &'a Value) -> &'a Value {
+    match b.get("$ref").and_then(Value::as_str) {
+        Some(target) => target
+            .strip_prefix('#')
+            .and_then(|p| {
+                if p.is_empty() {
+                    Some(root)
+                } else {
+                    root.pointer(p)
+                }
+            })
+            .unwrap_or(b),
+        None => b,
+    }
+}
+
+/// The other direction: a name the node requires that its closed
+/// composition branches forbid (every `allOf` branch must take it, and at
+/// least one `anyOf`/`oneOf` branch). JSONSchemaBench o85208's
+/// `activeIndicator` requires `config` beside a `oneOf` whose one branch,
+/// once closed, declares only `content`: no call could send it.
+fn forbidden_by_branches<'a>(
+    root: &'a Value,
+    node: &'a Map<String, Value>,
+) -> Option<(&'static str, &'a str)> {
+    let required: Vec<&str> = node
+        .get("required")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
+        .collect();
+    if required.is_empty() {
+        return None;
+    }
+    let forbids = |b: &Value, name: &str| {
+        let b = resolve_branch(root, b);
+        b.get("additionalProperties") == Some(&Value::Bool(false))
+            && b.get("properties")
+                .and_then(Value::as_object)
+                .is_none_or(|p| !p.contains_key(name))
+    };
+    // A `$ref` beside the object's keywords is a conjunction, as an
+    // `allOf` of one (normalize collapses a one-branch `oneOf` into it).
+    if let Some(target) = node.get("$ref")
+        && let Some(name) = required
+            .iter()
+            .find(|n| forbids(&json!({ "$ref": target }), n))
+    {
+        return Some(("$ref", *name));
+    }
+    ["allOf", "anyOf", "oneOf"].into_iter().find_map(|key| {
+        let branches = node.get(key).and_then(Value::as_array)?;
+        if branches.is_empty() {
+            return None;
+        }
+        let name = required.iter().find(|n| {
+            if key == "allOf" {
+                branches.iter().any(|b| forbids(b, n))
+            } else {
+                branches.iter().all(|b| forbids(b, n))
+            }
+        })?;
+        Some((key, *name))
     })
 }
 
@@ -840,17 +906,23 @@ impl DeepseekPostGate {
             ));
         }
         if self.closed_branches
-            && let Some((key, name)) = forbidden_name(root, node)
+            && let Some(found) = forbidden_name(root, node)
         {
-            let whose = if key == "required" {
-                "its required list names".to_owned()
-            } else {
-                format!("only its {key} branches name")
-            };
-            return Some(format!(
-                "closed object at {} forbids {name:?}, which {whose}: no call could send it",
-                at(path)
-            ));
+            let at = at(path);
+            return Some(match found {
+                Forbidden::Required(name) => format!(
+                    "closed object at {at} forbids {name:?}, which its required list names: no call could send it"
+                ),
+                Forbidden::InBranches(key, name) => format!(
+                    "closed object at {at} forbids {name:?}, which only its {key} branches name: no call could send it"
+                ),
+                Forbidden::ByBranches("$ref", name) => format!(
+                    "the closed $ref target at {at} forbids {name:?}, which the object requires: no call could send it"
+                ),
+                Forbidden::ByBranches(key, name) => format!(
+                    "closed {key} branches at {at} forbid {name:?}, which the object requires: no call could send it"
+                ),
+            });
         }
         if self.typeless_maps
             && !schema::is_object_schema(node)

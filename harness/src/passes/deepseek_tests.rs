@@ -663,6 +663,44 @@ fn deepseek_v1_fails_closed_when_closing_would_forbid_branch_properties() {
     assert_eq!(s.tool.strict, None);
 }
 
+/// The other direction (JSONSchemaBench o85208): an object requires
+/// `config` beside a `oneOf` whose one branch, once closed, declares only
+/// `content`: every call would be refused, so the tool fails closed.
+#[test]
+fn deepseek_v1_fails_closed_when_closed_branches_forbid_a_required_name() {
+    let s = v1(json!({"type":"object",
+        "$defs":{"indicator":{"type":"object","properties":{"content":{"type":"string"}},"required":["content"]}},
+        "properties":{"active":{"type":"object",
+            "oneOf":[{"$ref":"#/$defs/indicator"}],
+            "properties":{"config":{"type":"boolean"}},
+            "required":["config"]}},
+        "required":["active"]}));
+    assert_eq!(
+        s.outcome,
+        Outcome::FailedClosed {
+            // normalize collapses the one-branch oneOf into a sibling $ref.
+            reason: "deepseek-post-gate: the closed $ref target at /properties/active forbids \"config\", which the object requires: no call could send it".into()
+        }
+    );
+}
+
+/// The same through `anyOf`: no closed branch takes the required name.
+#[test]
+fn deepseek_v1_fails_closed_when_no_closed_any_of_branch_takes_a_required_name() {
+    let branch =
+        |p: &str| json!({"type":"object","properties":{p:{"type":"string"}},"required":[p]});
+    let s = v1(
+        json!({"type":"object","properties":{"k":{"type":"string"}},"required":["k"],
+        "anyOf":[branch("i"), branch("j")]}),
+    );
+    assert_eq!(
+        s.outcome,
+        Outcome::FailedClosed {
+            reason: "deepseek-post-gate: closed anyOf branches at / forbid \"k\", which the object requires: no call could send it".into()
+        }
+    );
+}
+
 /// A root whose keys only `patternProperties` describes is a map: closing
 /// it after the strip would accept only `{}`.
 #[test]

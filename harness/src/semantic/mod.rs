@@ -377,14 +377,17 @@ fn narrowing_kind<'v>(
     if pruned != *filled && shaped.accepts(&pruned) {
         return NarrowingKind::DropsOptional;
     }
-    let closed = fill(at, &prune(at, canonical, 0, true), 0);
-    if closed != pruned && shaped.accepts(&closed) {
-        return NarrowingKind::ClosesObjects;
-    }
+    // Before closing: a null the shaped schema accepts once `nullable` is
+    // read as OpenAPI reads it is explained by that alone, wherever it
+    // sits (a value of an `additionalProperties` map too).
     if let Some(v) = as_openapi()
         && (v.accepts(filled) || v.accepts(&pruned))
     {
         return NarrowingKind::IgnoredNullable;
+    }
+    let closed = fill(at, &prune(at, canonical, 0, true), 0);
+    if closed != pruned && shaped.accepts(&closed) {
+        return NarrowingKind::ClosesObjects;
     }
     NarrowingKind::Other
 }
