@@ -736,29 +736,43 @@ fn forbidden_name<'a>(root: &'a Value, node: &'a Map<String, Value>) -> Option<F
     {
         return Some(Forbidden::Required(name));
     }
-    ["anyOf", "oneOf", "allOf"].into_iter().find_map(|key| {
-        let branches = node.get(key).and_then(Value::as_array)?;
-        branches.iter().find_map(|b| {
-            // A branch that is a local `$ref` stands for its target.
-            let b = resolve_branch(root, b);
-            let declared = b
-                .get("properties")
-                .and_then(Value::as_object)
-                .into_iter()
-                .flat_map(|p| p.keys());
-            let required = b
-                .get("required")
-                .and_then(Value::as_array)
-                .into_iter()
-                .flatten()
-                .filter_map(|r| r.as_str());
-            let name = declared
-                .map(String::as_str)
-                .chain(required)
-                .find(undeclared)?;
-            Some(Forbidden::InBranches(key, name))
+    // A `$ref` beside the closed object's keywords is a branch of one.
+    let by_ref = node
+        .get("$ref")
+        .and_then(Value::as_str)
+        .and_then(|t| local_target(root, t));
+    ["anyOf", "oneOf", "allOf", "$ref"]
+        .into_iter()
+        .find_map(|key| {
+            let branches: Vec<&Value> = if key == "$ref" {
+                vec![by_ref?]
+            } else {
+                node.get(key)
+                    .and_then(Value::as_array)?
+                    .iter()
+                    .map(|b| resolve_branch(root, b))
+                    .collect()
+            };
+            branches.into_iter().find_map(|b| {
+                // A branch that is a local `$ref` stands for its target.
+                let declared = b
+                    .get("properties")
+                    .and_then(Value::as_object)
+                    .into_iter()
+                    .flat_map(|p| p.keys());
+                let required = b
+                    .get("required")
+                    .and_then(Value::as_array)
+                    .into_iter()
+                    .flatten()
+                    .filter_map(|r| r.as_str());
+                let name = declared
+                    .map(String::as_str)
+                    .chain(required)
+                    .find(undeclared)?;
+                Some(Forbidden::InBranches(key, name))
+            })
         })
-    })
 }
 
 /// A name no call could send (see [`forbidden_name`]).
@@ -771,21 +785,22 @@ enum Forbidden<'a> {
     ByBranches(&'static str, &'a str),
 }
 
+/// The schema a local `$ref` (`#…`) points at.
+fn local_target<'a>(root: &'a Value, target: &str) -> Option<&'a Value> {
+    let p = target.strip_prefix('#')?;
+    if p.is_empty() {
+        Some(root)
+    } else {
+        root.pointer(p)
+    }
+}
+
 /// A local `$ref` branch stands for its target.
 fn resolve_branch<'a>(root: &'a Value, b: &'a Value) -> &'a Value {
-    match b.get("$ref").and_then(Value::as_str) {
-        Some(target) => target
-            .strip_prefix('#')
-            .and_then(|p| {
-                if p.is_empty() {
-                    Some(root)
-                } else {
-                    root.pointer(p)
-                }
-            })
-            .unwrap_or(b),
-        None => b,
-    }
+    b.get("$ref")
+        .and_then(Value::as_str)
+        .and_then(|t| local_target(root, t))
+        .unwrap_or(b)
 }
 
 /// The other direction: a name the node requires that its closed
@@ -912,6 +927,9 @@ impl DeepseekPostGate {
             return Some(match found {
                 Forbidden::Required(name) => format!(
                     "closed object at {at} forbids {name:?}, which its required list names: no call could send it"
+                ),
+                Forbidden::InBranches("$ref", name) => format!(
+                    "closed object at {at} forbids {name:?}, which only its $ref target names: no call could send it"
                 ),
                 Forbidden::InBranches(key, name) => format!(
                     "closed object at {at} forbids {name:?}, which only its {key} branches name: no call could send it"

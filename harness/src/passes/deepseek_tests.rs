@@ -684,6 +684,22 @@ fn deepseek_v1_fails_closed_when_closed_branches_forbid_a_required_name() {
     );
 }
 
+/// A closed root beside a `$ref` whose target requires keys the root does
+/// not declare (JSONSchemaBench o6378: normalize inlines the one-branch
+/// `anyOf` into a sibling `$ref`, and closing the root then forbids every
+/// key the target requires): no call is possible, so the tool fails closed.
+#[test]
+fn deepseek_v1_fails_closed_when_a_closed_root_forbids_its_ref_targets_keys() {
+    let s = v1(json!({"type":"object","anyOf":[{"$ref":"#/definitions/T"}],
+        "definitions":{"T":{"type":"object","properties":{"k":{"type":"string"}},"required":["k"],"additionalProperties":false}}}));
+    assert_eq!(
+        s.outcome,
+        Outcome::FailedClosed {
+            reason: "deepseek-post-gate: closed object at / forbids \"k\", which only its $ref target names: no call could send it".into()
+        }
+    );
+}
+
 /// The same through `anyOf`: no closed branch takes the required name.
 #[test]
 fn deepseek_v1_fails_closed_when_no_closed_any_of_branch_takes_a_required_name() {

@@ -267,10 +267,6 @@ impl Original {
             reason: None,
             disagreements: Vec::new(),
         };
-        let at = Pair {
-            original: (&self.schema, &self.schema),
-            shaped: (&schema, &schema),
-        };
         // `nullable` read as OpenAPI reads it, compiled when first needed.
         let mut as_openapi: Option<Option<Validator>> = None;
         // On a wire that reads `nullable` as OpenAPI does, the author's own
@@ -285,6 +281,20 @@ impl Original {
                 (!key.contains('/')).then(|| (key.replace("~1", "/").replace("~0", "~"), to))
             })
             .collect();
+        // The translations read the original's root under the wire's key
+        // names, so a renamed required key is not mistaken for an optional
+        // one strict mode made required (and filled with null).
+        let renamed_original;
+        let original = if renames.is_empty() {
+            &self.schema
+        } else {
+            renamed_original = rename_root(&self.schema, &renames);
+            &renamed_original
+        };
+        let at = Pair {
+            original: (original, original),
+            shaped: (&schema, &schema),
+        };
         for (i, (instance, canonical, original_ok)) in judged.iter().enumerate() {
             let as_wire;
             let canonical = if renames.is_empty() {
@@ -362,6 +372,31 @@ fn rename_keys(instance: &Value, renames: &HashMap<String, &str>) -> Value {
         ),
         other => other.clone(),
     }
+}
+
+/// The schema with its root `properties` keys and `required` names as the
+/// wire names them.
+fn rename_root(schema: &Value, renames: &HashMap<String, &str>) -> Value {
+    let mut out = schema.clone();
+    let rename = |k: &str| {
+        renames
+            .get(k)
+            .map_or_else(|| k.to_owned(), |to| (*to).to_owned())
+    };
+    if let Some(Value::Object(props)) = out.get_mut("properties") {
+        *props = std::mem::take(props)
+            .into_iter()
+            .map(|(k, v)| (rename(&k), v))
+            .collect();
+    }
+    if let Some(Value::Array(req)) = out.get_mut("required") {
+        for r in req.iter_mut() {
+            if let Some(name) = r.as_str() {
+                *r = Value::String(rename(name));
+            }
+        }
+    }
+    out
 }
 
 /// What explains one narrowing instance (`filled` is what the shaped

@@ -292,6 +292,38 @@ fn a_renamed_property_key_is_mapped_through_its_record() {
     assert_eq!(mapped.class, SemanticClass::Preserved, "{mapped:?}");
 }
 
+/// A renamed key the original requires stays required under its wire
+/// name: an instance lacking it is not filled with null as if strict mode
+/// had made an optional key required (JSONSchemaBench Github_easy o44986,
+/// an untyped `prov:value`).
+#[test]
+fn a_renamed_required_key_is_not_filled_with_null() {
+    let original = json!({
+        "type": "object",
+        "properties": {"name": {"type": "string"}, "p:v": {"description": "any value"}},
+        "required": ["name", "p:v"]
+    });
+    let renamed = json!({
+        "type": "object",
+        "properties": {"name": {"type": "string"}, "p_v": {"description": "any value"}},
+        "required": ["name", "p_v"]
+    });
+    let record = crate::degradation::Degradation {
+        tool: "t".into(),
+        lane: "anthropic-messages".into(),
+        path: "/properties/p:v".into(),
+        keyword: "properties".into(),
+        action: crate::degradation::Action::Rewritten,
+        reason: String::new(),
+        rule: None,
+        pass: "sanitize-property-keys".into(),
+        renamed_to: Some("p_v".into()),
+    };
+    let o = Original::of(&Tool::new("t", original), &[]);
+    let got = o.judge(Lane::AnthropicMessages, &Tool::new("t", renamed), &[record]);
+    assert_eq!(got.class, SemanticClass::Preserved, "{got:?}");
+}
+
 /// Instances a corpus gives (JSONSchemaBench `tests`) reach what the
 /// generator does not; one the validator judges against its expected
 /// verdict is left out.
