@@ -717,10 +717,16 @@ impl Default for DeepseekPostGate {
 /// `properties`) names, and its own `properties` does not declare.
 /// `additionalProperties: false` does not look into applicators, so no
 /// call could send it (and a required one makes every call invalid).
+/// Or (checked second) a name the object requires that its closed
+/// branches forbid ([`forbidden_by_branches`]).
 fn forbidden_name<'a>(root: &'a Value, node: &'a Map<String, Value>) -> Option<Forbidden<'a>> {
-    if let Some((key, name)) = forbidden_by_branches(root, node) {
-        return Some(Forbidden::ByBranches(key, name));
-    }
+    forbidden_by_closed(root, node).or_else(|| {
+        forbidden_by_branches(root, node).map(|(key, name)| Forbidden::ByBranches(key, name))
+    })
+}
+
+/// The first half of [`forbidden_name`]: what the closed `node` forbids.
+fn forbidden_by_closed<'a>(root: &'a Value, node: &'a Map<String, Value>) -> Option<Forbidden<'a>> {
     if node.get("additionalProperties") != Some(&Value::Bool(false)) {
         return None;
     }
@@ -803,11 +809,9 @@ fn resolve_branch<'a>(root: &'a Value, b: &'a Value) -> &'a Value {
         .unwrap_or(b)
 }
 
-/// The other direction: a name the node requires that its closed
-/// composition branches forbid (every `allOf` branch must take it, and at
-/// least one `anyOf`/`oneOf` branch). JSONSchemaBench o85208's
-/// `activeIndicator` requires `config` beside a `oneOf` whose one branch,
-/// once closed, declares only `content`: no call could send it.
+/// The other direction: a name the node requires that its closed `$ref`
+/// target forbids, or that no closed `anyOf`/`oneOf` branch takes: no call
+/// could send it.
 fn forbidden_by_branches<'a>(
     root: &'a Value,
     node: &'a Map<String, Value>,
@@ -838,18 +842,15 @@ fn forbidden_by_branches<'a>(
     {
         return Some(("$ref", *name));
     }
-    ["allOf", "anyOf", "oneOf"].into_iter().find_map(|key| {
+    // (`allOf` never reaches this gate: strict mode has no spelling for it.)
+    ["anyOf", "oneOf"].into_iter().find_map(|key| {
         let branches = node.get(key).and_then(Value::as_array)?;
         if branches.is_empty() {
             return None;
         }
-        let name = required.iter().find(|n| {
-            if key == "allOf" {
-                branches.iter().any(|b| forbids(b, n))
-            } else {
-                branches.iter().all(|b| forbids(b, n))
-            }
-        })?;
+        let name = required
+            .iter()
+            .find(|n| branches.iter().all(|b| forbids(b, n)))?;
         Some((key, *name))
     })
 }

@@ -663,23 +663,22 @@ fn deepseek_v1_fails_closed_when_closing_would_forbid_branch_properties() {
     assert_eq!(s.tool.strict, None);
 }
 
-/// The other direction (JSONSchemaBench o85208): an object requires
-/// `config` beside a `oneOf` whose one branch, once closed, declares only
-/// `content`: every call would be refused, so the tool fails closed.
+/// The other direction: the object declares and requires `c`, and the
+/// `$ref` beside it (a conjunction) points at an object that, once closed,
+/// declares only `k`: every call would be refused, so the tool fails
+/// closed. (JSONSchemaBench o85208 is caught by the first check: there
+/// the target also declares a key the object lacks.)
 #[test]
-fn deepseek_v1_fails_closed_when_closed_branches_forbid_a_required_name() {
+fn deepseek_v1_fails_closed_when_a_closed_ref_target_forbids_a_required_name() {
     let s = v1(json!({"type":"object",
-        "$defs":{"indicator":{"type":"object","properties":{"content":{"type":"string"}},"required":["content"]}},
-        "properties":{"active":{"type":"object",
-            "oneOf":[{"$ref":"#/$defs/indicator"}],
-            "properties":{"config":{"type":"boolean"}},
-            "required":["config"]}},
-        "required":["active"]}));
+        "$defs":{"T":{"type":"object","properties":{"k":{"type":"string"}},"required":["k"]}},
+        "properties":{"k":{"type":"string"},"c":{"type":"boolean"}},
+        "required":["k","c"],
+        "$ref":"#/$defs/T"}));
     assert_eq!(
         s.outcome,
         Outcome::FailedClosed {
-            // normalize collapses the one-branch oneOf into a sibling $ref.
-            reason: "deepseek-post-gate: the closed $ref target at /properties/active forbids \"config\", which the object requires: no call could send it".into()
+            reason: "deepseek-post-gate: the closed $ref target at / forbids \"c\", which the object requires: no call could send it".into()
         }
     );
 }
@@ -700,19 +699,18 @@ fn deepseek_v1_fails_closed_when_a_closed_root_forbids_its_ref_targets_keys() {
     );
 }
 
-/// The same through `anyOf`: no closed branch takes the required name.
+/// The same through `anyOf`: no closed branch takes the required `c`.
 #[test]
 fn deepseek_v1_fails_closed_when_no_closed_any_of_branch_takes_a_required_name() {
-    let branch =
-        |p: &str| json!({"type":"object","properties":{p:{"type":"string"}},"required":[p]});
+    let branch = |v: &str| json!({"type":"object","properties":{"k":{"type":"string","enum":[v]}},"required":["k"]});
     let s = v1(
-        json!({"type":"object","properties":{"k":{"type":"string"}},"required":["k"],
-        "anyOf":[branch("i"), branch("j")]}),
+        json!({"type":"object","properties":{"k":{"type":"string"},"c":{"type":"boolean"}},
+        "required":["k","c"],"anyOf":[branch("x"), branch("y")]}),
     );
     assert_eq!(
         s.outcome,
         Outcome::FailedClosed {
-            reason: "deepseek-post-gate: closed anyOf branches at / forbid \"k\", which the object requires: no call could send it".into()
+            reason: "deepseek-post-gate: closed anyOf branches at / forbid \"c\", which the object requires: no call could send it".into()
         }
     );
 }
