@@ -28,6 +28,8 @@
 //! - **OpenAPI `nullable`** (`gemini-openapi`): `nullable: true` on the
 //!   shaped side means "or null" (`type` gains `null`, an `enum` gains
 //!   `null`). Elsewhere draft 2020-12 ignores it, and so does this check.
+//! - **No parameters** (`gemini-openapi`): a declaration shipped without
+//!   `parameters` (`null`) takes no arguments, so it accepts `{}` only.
 //! - **Undeclared properties.** Closing an object (`additionalProperties:
 //!   false`, strict mode) rejects properties the author never declared; a
 //!   narrowing seen only on such instances is not counted (a widening is).
@@ -251,6 +253,13 @@ impl Original {
         };
         let mut schema = shaped.input_schema.clone();
         if lane == Lane::GeminiOpenapi {
+            // A declaration without `parameters` (`null`) takes no
+            // arguments: the model calls it with `{}` only.
+            if schema.is_null() {
+                schema = serde_json::json!({
+                    "type": "object", "properties": {}, "additionalProperties": false
+                });
+            }
             openapi_nullable(&mut schema, 0);
         }
         let validator = match Validator::compile(&schema) {

@@ -112,6 +112,18 @@ fn openapi_nullable_reads_keywords_only_and_the_authors_flag_on_both_sides() {
     );
 }
 
+/// A Gemini declaration shipped without parameters takes no arguments:
+/// it is judged as an object that accepts `{}` only (not unjudged).
+#[test]
+fn no_parameters_on_gemini_openapi_accept_only_the_empty_object() {
+    let none = json!({"type": "object", "properties": {}});
+    let got = judge(Lane::GeminiOpenapi, none, Value::Null);
+    assert_eq!(got.class, SemanticClass::Preserved, "{got:?}");
+    let free_form = json!({"type": "object", "properties": {"meta": {"type": "object"}}});
+    let got = judge(Lane::GeminiOpenapi, free_form, Value::Null);
+    assert_eq!(got.class, SemanticClass::Narrowed, "{got:?}");
+}
+
 /// `additionalProperties: false` written into an `if` changes the
 /// condition: `then` no longer applies to inputs with other properties.
 #[test]
