@@ -441,7 +441,13 @@ impl LaneLedger {
 
     /// Use counts for every entry that applies to this run (external
     /// entries only when an external corpus was loaded).
+    /// An entry whose `case` glob names generated cases only (`fuzz/…`)
+    /// has no use count: matches on generated cases never count (a run
+    /// without `--fuzz` has none), so it can never be unused.
     pub fn uses(&self, matches: &[LedgerMatch], external_loaded: bool) -> Vec<LedgerUse> {
+        let applies = |external: bool, case: &str| {
+            (external_loaded || !external) && !case.starts_with("fuzz/")
+        };
         let count = |table: LedgerTable, i: usize| {
             matches
                 .iter()
@@ -452,13 +458,13 @@ impl LaneLedger {
             .entries
             .iter()
             .enumerate()
-            .filter(|(_, e)| external_loaded || !e.external)
+            .filter(|(_, e)| applies(e.external, &e.case))
             .map(|(i, e)| (LedgerTable::Divergence, i, &e.class));
         let rejections = self
             .rejections
             .iter()
             .enumerate()
-            .filter(|(_, e)| external_loaded || !e.external)
+            .filter(|(_, e)| applies(e.external, &e.case))
             .map(|(i, e)| (LedgerTable::Rejection, i, &e.class));
         let semantic = [
             (LedgerTable::Narrowing, &self.narrowings),
@@ -469,14 +475,14 @@ impl LaneLedger {
             entries
                 .iter()
                 .enumerate()
-                .filter(|(_, e)| external_loaded || !e.external)
+                .filter(|(_, e)| applies(e.external, &e.case))
                 .map(move |(i, e)| (table, i, &e.class))
         });
         let pins = self
             .pins
             .iter()
             .enumerate()
-            .filter(|(_, p)| external_loaded || !p.external)
+            .filter(|(_, p)| applies(p.external, &p.case))
             .map(|(i, p)| (LedgerTable::Pin, i, &p.case));
         divergences
             .chain(rejections)
@@ -653,6 +659,21 @@ mod tests {
             "not judged without an external corpus"
         );
         assert_eq!(l.uses(&[], true)[0].uses, 0);
+    }
+
+    /// An entry for generated cases (`case = "fuzz/…"`) still judges them,
+    /// but has no use count: generated matches never count, so it cannot
+    /// be unused (and fail every run without `--fuzz`).
+    #[test]
+    fn entries_for_generated_cases_judge_them_and_are_never_unused() {
+        let l = ledger(vec![entry("fuzz/*", &["bytes"]), entry("*", &["bytes"])]);
+        assert!(l.judge("fuzz/1#7", false, &tags(&["bytes"]), "h").intended);
+        let uses = l.uses(&[], true);
+        assert_eq!(
+            uses.iter().map(|u| u.index).collect::<Vec<_>>(),
+            [1],
+            "only the catalog entry has a use count"
+        );
     }
 
     #[test]
