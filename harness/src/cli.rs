@@ -441,6 +441,14 @@ pub(crate) fn is_input_error(err: &anyhow::Error) -> bool {
         e.downcast_ref::<wireshape::LoadError>().is_some()
             || e.downcast_ref::<wireshape::UsageError>().is_some()
             || e.downcast_ref::<std::io::Error>().is_some()
+            // An `--output` the user chose that is no report directory.
+            || matches!(
+                e.downcast_ref::<wireshape::ReportError>(),
+                Some(
+                    wireshape::ReportError::NotAReport { .. }
+                        | wireshape::ReportError::BadPath { .. }
+                )
+            )
     })
 }
 

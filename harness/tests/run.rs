@@ -44,6 +44,27 @@ fn without_time(stdout: &str) -> String {
     s
 }
 
+/// `--output` naming a directory that is no report (the user's own files)
+/// is a usage error: exit 2, the path named, nothing touched.
+#[test]
+fn an_output_directory_that_is_no_report_is_refused_with_exit_2_and_kept() {
+    let dir = copy_of_testdata();
+    let mine = dir.path().join("mine");
+    std::fs::create_dir(&mine).unwrap();
+    std::fs::write(mine.join("notes.txt"), "my notes").unwrap();
+    let (code, _, err) = run_in(dir.path(), &["run", "--lanes", LANES, "--output", "mine"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("mine: exists and is not a wireshape report directory"),
+        "{err}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(mine.join("notes.txt")).unwrap(),
+        "my notes"
+    );
+    assert_eq!(std::fs::read_dir(&mine).unwrap().count(), 1);
+}
+
 #[test]
 fn run_on_the_mini_corpus_is_clean_and_writes_every_report_file() {
     let dir = copy_of_testdata();
