@@ -870,14 +870,29 @@ mod tests {
         );
     }
 
+    /// An entry for generated cases (`case = "fuzz/…"`) judges them, and
+    /// has no use count: generated matches never count, so it is never
+    /// reported unused, with or without `--fuzz`.
     #[test]
-    fn an_entry_only_generated_cases_match_stays_unused() {
+    fn an_entry_for_generated_cases_judges_them_and_is_never_unused() {
         let ledger = entry("fuzz/*", false);
         let with = run(&ledger, FIVE);
         assert!(divergent_generated(&with) > 0, "seed 1 diverges somewhere");
         assert_eq!(generated_matched(&with), divergent_generated(&with));
-        assert_eq!(with.ledger_use.len(), 1);
-        assert_eq!(with.ledger_use[0].uses, 0);
+        assert!(with.ledger_use.is_empty());
+        assert!(unused(&with).is_empty());
+        assert!(unused(&run(&ledger, None)).is_empty());
+    }
+
+    /// A catalog entry that only generated cases match stays unused:
+    /// adding `--fuzz` cannot make an unused-entry failure disappear.
+    #[test]
+    fn a_catalog_entry_only_generated_cases_match_stays_unused() {
+        // `f*` matches `fuzz/1#…` but no catalog case (`c#slug`).
+        let ledger = entry("f*", false);
+        let with = run(&ledger, FIVE);
+        assert_eq!(generated_matched(&with), divergent_generated(&with));
+        assert!(generated_matched(&with) > 0);
         let message = "ledger entry openai-responses.toml#0 (any) matched no case: remove it or fix its `case`";
         assert_eq!(unused(&with), [message]);
         assert_eq!(unused(&run(&ledger, None)), [message]);
