@@ -1911,23 +1911,19 @@ fn write_semantic_html(out: &mut String, view: &View<'_>) -> fmt::Result {
     let n = |m: &BTreeMap<String, usize>, c: SemanticClass| m.get(c.id()).copied().unwrap_or(0);
     for (lane, c) in semantic {
         write!(out, r#"<tr><td class="mono">{}</td>"#, Esc(lane))?;
-        for class in [SemanticClass::Preserved, SemanticClass::Widened] {
+        let old_new = |out: &mut String, class| {
             write!(
                 out,
                 r#"<td class="n">{} → {}</td>"#,
                 n(&c.old, class),
                 n(&c.new, class)
-            )?;
-        }
+            )
+        };
+        old_new(out, SemanticClass::Preserved)?;
+        old_new(out, SemanticClass::Widened)?;
         write!(out, r#"<td class="n">{}</td>"#, c.new_silent)?;
-        for class in [SemanticClass::Narrowed, SemanticClass::Unjudged] {
-            write!(
-                out,
-                r#"<td class="n">{} → {}</td>"#,
-                n(&c.old, class),
-                n(&c.new, class)
-            )?;
-        }
+        old_new(out, SemanticClass::Narrowed)?;
+        old_new(out, SemanticClass::Unjudged)?;
         writeln!(
             out,
             r#"<td class="n">{}</td><td class="n">{}</td></tr>"#,

@@ -826,6 +826,8 @@ fn forbidden_by_branches<'a>(
     if required.is_empty() {
         return None;
     }
+    // A branch (a local `$ref` standing for its target) that is closed and
+    // does not declare `name`.
     let forbids = |b: &Value, name: &str| {
         let b = resolve_branch(root, b);
         b.get("additionalProperties") == Some(&Value::Bool(false))
@@ -835,10 +837,11 @@ fn forbidden_by_branches<'a>(
     };
     // A `$ref` beside the object's keywords is a conjunction, as an
     // `allOf` of one (normalize collapses a one-branch `oneOf` into it).
-    if let Some(target) = node.get("$ref")
-        && let Some(name) = required
-            .iter()
-            .find(|n| forbids(&json!({ "$ref": target }), n))
+    if let Some(target) = node
+        .get("$ref")
+        .and_then(Value::as_str)
+        .and_then(|t| local_target(root, t))
+        && let Some(name) = required.iter().find(|n| forbids(target, n))
     {
         return Some(("$ref", *name));
     }
