@@ -30,6 +30,7 @@
 //! pass every check, else the run stops (exit 4).
 
 use std::collections::BTreeMap;
+use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Mutex, mpsc};
@@ -47,7 +48,7 @@ use crate::passes::{Cx, Pass, Step};
 use crate::pipeline::{PassList, Pipeline, PipelineConfig, Profile};
 use crate::recording::Recording;
 use crate::replay::{self, Fix, KnownGap};
-use crate::semantic::SemanticClass;
+use crate::semantic::{Losses, SemanticClass};
 use crate::tool::Tool;
 
 /// The checks of the evidence suite, in the order they run.
@@ -519,7 +520,21 @@ struct EquivalentFile {
 #[serde(deny_unknown_fields)]
 pub(crate) struct Equivalent {
     pub mutant: String,
+    /// `"wire"`: the mutant ships the same tool and outcome as v1 on every
+    /// input, and differs only in its degradation records (their order, or
+    /// which pass writes one). Examples, which compare records, may notice
+    /// it; independent evidence judges only what ships, so it cannot.
+    /// Absent: the same program in every respect.
+    #[serde(default)]
+    pub on: Option<EquivalentOn>,
     pub reason: String,
+}
+
+/// What an equivalent mutant is the same in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub(crate) enum EquivalentOn {
+    Wire,
 }
 
 /// The loaded evidence.
@@ -588,15 +603,17 @@ type LedgerVerdict = (Class, Vec<(String, usize)>, Vec<usize>);
 #[derive(Debug, Clone, PartialEq, Eq)]
 struct CaseVerdict {
     invariants: Vec<String>,
-    /// Class, ledger matches, stale pins. Only [`Lane::DIFFERENTIAL`] lanes
-    /// have ledgers; on the others v0 is verbatim and every v1 change is a
-    /// fix the oracle judges, so there the class counts only when errored.
+    /// Class, ledger matches, stale pins, on every lane with a ledger
+    /// (each shaped lane has one: v0 is verbatim on most, so there every
+    /// v1 change must match a declared divergence); without one the class
+    /// counts only when errored.
     ledger: Option<LedgerVerdict>,
     oracle: (Option<crate::verdict::Verdict>, Vec<String>),
     /// The new output's semantic class against the original schema, the
-    /// instances on which it disagrees with the original, and whether a
-    /// widening is silent.
-    semantic: Option<(SemanticClass, Vec<usize>, bool)>,
+    /// instances on which it disagrees with the original, whether a
+    /// widening is silent, and the constraints it no longer states (and
+    /// which of those no description names).
+    semantic: Option<(SemanticClass, Vec<usize>, bool, Losses)>,
 }
 
 impl CaseVerdict {
@@ -619,11 +636,14 @@ impl CaseVerdict {
             .iter()
             .map(|m: &LedgerMatch| (m.file.clone(), m.index))
             .collect();
-        let ledgered = Lane::DIFFERENTIAL.contains(&case.lane) || o.class == Class::Errored;
+        let ledgered = ledger.is_some() || o.class == Class::Errored;
         Self {
             invariants,
             ledger: ledgered.then_some((o.class, matches, stale)),
-            semantic: o.new.semantic.map(|s| (s.class, s.disagreements, s.silent)),
+            semantic: o
+                .new
+                .semantic
+                .map(|s| (s.class, s.disagreements, s.silent, s.losses)),
             oracle: (o.verdict, o.new.rejected_by),
         }
     }
@@ -661,16 +681,23 @@ impl CaseVerdict {
             ));
         }
         if self.semantic != base.semantic {
-            let show = |s: Option<&(SemanticClass, Vec<usize>, bool)>| {
+            let show = |s: Option<&(SemanticClass, Vec<usize>, bool, Losses)>| {
                 s.map_or_else(
                     || "none".to_owned(),
-                    |(c, d, silent)| {
-                        format!(
+                    |(c, d, silent, losses)| {
+                        let mut text = format!(
                             "{}{} on {} instances",
                             c.id(),
                             if *silent { " silently" } else { "" },
                             d.len()
-                        )
+                        );
+                        if !losses.lost.is_empty() {
+                            let _ = write!(text, ", loses [{}]", losses.lost.join(", "));
+                        }
+                        if !losses.untold.is_empty() {
+                            let _ = write!(text, ", untold [{}]", losses.untold.join(", "));
+                        }
+                        text
                     },
                 )
             };
@@ -732,9 +759,10 @@ struct LaneBaseline {
     outputs: Vec<(usize, String)>,
 }
 
-/// The bytes a witness compares: the shaped tool and the outcome.
+/// The bytes a witness compares: what ships, the shaped tool and the
+/// outcome's kind (a fail-closed reason is report text, not wire).
 fn output_bytes(shaped: &crate::pipeline::Shaped) -> String {
-    serde_json::to_string(&(&shaped.tool, &shaped.outcome)).unwrap_or_default()
+    serde_json::to_string(&(&shaped.tool, shaped.outcome.id())).unwrap_or_default()
 }
 
 impl MutantEvidence {
@@ -822,8 +850,8 @@ impl MutantEvidence {
     }
 
     /// The witness of a missed mutant: the corpus case of its lane with the
-    /// smallest serialized input on which the mutant's output bytes (tool
-    /// and outcome) differ from v1's, though no check noticed. `None`: no
+    /// smallest serialized input on which what the mutant ships (tool bytes
+    /// and outcome kind) differs from v1's, though no check noticed. `None`: no
     /// corpus tool's output changes.
     fn witness(&self, base: &LaneBaseline, m: &Mutant) -> Option<String> {
         let lane = Lane::parse(&m.info.lane).unwrap_or(Lane::OpenaiChat);
@@ -832,10 +860,6 @@ impl MutantEvidence {
             (output_bytes(&m.pipeline.shape(lane, &case.tool)) != *want)
                 .then(|| case.plan.case.clone())
         })
-    }
-
-    fn listed_equivalent(&self, name: &str) -> bool {
-        self.equivalent.iter().any(|e| e.mutant == name)
     }
 
     fn examples_of(&self, pass: &str) -> &[PassExample] {
@@ -1228,12 +1252,10 @@ pub fn run(
                         judge(ev, base, m, opts.timeout)
                     });
                     // Only a mutant that stays missed, or that only examples
-                    // notice, gets a witness.
+                    // notice, gets a witness (for one listed equivalent, it
+                    // refutes the entry).
                     let witness = base
-                        .filter(|_| {
-                            (outcome == MutantOutcome::Missed || outcome.only_by_examples())
-                                && !ev.listed_equivalent(&m.info.name)
-                        })
+                        .filter(|_| outcome == MutantOutcome::Missed || outcome.only_by_examples())
                         .and_then(|base| ev.witness(base, m));
                     let r = MutantResult {
                         info: m.info.clone(),
@@ -1260,25 +1282,53 @@ pub fn run(
         .into_iter()
         .flatten()
         .collect();
-    let mut stale_equivalent = Vec::new();
-    for e in &ev.equivalent {
-        match results.iter_mut().find(|r| r.info.name == e.mutant) {
-            Some(r) if r.outcome == MutantOutcome::Missed => {
-                r.outcome = MutantOutcome::Unviable {
-                    reason: format!("equivalent: {}", e.reason),
-                };
-            }
-            Some(r) if r.outcome.id() == "caught" => {
-                stale_equivalent.push(format!("{}: listed as equivalent but caught", e.mutant));
-            }
-            _ => {}
-        }
-    }
+    let stale_equivalent = apply_equivalent(&ev.equivalent, &mut results);
     Ok(MutantsReport {
         summary: MutantsSummary::of(&results),
         results,
         stale_equivalent,
     })
+}
+
+/// Mark the listed equivalent mutants unviable, and return the entries the
+/// run refutes: a mutant caught by independent evidence (or, unless listed
+/// as the same on the wire, by examples), or one whose shipped output
+/// changes on a corpus case (its witness).
+fn apply_equivalent(listed: &[Equivalent], results: &mut [MutantResult]) -> Vec<String> {
+    let mut stale = Vec::new();
+    for e in listed {
+        let Some(r) = results.iter_mut().find(|r| r.info.name == e.mutant) else {
+            continue;
+        };
+        let wire = e.on == Some(EquivalentOn::Wire);
+        let refuted = match (&r.outcome, &r.witness) {
+            (MutantOutcome::Unviable { .. } | MutantOutcome::Timeout, _) => continue,
+            (_, Some(case)) => format!("its output changes on {case}"),
+            (o, None) if o.evidence() == Some(Evidence::Independent) => {
+                format!("caught by {}", o.caught_by().join(", "))
+            }
+            (o, None) if o.only_by_examples() && !wire => {
+                format!("caught by {}", o.caught_by().join(", "))
+            }
+            (o, None) => {
+                let noticed = if o.only_by_examples() {
+                    format!(" (records differ: {} noticed)", o.caught_by().join(", "))
+                } else {
+                    String::new()
+                };
+                r.outcome = MutantOutcome::Unviable {
+                    reason: if wire {
+                        format!("equivalent on the wire{noticed}: {}", e.reason)
+                    } else {
+                        format!("equivalent: {}", e.reason)
+                    },
+                };
+                continue;
+            }
+        };
+        stale.push(format!("{}: listed as equivalent but {refuted}", e.mutant));
+    }
+    stale
 }
 
 // ---------------------------------------------------------------- output
@@ -1433,7 +1483,7 @@ mod tests {
     #[test]
     fn a_missed_mutant_names_its_smallest_witness() {
         use crate::outcome::CasePlan;
-        let lane = Lane::GeminiJsonschema;
+        let lane = Lane::OpenaiStrict;
         let case = |id: &str, schema: serde_json::Value| PlannedCase {
             plan: CasePlan {
                 lane: lane.id().to_owned(),
@@ -1446,21 +1496,25 @@ mod tests {
             known: std::sync::Arc::from([]),
             semantic_memo: None,
         };
-        let array = |max: u32| serde_json::json!({"type": "array", "maxItems": max});
+        let string = serde_json::json!({"type": "string"});
         let ev = MutantEvidence {
             inputs: Inputs {
                 cases: vec![
-                    // Past the budget, and the largest input: a witness too.
+                    // Both passes act, and the largest input: a witness too.
                     case(
                         "big",
                         serde_json::json!({"type": "object", "description": "a long description",
-                            "properties": {"a": array(1000), "b": array(10)}}),
+                            "properties": {"a": string, "b": string}}),
                     ),
-                    // The smallest input: the note changes nothing here.
-                    case("plain", serde_json::json!({"type": "object"})),
+                    // The smallest input: already closed and required, so
+                    // the order of the two passes changes nothing here.
+                    case(
+                        "plain",
+                        serde_json::json!({"type": "object", "additionalProperties": false}),
+                    ),
                     case(
                         "small",
-                        serde_json::json!({"type": "object", "properties": {"a": array(1000)}}),
+                        serde_json::json!({"type": "object", "properties": {"a": string}}),
                     ),
                 ],
                 unusable: BTreeMap::new(),
@@ -1474,9 +1528,12 @@ mod tests {
             equivalent: Vec::new(),
             config: PipelineConfig::default(),
         };
+        // Swapped, the two strict passes write `required` and
+        // `additionalProperties` in the other order: bytes no independent
+        // check judges (a missed mutant with a witness).
         let names = [
-            "v1/gemini-jsonschema/gemini-constraint-note: skip the note",
-            "v1/gemini-jsonschema/sanitize-tool-name: switched off",
+            "v1/openai-strict/strict-close-objects: swapped with strict-require-all",
+            "v1/openai-strict/sanitize-tool-name: switched off",
         ];
         let mutants: Vec<Mutant> = plan(Profile::V1, &[lane], &PipelineConfig::default())
             .into_iter()

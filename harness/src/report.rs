@@ -2846,6 +2846,7 @@ Exit code 1: failures found: unexpected or errored cases, undeclared rejected ou
             silent: false,
             reason: None,
             disagreements: vec![2],
+            losses: crate::semantic::Losses::default(),
         });
         assert!(o.is_failure());
         let mut report = report_from(vec![o], Vec::new(), Vec::new());

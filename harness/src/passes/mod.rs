@@ -166,6 +166,22 @@ impl<'a> Cx<'a> {
 
     /// Record that the property key at `path` (`…/properties/<key>`) is
     /// sent as `to`.
+    /// [`Cx::record`] under `rule` instead of the pass's own (when `Some`):
+    /// a pass that enforces several recorded rules.
+    pub(crate) fn record_under(
+        &mut self,
+        rule: Option<&'static str>,
+        path: &str,
+        keyword: &str,
+        action: Action,
+        reason: impl Into<String>,
+    ) {
+        self.record(path, keyword, action, reason);
+        if let (Some(rule), Some(d)) = (rule, self.degradations.last_mut()) {
+            d.rule = Some(rule.to_owned());
+        }
+    }
+
     pub(crate) fn record_rename(&mut self, path: &str, to: &str, reason: impl Into<String>) {
         self.record(path, "properties", Action::Rewritten, reason);
         if let Some(d) = self.degradations.last_mut() {

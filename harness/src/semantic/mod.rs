@@ -155,6 +155,109 @@ pub struct Semantics {
     /// with the original: what `mutants` compares.
     #[serde(skip)]
     pub disagreements: Vec<usize>,
+    /// The constraints the original states and the shaped schema no longer
+    /// does ([`Losses`]), judged without instances: what `mutants` compares.
+    #[serde(skip)]
+    pub losses: Losses,
+}
+
+/// Constraint keywords the model reads with a plain value (`maxItems 1000`,
+/// `pattern "^a"`, `format "uri"`, `enum [..]`), and the annotations it
+/// reads (`default`, `title`, `examples`, OpenAPI's `example`): one the
+/// original states that the shaped schema no longer states anywhere is
+/// *lost*; one lost that no new description text names is *untold* (the
+/// model is not asked to follow it). Judged on the keyword and its value
+/// only, so a loss that instances cannot reach (a `maxItems` of 1,000, a
+/// `format`) is still seen.
+pub(crate) const CONSTRAINTS: &[&str] = &[
+    "multipleOf",
+    "maximum",
+    "exclusiveMaximum",
+    "minimum",
+    "exclusiveMinimum",
+    "maxLength",
+    "minLength",
+    "pattern",
+    "format",
+    "maxItems",
+    "minItems",
+    "uniqueItems",
+    "maxContains",
+    "minContains",
+    "maxProperties",
+    "minProperties",
+    "enum",
+    "const",
+    "default",
+    "title",
+    "examples",
+    "example",
+];
+
+/// What the shaped tool no longer tells the model: constraints (see
+/// [`CONSTRAINTS`]) and description texts.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Losses {
+    /// `keyword value` of each constraint lost, once per occurrence, in
+    /// sorted order, then `description "…"` of each description text of the
+    /// original (the tool's or a subschema's) that no description of the
+    /// shaped tool contains.
+    pub lost: Vec<String>,
+    /// The keywords of the lost constraints no new description text names
+    /// (a lost description counts as untold).
+    pub untold: Vec<String>,
+}
+
+impl Losses {
+    fn of(original: &[String], before: &[String], shaped: &Tool) -> Self {
+        let mut left: HashMap<String, usize> = HashMap::new();
+        for c in constraints(&shaped.input_schema) {
+            *left.entry(c).or_default() += 1;
+        }
+        let mut lost = Vec::new();
+        for c in original {
+            match left.get_mut(c) {
+                Some(n) if *n > 0 => *n -= 1,
+                _ => lost.push(c.clone()),
+            }
+        }
+        let now = descriptions(shaped);
+        // A description the original gave and no description of the
+        // shaped tool still contains (a note may extend one).
+        for d in before {
+            if !now.iter().any(|n| n.contains(d.as_str())) {
+                lost.push(format!(
+                    "description {}",
+                    crate::schema::to_bytes(&Value::from(d.as_str()))
+                ));
+            }
+        }
+        let told: Vec<String> = now.into_iter().filter(|d| !before.contains(d)).collect();
+        let mut untold: Vec<String> = lost
+            .iter()
+            .filter_map(|c| c.split_once(' ').map(|(k, _)| k))
+            .filter(|k| *k == "description" || !told.iter().any(|d| d.contains(k)))
+            .map(str::to_owned)
+            .collect();
+        untold.sort_unstable();
+        untold.dedup();
+        Self { lost, untold }
+    }
+}
+
+/// Every [`CONSTRAINTS`] keyword the schema states, as `keyword value`
+/// (compact JSON), sorted.
+fn constraints(schema: &Value) -> Vec<String> {
+    let mut out = Vec::new();
+    let _ = crate::schema::visit(schema, &mut |_, node| {
+        for k in CONSTRAINTS {
+            if let Some(v) = node.get(*k) {
+                out.push(format!("{k} {}", crate::schema::to_bytes(v)));
+            }
+        }
+    });
+    out.sort_unstable();
+    out
 }
 
 impl Semantics {
@@ -168,6 +271,7 @@ impl Semantics {
             silent: false,
             reason: Some(reason),
             disagreements: Vec::new(),
+            losses: Losses::default(),
         }
     }
 }
@@ -181,6 +285,8 @@ const MAX_NODES: usize = 2_000;
 pub(crate) struct Original {
     schema: Value,
     descriptions: Vec<String>,
+    /// Its [`constraints`], sorted.
+    constraints: Vec<String>,
     /// The instances (as generated, `undeclared` also set when a key is
     /// one the original names nowhere), each with the original's verdict
     /// on its canonical form.
@@ -238,6 +344,7 @@ impl Original {
         });
         Self {
             descriptions: descriptions(tool),
+            constraints: constraints(&schema),
             schema,
             judged,
         }
@@ -247,6 +354,13 @@ impl Original {
     /// pipeline's degradation records, read only for renamed root property
     /// keys (a client maps a call's arguments back to the author's names).
     pub(crate) fn judge(&self, lane: Lane, shaped: &Tool, records: &[Degradation]) -> Semantics {
+        let losses = Losses::of(&self.constraints, &self.descriptions, shaped);
+        let mut out = self.judge_instances(lane, shaped, records);
+        out.losses = losses;
+        out
+    }
+
+    fn judge_instances(&self, lane: Lane, shaped: &Tool, records: &[Degradation]) -> Semantics {
         let judged = match &self.judged {
             Ok(j) => j,
             Err(e) => return Semantics::unjudged(e.clone()),
@@ -275,6 +389,7 @@ impl Original {
             silent: false,
             reason: None,
             disagreements: Vec::new(),
+            losses: Losses::default(),
         };
         // `nullable` read as OpenAPI reads it, compiled when first needed.
         let mut as_openapi: Option<Option<Validator>> = None;

@@ -464,3 +464,60 @@ fn v1_openai_strict_keeps_the_meaning_of_an_optional_enum_and_an_if() {
     }));
     assert_eq!(with_if.class, SemanticClass::Preserved, "{with_if:?}");
 }
+
+/// A `maxItems` of 1,000 no generated instance reaches: the instances see
+/// no change, the constraint judgement does, and it reads the note.
+#[test]
+fn a_lost_constraint_is_seen_without_instances_and_untold_unless_a_description_names_it() {
+    let original = json!({"type": "object", "properties": {
+        "days": {"type": "array", "items": {"type": "string"}, "maxItems": 1000},
+        "hours": {"type": "array", "maxItems": 10, "description": "maxItems is how many"}
+    }});
+    let stripped = json!({"type": "object", "properties": {
+        "days": {"type": "array", "items": {"type": "string"}},
+        "hours": {"type": "array", "maxItems": 10, "description": "maxItems is how many"}
+    }});
+    let got = judge(Lane::GeminiJsonschema, original.clone(), stripped.clone());
+    assert_eq!(got.class, SemanticClass::Preserved);
+    assert_eq!(got.losses.lost, vec!["maxItems 1000".to_owned()]);
+    // The original's own text naming the keyword tells the model nothing new.
+    assert_eq!(got.losses.untold, vec!["maxItems".to_owned()]);
+    let told = Original::of(&Tool::new("t", original.clone()), &[]).judge(
+        Lane::GeminiJsonschema,
+        &Tool::new("t", stripped).with_description("days: maxItems 1000."),
+        &[],
+    );
+    assert_eq!(told.losses.lost, vec!["maxItems 1000".to_owned()]);
+    assert_eq!(told.losses.untold, Vec::<String>::new());
+    // Kept, or moved elsewhere in the schema: nothing lost.
+    assert_eq!(
+        judge(Lane::GeminiJsonschema, original.clone(), original).losses,
+        Losses::default()
+    );
+    // A property named like a keyword is not one.
+    let named = json!({"type": "object", "properties": {"pattern": {"type": "string"}}});
+    let got = judge(Lane::OpenaiChat, named.clone(), json!({"type": "object"}));
+    assert_eq!(got.losses, Losses::default());
+}
+
+/// Which description survives a collapse is what the model reads: the one
+/// no shaped description still contains is lost (and untold).
+#[test]
+fn a_description_no_shaped_description_contains_is_lost() {
+    let original = json!({"type": "object", "properties": {
+        "m": {"description": "outer", "anyOf": [{"type": "string", "description": "inner"}]}
+    }});
+    let parent_wins = json!({"type": "object", "properties": {
+        "m": {"description": "outer", "type": "string"}
+    }});
+    let got = judge(Lane::OpenaiChat, original.clone(), parent_wins);
+    assert_eq!(got.losses.lost, vec![r#"description "inner""#.to_owned()]);
+    assert_eq!(got.losses.untold, vec!["description".to_owned()]);
+    let noted = json!({"type": "object", "properties": {
+        "m": {"description": "outer\n\ninner", "type": "string"}
+    }});
+    assert_eq!(
+        judge(Lane::OpenaiChat, original, noted).losses,
+        Losses::default()
+    );
+}

@@ -379,9 +379,12 @@ impl Pass for FoldCombinators {
 
 /// `gemini-strip-*`: keywords the `Schema` proto lacks are parse errors
 /// (`Invalid JSON payload received. Unknown name "k" at '…': Cannot find
-/// field.`). Each instance removes one set for one rule; `noted` keywords
-/// are listed in the description note. The last instance keeps only
-/// [`proto_fields`] (everything else Gemini would reject as unknown).
+/// field.`). `gemini-strip-property-names` removes the two whose constraint
+/// the note carries for its recorded rule; the last, `…-non-proto-fields`,
+/// keeps only [`proto_fields`] (everything else Gemini would reject as
+/// unknown), recording a keyword a recording names under that recording's
+/// rule ([`RECORDED_UNKNOWN`]). `noted` keywords are listed in the
+/// description note.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct StripFields {
     pub(crate) name: &'static str,
@@ -391,29 +394,37 @@ pub(crate) struct StripFields {
     pub(crate) allow: bool,
     /// Removed keywords surfaced in the note.
     pub(crate) noted: Vec<&'static str>,
+    /// Removed keywords a recorded rejection names, with its rule.
+    pub(crate) recorded: &'static [(&'static str, &'static str)],
 }
 
+/// The unknown fields a recorded rejection names, and its rule. Before
+/// 2026-12-02 one pass per rule removed them ahead of the allow-list pass,
+/// which then had nothing left to do for them: two passes doing one thing,
+/// which no evidence could tell apart.
+pub(crate) const RECORDED_UNKNOWN: &[(&str, &str)] = &[
+    (
+        "additionalProperties",
+        "gemini-unknown-field-additionalproperties",
+    ),
+    ("$schema", "gemini-unknown-field-schema-keyword"),
+    ("title", "gemini-unknown-field-title-examples-default-defs"),
+    (
+        "examples",
+        "gemini-unknown-field-title-examples-default-defs",
+    ),
+    (
+        "default",
+        "gemini-unknown-field-title-examples-default-defs",
+    ),
+    ("$defs", "gemini-unknown-field-title-examples-default-defs"),
+    (
+        "definitions",
+        "gemini-unknown-field-title-examples-default-defs",
+    ),
+];
+
 impl StripFields {
-    pub(crate) fn additional_properties() -> Self {
-        Self {
-            name: "gemini-strip-additional-properties",
-            rule: Some("gemini-unknown-field-additionalproperties"),
-            keywords: vec!["additionalProperties"],
-            allow: false,
-            noted: Vec::new(),
-        }
-    }
-
-    pub(crate) fn schema_keyword() -> Self {
-        Self {
-            name: "gemini-strip-schema-keyword",
-            rule: Some("gemini-unknown-field-schema-keyword"),
-            keywords: vec!["$schema"],
-            allow: false,
-            noted: Vec::new(),
-        }
-    }
-
     pub(crate) fn property_names() -> Self {
         Self {
             name: "gemini-strip-property-names",
@@ -421,16 +432,7 @@ impl StripFields {
             keywords: vec!["propertyNames", "patternProperties"],
             allow: false,
             noted: vec!["propertyNames", "patternProperties"],
-        }
-    }
-
-    pub(crate) fn annotations() -> Self {
-        Self {
-            name: "gemini-strip-annotations",
-            rule: Some("gemini-unknown-field-title-examples-default-defs"),
-            keywords: vec!["title", "examples", "default", "$defs", "definitions"],
-            allow: false,
-            noted: Vec::new(),
+            recorded: &[],
         }
     }
 
@@ -441,6 +443,7 @@ impl StripFields {
             keywords: proto_fields(),
             allow: true,
             noted: NOTE_WORTHY.to_vec(),
+            recorded: RECORDED_UNKNOWN,
         }
     }
 
@@ -471,7 +474,8 @@ impl Pass for StripFields {
                 } else {
                     reason
                 };
-                cx.record(path, &k, Action::Removed, reason);
+                let rule = self.recorded.iter().find(|(kw, _)| *kw == k).map(|r| r.1);
+                cx.record_under(rule, path, &k, Action::Removed, reason);
             }
             true
         })?;

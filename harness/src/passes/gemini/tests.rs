@@ -107,10 +107,7 @@ fn gemini_v1_pass_lists() {
             "gemini-const-to-enum",
             "gemini-exclusive-bounds",
             "gemini-fold-combinators",
-            "gemini-strip-additional-properties",
-            "gemini-strip-schema-keyword",
             "gemini-strip-property-names",
-            "gemini-strip-annotations",
             "gemini-strip-non-proto-fields",
             "gemini-anyof-only",
             "gemini-type-required",
@@ -677,29 +674,12 @@ fn gemini_v1_fold_combinators() {
 
 #[test]
 fn gemini_v1_strips_each_unknown_field_for_its_rule() {
-    let cases = [
-        (
-            StripFields::additional_properties(),
-            json!({"type":"object","additionalProperties":false}),
-        ),
-        (
-            StripFields::schema_keyword(),
-            json!({"type":"object","$schema":"x"}),
-        ),
-        (
-            StripFields::property_names(),
-            json!({"type":"object","propertyNames":{"pattern":"^a"},"patternProperties":{"^b":{}}}),
-        ),
-        (
-            StripFields::annotations(),
-            json!({"type":"object","title":"T","examples":[1],"default":{},"$defs":{},"definitions":{}}),
-        ),
-    ];
-    for (pass, schema) in cases {
-        let r = one(&pass, schema);
-        assert_eq!(bytes(r.schema()), r#"{"type":"object"}"#, "{}", pass.name());
-        assert!(r.marks().iter().all(|m| m.2 == Action::Removed));
-    }
+    let r = one(
+        &StripFields::property_names(),
+        json!({"type":"object","propertyNames":{"pattern":"^a"},"patternProperties":{"^b":{}}}),
+    );
+    assert_eq!(bytes(r.schema()), r#"{"type":"object"}"#);
+    assert!(r.marks().iter().all(|m| m.2 == Action::Removed));
     let r = one(
         &StripFields::property_names(),
         json!({"type":"object","propertyNames":{"pattern":"^a"}}),
@@ -708,8 +688,39 @@ fn gemini_v1_strips_each_unknown_field_for_its_rule() {
         note_of(&r).as_deref(),
         Some(r#"(root): propertyNames {"pattern":"^a"}"#)
     );
+    // The allow-list pass records each field a recording names under that
+    // recording's rule, and an unrecorded one under none.
+    let ran = crate::passes::test_support::run(
+        &StripFields::non_proto(),
+        OA,
+        json!({"type":"object","additionalProperties":false,"$schema":"x","title":"T",
+            "examples":[1],"default":{},"$defs":{},"definitions":{},"$id":"i"}),
+    );
+    assert_eq!(bytes(&ran.tool.input_schema), r#"{"type":"object"}"#);
+    let rules: Vec<(&str, Option<&str>)> = ran
+        .records
+        .iter()
+        .map(|d| (d.keyword.as_str(), d.rule.as_deref()))
+        .collect();
+    let t = Some("gemini-unknown-field-title-examples-default-defs");
+    assert_eq!(
+        rules,
+        [
+            (
+                "additionalProperties",
+                Some("gemini-unknown-field-additionalproperties")
+            ),
+            ("$schema", Some("gemini-unknown-field-schema-keyword")),
+            ("title", t),
+            ("examples", t),
+            ("default", t),
+            ("$defs", t),
+            ("definitions", t),
+            ("$id", None),
+        ]
+    );
     let r = one(
-        &StripFields::additional_properties(),
+        &StripFields::non_proto(),
         json!({"additionalProperties":{}}),
     );
     assert_eq!(note_of(&r), None);
