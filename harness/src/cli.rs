@@ -452,6 +452,23 @@ pub(crate) fn is_input_error(err: &anyhow::Error) -> bool {
     })
 }
 
+/// The one-line message for an error: each cause once, joined with `: `.
+/// A cause whose text its parent already ends with (an error that prints
+/// its source, as `path: cannot read: <os error>` does) is not repeated.
+pub(crate) fn message_of(err: &anyhow::Error) -> String {
+    let mut out = String::new();
+    for cause in err.chain() {
+        let text = cause.to_string();
+        if out.is_empty() {
+            out = text;
+        } else if !out.ends_with(&text) {
+            out.push_str(": ");
+            out.push_str(&text);
+        }
+    }
+    out
+}
+
 impl Cli {
     pub(crate) fn run(self) -> Result<ExitStatus> {
         match self.command {

@@ -22,8 +22,9 @@ pub enum LoadError {
         message: String,
     },
     /// Valid JSON whose shape is not the expected format; `line`/`column`
-    /// locate the offending value where it can be known (0 when not).
-    #[error("{path}:{line}:{column}: {message}")]
+    /// locate the offending value where it can be known (0 when not: then
+    /// the message reads `path: message`).
+    #[error("{}: {message}", Located(path, *line, *column))]
     Shape {
         path: PathBuf,
         line: usize,
@@ -112,6 +113,18 @@ impl LoadError {
     }
 }
 
+/// `path:line:column`, or just `path` when the position is unknown (line 0).
+struct Located<'a>(&'a std::path::Path, usize, usize);
+
+impl std::fmt::Display for Located<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self(path, 0, _) => write!(f, "{}", path.display()),
+            Self(path, line, column) => write!(f, "{}:{line}:{column}", path.display()),
+        }
+    }
+}
+
 /// serde_json appends " at line L column C" to its messages; we print the
 /// position as `path:line:column` instead, so drop the duplicate.
 fn strip_position(message: &str) -> String {
@@ -147,5 +160,26 @@ mod tests {
         let err = serde_json::from_str::<serde_json::Value>("{\n  \"a\": ,\n}").unwrap_err();
         let e = LoadError::from_json("x/tools.json", &err);
         assert_eq!(e.to_string(), "x/tools.json:2:8: expected value");
+    }
+
+    #[test]
+    fn a_shape_error_without_a_position_names_only_the_path() {
+        let e = LoadError::Shape {
+            path: "corpus/ledger/groq.toml".into(),
+            line: 0,
+            column: 0,
+            message: "[[pin]] entry 0: `reason` is empty".to_owned(),
+        };
+        assert_eq!(
+            e.to_string(),
+            "corpus/ledger/groq.toml: [[pin]] entry 0: `reason` is empty"
+        );
+        let e = LoadError::Shape {
+            path: "x.json".into(),
+            line: 3,
+            column: 1,
+            message: "m".to_owned(),
+        };
+        assert_eq!(e.to_string(), "x.json:3:1: m");
     }
 }

@@ -24,7 +24,7 @@ fn main() -> ExitStatus {
     match cli.run() {
         Ok(status) => status,
         Err(err) => {
-            eprintln!("wireshape: {err:#}");
+            eprintln!("wireshape: {}", cli::message_of(&err));
             if cli::is_input_error(&err) {
                 ExitStatus::Usage
             } else {
