@@ -435,21 +435,24 @@ impl ConfigArg {
     }
 }
 
-/// Errors that mean "usage or input" (exit 2) rather than internal (70).
-pub(crate) fn is_input_error(err: &anyhow::Error) -> bool {
-    err.chain().any(|e| {
-        e.downcast_ref::<wireshape::LoadError>().is_some()
-            || e.downcast_ref::<wireshape::UsageError>().is_some()
-            || e.downcast_ref::<std::io::Error>().is_some()
-            // An `--output` the user chose that is no report directory.
-            || matches!(
-                e.downcast_ref::<wireshape::ReportError>(),
-                Some(
-                    wireshape::ReportError::NotAReport { .. }
-                        | wireshape::ReportError::BadPath { .. }
-                )
-            )
-    })
+/// The exit status of an error that ended a command: the first of the
+/// library's typed errors in its chain decides (each maps its own variants
+/// explicitly); anything else (writing to stdout, a serializer) is internal.
+pub(crate) fn exit_status_of(err: &anyhow::Error) -> ExitStatus {
+    err.chain()
+        .find_map(|e| {
+            if let Some(e) = e.downcast_ref::<wireshape::LoadError>() {
+                Some(e.exit_status())
+            } else if let Some(e) = e.downcast_ref::<wireshape::UsageError>() {
+                Some(e.exit_status())
+            } else if let Some(e) = e.downcast_ref::<wireshape::ReportError>() {
+                Some(e.exit_status())
+            } else {
+                e.downcast_ref::<wireshape::OutputError>()
+                    .map(wireshape::OutputError::exit_status)
+            }
+        })
+        .unwrap_or(ExitStatus::Internal)
 }
 
 /// The one-line message for an error: each cause once, joined with `: `.
@@ -501,11 +504,7 @@ fn shape(a: &ShapeArgs) -> Result<ExitStatus> {
     let format = a.format.as_deref().map(Format::parse).transpose()?;
     let config = a.config.load()?;
     let catalog = if a.file.as_os_str() == "-" {
-        let mut bytes = Vec::new();
-        std::io::stdin()
-            .read_to_end(&mut bytes)
-            .context("cannot read standard input")?;
-        load_catalog_bytes("stdin", Path::new("<stdin>"), &bytes, format)?
+        load_catalog_bytes("stdin", Path::new("<stdin>"), &read_stdin()?, format)?
     } else {
         load_catalog(&a.file, format)?
     };
@@ -765,17 +764,25 @@ fn merge(a: &MergeArgs) -> Result<ExitStatus> {
     Ok(report.exit_status())
 }
 
+/// Standard input, read to the end (a failure is an input error, exit 2).
+fn read_stdin() -> Result<Vec<u8>, wireshape::LoadError> {
+    let mut bytes = Vec::new();
+    std::io::stdin()
+        .read_to_end(&mut bytes)
+        .map_err(|source| wireshape::LoadError::Io {
+            path: PathBuf::from("<stdin>"),
+            source,
+        })?;
+    Ok(bytes)
+}
+
 fn read_tools(file: &Path, format: Option<&str>) -> Result<wireshape::Catalog> {
     let format = format.map(Format::parse).transpose()?;
     if file.as_os_str() == "-" {
-        let mut bytes = Vec::new();
-        std::io::stdin()
-            .read_to_end(&mut bytes)
-            .context("cannot read standard input")?;
         Ok(load_catalog_bytes(
             "stdin",
             Path::new("<stdin>"),
-            &bytes,
+            &read_stdin()?,
             format,
         )?)
     } else {
@@ -853,14 +860,16 @@ fn mock_provider(a: &MockProviderArgs) -> Result<ExitStatus> {
         return Err(wireshape::UsageError::BadDate(as_of).into());
     }
     let dir = a.recordings.is_dir().then_some(a.recordings.as_path());
-    wireshape::run_mock_provider(
-        lane,
-        &format!("{}:{}", a.bind, a.port),
-        dir,
-        &as_of,
-        Box::new(console::line_err),
-    )
-    .with_context(|| format!("cannot serve {} on {}:{}", lane.id(), a.bind, a.port))?;
+    let addr = format!("{}:{}", a.bind, a.port);
+    // Unreadable recordings or an address that cannot be bound: the user's
+    // input or choice, exit 2.
+    wireshape::run_mock_provider(lane, &addr, dir, &as_of, Box::new(console::line_err)).map_err(
+        |e| wireshape::UsageError::CannotServe {
+            lane: lane.id().to_owned(),
+            addr: addr.clone(),
+            message: e.to_string(),
+        },
+    )?;
     Ok(ExitStatus::Clean)
 }
 
@@ -908,6 +917,10 @@ fn mutants(a: &MutantsArgs) -> Result<ExitStatus> {
         }
         return Ok(ExitStatus::Clean);
     }
+    // The output folder is checked (and refused if it is not a mutants
+    // report) before the evidence is loaded.
+    let infos: Vec<_> = plan.iter().map(|m| &m.info).collect();
+    let writer = wireshape::MutantsWriter::create(&a.output, &infos)?;
     let ev = wireshape::load_evidence(
         &wireshape::EvidenceOptions {
             own_corpus: if a.corpus.own.is_dir() {
@@ -931,8 +944,6 @@ fn mutants(a: &MutantsArgs) -> Result<ExitStatus> {
         },
         &lanes,
     )?;
-    let infos: Vec<_> = plan.iter().map(|m| &m.info).collect();
-    let writer = wireshape::MutantsWriter::create(&a.output, &infos)?;
     let opts = wireshape::MutantRunOptions {
         jobs: a
             .corpus

@@ -3,6 +3,8 @@
 
 use std::path::PathBuf;
 
+use crate::exit_code::ExitStatus;
+
 /// A file that could not be read or understood as the format it claims.
 #[derive(Debug, thiserror::Error)]
 pub enum LoadError {
@@ -105,6 +107,13 @@ impl LoadError {
         }
     }
 
+    /// Every load error is about the user's input: exit 2.
+    pub fn exit_status(&self) -> ExitStatus {
+        match self {
+            Self::Io { .. } | Self::Syntax { .. } | Self::Shape { .. } => ExitStatus::Usage,
+        }
+    }
+
     /// The file this error is about.
     pub fn path(&self) -> &std::path::Path {
         match self {
@@ -149,6 +158,28 @@ pub enum UsageError {
     BadDate(String),
     #[error("unknown output format `{0}` (text or json)")]
     UnknownOutputFormat(String),
+    /// `mock-provider` could not load its recordings or bind its address.
+    #[error("cannot serve {lane} on {addr}: {message}")]
+    CannotServe {
+        lane: String,
+        addr: String,
+        message: String,
+    },
+}
+
+impl UsageError {
+    /// Every usage error exits 2.
+    pub fn exit_status(&self) -> ExitStatus {
+        match self {
+            Self::UnknownLane(_)
+            | Self::UnknownPipeline(_)
+            | Self::UnknownFormat(_)
+            | Self::BadShard(_)
+            | Self::BadDate(_)
+            | Self::UnknownOutputFormat(_)
+            | Self::CannotServe { .. } => ExitStatus::Usage,
+        }
+    }
 }
 
 #[cfg(test)]

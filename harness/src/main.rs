@@ -25,11 +25,7 @@ fn main() -> ExitStatus {
         Ok(status) => status,
         Err(err) => {
             eprintln!("wireshape: {}", cli::message_of(&err));
-            if cli::is_input_error(&err) {
-                ExitStatus::Usage
-            } else {
-                ExitStatus::Internal
-            }
+            cli::exit_status_of(&err)
         }
     }
 }
