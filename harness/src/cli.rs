@@ -6,7 +6,7 @@ use std::io::Read;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
-use clap::{Args, Parser, Subcommand};
+use clap::{Args, Parser, Subcommand, ValueEnum};
 use wireshape::generate::FuzzSpec;
 use wireshape::{
     CaseOutcome, Class, DiffOptions, ExitStatus, Format, Lane, LedgerEntry, Outcome, Pipeline,
@@ -54,6 +54,44 @@ enum Command {
     Mutants(MutantsArgs),
     /// Schema mutation: inject each oracle rule's recorded construct into clean corpus tools; the pipeline must handle it.
     Metamorphic(MetamorphicArgs),
+}
+
+/// `--output-format`: checked by clap, so a bad value is refused before any work.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum OutputFormat {
+    Text,
+    Json,
+}
+
+/// `--as-of`: a real calendar date `YYYY-MM-DD` (checked by clap, before any work).
+fn parse_date(s: &str) -> Result<String, wireshape::UsageError> {
+    let bad = || wireshape::UsageError::BadDate(s.to_owned());
+    let b = s.as_bytes();
+    if b.len() != 10 || b[4] != b'-' || b[7] != b'-' {
+        return Err(bad());
+    }
+    let num = |from: usize, to: usize| -> Option<u32> {
+        let part = &s[from..to];
+        part.bytes()
+            .all(|c| c.is_ascii_digit())
+            .then(|| part.parse().ok())
+            .flatten()
+    };
+    let (Some(year), Some(month), Some(day)) = (num(0, 4), num(5, 7), num(8, 10)) else {
+        return Err(bad());
+    };
+    let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0);
+    let days = match month {
+        1 | 3 | 5 | 7 | 8 | 10 | 12 => 31,
+        4 | 6 | 9 | 11 => 30,
+        2 if leap => 29,
+        2 => 28,
+        _ => 0,
+    };
+    if day == 0 || day > days {
+        return Err(bad());
+    }
+    Ok(s.to_owned())
 }
 
 #[derive(Debug, Args)]
@@ -142,10 +180,11 @@ struct MetamorphicArgs {
     #[arg(
         long = "output-format",
         value_name = "FORMAT",
-        default_value = "text",
+        value_enum,
+        default_value_t = OutputFormat::Text,
         env = "WIRESHAPE_OUTPUT_FORMAT"
     )]
-    output_format: String,
+    output_format: OutputFormat,
     #[command(flatten)]
     config: ConfigArg,
 }
@@ -170,7 +209,7 @@ struct MockProviderArgs {
     )]
     recordings: PathBuf,
     /// Judge as of this date (YYYY-MM-DD).
-    #[arg(long, env = "WIRESHAPE_AS_OF")]
+    #[arg(long, value_parser = parse_date, env = "WIRESHAPE_AS_OF")]
     as_of: Option<String>,
 }
 
@@ -183,12 +222,13 @@ struct CheckArgs {
     #[arg(
         long = "output-format",
         value_name = "FORMAT",
-        default_value = "text",
+        value_enum,
+        default_value_t = OutputFormat::Text,
         env = "WIRESHAPE_OUTPUT_FORMAT"
     )]
-    output_format: String,
+    output_format: OutputFormat,
     /// Judge as of this date (YYYY-MM-DD): rules that changed use their rule of that day.
-    #[arg(long, env = "WIRESHAPE_AS_OF")]
+    #[arg(long, value_parser = parse_date, env = "WIRESHAPE_AS_OF")]
     as_of: Option<String>,
     /// Recordings directory (evidence).
     #[arg(
@@ -221,10 +261,11 @@ struct ReplayArgs {
     #[arg(
         long = "output-format",
         value_name = "FORMAT",
-        default_value = "text",
+        value_enum,
+        default_value_t = OutputFormat::Text,
         env = "WIRESHAPE_OUTPUT_FORMAT"
     )]
-    output_format: String,
+    output_format: OutputFormat,
     #[command(flatten)]
     config: ConfigArg,
 }
@@ -802,19 +843,12 @@ fn check(a: &CheckArgs) -> Result<ExitStatus> {
     } else {
         Vec::new()
     };
-    let as_of = a
-        .as_of
-        .clone()
-        .unwrap_or_else(|| wireshape::DEFAULT_AS_OF.to_owned());
-    if !is_date(&as_of) {
-        return Err(wireshape::UsageError::BadDate(as_of).into());
-    }
+    let as_of = a.as_of.as_deref().unwrap_or(wireshape::DEFAULT_AS_OF);
     let v1 = Profile::V1.with_config(a.config.load()?);
-    let findings = console::check_findings(&catalog, &lanes, &recordings, &as_of, &v1);
-    match a.output_format.as_str() {
-        "json" => console::check_json(&catalog, &lanes, &as_of, &findings)?,
-        "text" => console::check_text(&catalog, &lanes, &as_of, &findings),
-        other => return Err(wireshape::UsageError::UnknownOutputFormat(other.to_owned()).into()),
+    let findings = console::check_findings(&catalog, &lanes, &recordings, as_of, &v1);
+    match a.output_format {
+        OutputFormat::Json => console::check_json(&catalog, &lanes, as_of, &findings)?,
+        OutputFormat::Text => console::check_text(&catalog, &lanes, as_of, &findings),
     }
     Ok(if findings.is_empty() {
         ExitStatus::Clean
@@ -823,25 +857,14 @@ fn check(a: &CheckArgs) -> Result<ExitStatus> {
     })
 }
 
-fn is_date(s: &str) -> bool {
-    let b = s.as_bytes();
-    b.len() == 10
-        && b[4] == b'-'
-        && b[7] == b'-'
-        && b.iter()
-            .enumerate()
-            .all(|(i, c)| i == 4 || i == 7 || c.is_ascii_digit())
-}
-
 fn replay(a: &ReplayArgs) -> Result<ExitStatus> {
     let recordings = wireshape::load_recordings(&a.recordings)?;
     let v1 = Profile::V1.with_config(a.config.load()?);
     let gaps = wireshape::load_known_gaps(&a.recordings.join("known-gaps.toml"))?;
     let results = console::replay_results(&recordings, &v1, &gaps);
-    match a.output_format.as_str() {
-        "json" => console::json(&serde_json::to_value(&results)?)?,
-        "text" => console::replay_text(&results),
-        other => return Err(wireshape::UsageError::UnknownOutputFormat(other.to_owned()).into()),
+    match a.output_format {
+        OutputFormat::Json => console::json(&serde_json::to_value(&results)?)?,
+        OutputFormat::Text => console::replay_text(&results),
     }
     Ok(if results.iter().any(|r| r.failed) {
         ExitStatus::Failures
@@ -852,18 +875,12 @@ fn replay(a: &ReplayArgs) -> Result<ExitStatus> {
 
 fn mock_provider(a: &MockProviderArgs) -> Result<ExitStatus> {
     let lane = Lane::parse(&a.lane)?;
-    let as_of = a
-        .as_of
-        .clone()
-        .unwrap_or_else(|| wireshape::DEFAULT_AS_OF.to_owned());
-    if !is_date(&as_of) {
-        return Err(wireshape::UsageError::BadDate(as_of).into());
-    }
+    let as_of = a.as_of.as_deref().unwrap_or(wireshape::DEFAULT_AS_OF);
     let dir = a.recordings.is_dir().then_some(a.recordings.as_path());
     let addr = format!("{}:{}", a.bind, a.port);
     // Unreadable recordings or an address that cannot be bound: the user's
     // input or choice, exit 2.
-    wireshape::run_mock_provider(lane, &addr, dir, &as_of, Box::new(console::line_err)).map_err(
+    wireshape::run_mock_provider(lane, &addr, dir, as_of, Box::new(console::line_err)).map_err(
         |e| wireshape::UsageError::CannotServe {
             lane: lane.id().to_owned(),
             addr: addr.clone(),
@@ -983,10 +1000,9 @@ fn metamorphic(a: &MetamorphicArgs) -> Result<ExitStatus> {
         Vec::new()
     };
     let rates = wireshape::run_metamorphic(&pipeline, &lanes, &tools, &recordings);
-    match a.output_format.as_str() {
-        "json" => console::json(&serde_json::to_value(&rates)?)?,
-        "text" => console::metamorphic_text(&pipeline.id(), &rates),
-        other => return Err(wireshape::UsageError::UnknownOutputFormat(other.to_owned()).into()),
+    match a.output_format {
+        OutputFormat::Json => console::json(&serde_json::to_value(&rates)?)?,
+        OutputFormat::Text => console::metamorphic_text(&pipeline.id(), &rates),
     }
     Ok(if rates.iter().any(|r| r.rejected() > 0) {
         ExitStatus::Failures

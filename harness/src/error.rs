@@ -156,8 +156,6 @@ pub enum UsageError {
     BadShard(String),
     #[error("bad date `{0}`: expected YYYY-MM-DD")]
     BadDate(String),
-    #[error("unknown output format `{0}` (text or json)")]
-    UnknownOutputFormat(String),
     /// `mock-provider` could not load its recordings or bind its address.
     #[error("cannot serve {lane} on {addr}: {message}")]
     CannotServe {
@@ -176,7 +174,6 @@ impl UsageError {
             | Self::UnknownFormat(_)
             | Self::BadShard(_)
             | Self::BadDate(_)
-            | Self::UnknownOutputFormat(_)
             | Self::CannotServe { .. } => ExitStatus::Usage,
         }
     }

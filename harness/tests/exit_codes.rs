@@ -87,6 +87,55 @@ fn an_unusable_own_corpus_file_names_its_path_line_and_column_once() {
     assert!(!dir.path().join("out").exists());
 }
 
+#[test]
+fn an_impossible_as_of_date_is_refused_by_the_parser() {
+    let dir = copy_of_testdata();
+    let (code, out, err) = run_in(
+        dir.path(),
+        &["check", "--as-of", "2025-99-99", "union.json"],
+    );
+    assert_eq!(code, 2);
+    assert_eq!(out, "");
+    assert_eq!(
+        err,
+        "error: invalid value '2025-99-99' for '--as-of <AS_OF>': bad date `2025-99-99`: expected YYYY-MM-DD\n\n\
+         For more information, try '--help'.\n"
+    );
+    for bad in ["2025-02-29", "2024-04-31", "2024-00-10", "2024-1-100"] {
+        let (code, _, err) = run_in(dir.path(), &["check", "--as-of", bad, "union.json"]);
+        assert_eq!(code, 2, "{bad}: {err}");
+    }
+    // A leap day is a real date.
+    let (code, _, err) = run_in(
+        dir.path(),
+        &["check", "--as-of", "2024-02-29", "union.json"],
+    );
+    assert_eq!(code, 1, "{err}");
+}
+
+/// A bad `--output-format` is refused before any work: the tools file is
+/// never read (it does not exist).
+#[test]
+fn a_bad_output_format_is_refused_before_any_work() {
+    let dir = copy_of_testdata();
+    for command in ["check", "replay", "metamorphic"] {
+        let mut args = vec![command, "--output-format", "xml"];
+        if command == "check" {
+            args.push("nope.json");
+        }
+        let (code, out, err) = run_in(dir.path(), &args);
+        assert_eq!(code, 2, "{command}: {err}");
+        assert_eq!(out, "");
+        assert_eq!(
+            err,
+            "error: invalid value 'xml' for '--output-format <FORMAT>'\n  \
+             [possible values: text, json]\n\n\
+             For more information, try '--help'.\n",
+            "{command}"
+        );
+    }
+}
+
 /// `run --output` on the user's own directory: exit 2, every file kept.
 #[test]
 fn run_refuses_an_output_directory_holding_a_users_file() {
