@@ -5,7 +5,7 @@
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use wireshape::generate::FuzzSpec;
 use wireshape::{
@@ -752,16 +752,14 @@ fn accept(a: &AcceptArgs) -> Result<ExitStatus> {
             )),
         }
     }
-    std::fs::create_dir_all(&a.corpus.ledger)
-        .with_context(|| format!("cannot create {}", a.corpus.ledger.display()))?;
+    std::fs::create_dir_all(&a.corpus.ledger).map_err(|source| wireshape::OutputError::Io {
+        path: a.corpus.ledger.clone(),
+        op: "create directory",
+        source,
+    })?;
     for (lane, entries) in &by_lane {
         let path = a.corpus.ledger.join(format!("{lane}.toml"));
-        let mut text = std::fs::read_to_string(&path).unwrap_or_default();
-        if !text.is_empty() && !text.ends_with("\n\n") {
-            text.push('\n');
-        }
-        text.push_str(&wireshape::ledger_to_toml(entries));
-        std::fs::write(&path, text).with_context(|| format!("cannot write {}", path.display()))?;
+        append_to_ledger(&path, entries)?;
         console::line(&format!(
             "{}: {} entries written",
             path.display(),
@@ -772,6 +770,30 @@ fn accept(a: &AcceptArgs) -> Result<ExitStatus> {
         console::line("no unexpected divergences: nothing to accept");
     }
     Ok(ExitStatus::Clean)
+}
+
+/// Append `entries` to the ledger file `path` (created when missing). The
+/// existing text is read first: a file that cannot be read as text is an
+/// input error (exit 2), never taken for an empty ledger. The new text
+/// replaces the file atomically (temp file, then rename).
+fn append_to_ledger(path: &Path, entries: &[LedgerEntry]) -> Result<()> {
+    let mut text = match std::fs::read_to_string(path) {
+        Ok(text) => text,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
+        Err(source) => {
+            return Err(wireshape::LoadError::Io {
+                path: path.to_owned(),
+                source,
+            }
+            .into());
+        }
+    };
+    if !text.is_empty() && !text.ends_with("\n\n") {
+        text.push('\n');
+    }
+    text.push_str(&wireshape::ledger_to_toml(entries));
+    wireshape::replace_file(path, text.as_bytes())?;
+    Ok(())
 }
 
 fn entry(a: &AcceptArgs, case: String, tags: Vec<String>, pin: Option<String>) -> LedgerEntry {
@@ -1009,4 +1031,58 @@ fn metamorphic(a: &MetamorphicArgs) -> Result<ExitStatus> {
     } else {
         ExitStatus::Clean
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ledger_entry() -> LedgerEntry {
+        LedgerEntry {
+            case: "mini#slug".to_owned(),
+            class: "accepted".to_owned(),
+            reason: "intended".to_owned(),
+            evidence: Vec::new(),
+            tags: vec!["new:pattern:removed".to_owned()],
+            when: Vec::new(),
+            external: false,
+            new_sha256: None,
+        }
+    }
+
+    /// A ledger that cannot be read as text is never taken for an empty
+    /// one: the error names the file, exits 2, and the bytes stay.
+    #[test]
+    fn appending_to_a_non_utf8_ledger_fails_and_keeps_its_bytes() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("groq.toml");
+        let bytes = b"# \xff\xfe not UTF-8\n".to_vec();
+        std::fs::write(&path, &bytes).unwrap();
+        let err = append_to_ledger(&path, &[ledger_entry()]).unwrap_err();
+        assert_eq!(
+            message_of(&err),
+            format!(
+                "{}: cannot read: stream did not contain valid UTF-8",
+                path.display()
+            )
+        );
+        assert_eq!(exit_status_of(&err), ExitStatus::Usage);
+        assert_eq!(std::fs::read(&path).unwrap(), bytes);
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+    }
+
+    #[test]
+    fn appending_keeps_the_existing_entries_and_adds_the_new_ones() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("groq.toml");
+        append_to_ledger(&path, &[ledger_entry()]).unwrap();
+        let one = std::fs::read_to_string(&path).unwrap();
+        append_to_ledger(&path, &[ledger_entry()]).unwrap();
+        let two = std::fs::read_to_string(&path).unwrap();
+        assert_eq!(
+            two,
+            format!("{one}\n{}", wireshape::ledger_to_toml(&[ledger_entry()]))
+        );
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+    }
 }
