@@ -4,7 +4,7 @@
 //! test runs the binary in a temporary copy of `tests/testdata/cli`, or
 //! (`mutants`) in the repository root with its output in a temporary
 //! directory. Exit 4 is pinned in `tests/mutants.rs` (a failing pass
-//! example).
+//! example); a panic (exit 70) by the boundary's unit tests in `src/main.rs`.
 
 mod util;
 
