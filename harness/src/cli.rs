@@ -5,8 +5,8 @@
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
-use anyhow::{Context, Result};
-use clap::{Args, Parser, Subcommand};
+use anyhow::Result;
+use clap::{Args, Parser, Subcommand, ValueEnum};
 use wireshape::generate::FuzzSpec;
 use wireshape::{
     CaseOutcome, Class, DiffOptions, ExitStatus, Format, Lane, LedgerEntry, Outcome, Pipeline,
@@ -54,6 +54,44 @@ enum Command {
     Mutants(MutantsArgs),
     /// Schema mutation: inject each oracle rule's recorded construct into clean corpus tools; the pipeline must handle it.
     Metamorphic(MetamorphicArgs),
+}
+
+/// `--output-format`: checked by clap, so a bad value is refused before any work.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum OutputFormat {
+    Text,
+    Json,
+}
+
+/// `--as-of`: a real calendar date `YYYY-MM-DD` (checked by clap, before any work).
+fn parse_date(s: &str) -> Result<String, wireshape::UsageError> {
+    let bad = || wireshape::UsageError::BadDate(s.to_owned());
+    let b = s.as_bytes();
+    if b.len() != 10 || b[4] != b'-' || b[7] != b'-' {
+        return Err(bad());
+    }
+    let num = |from: usize, to: usize| -> Option<u32> {
+        let part = &s[from..to];
+        part.bytes()
+            .all(|c| c.is_ascii_digit())
+            .then(|| part.parse().ok())
+            .flatten()
+    };
+    let (Some(year), Some(month), Some(day)) = (num(0, 4), num(5, 7), num(8, 10)) else {
+        return Err(bad());
+    };
+    let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0);
+    let days = match month {
+        1 | 3 | 5 | 7 | 8 | 10 | 12 => 31,
+        4 | 6 | 9 | 11 => 30,
+        2 if leap => 29,
+        2 => 28,
+        _ => 0,
+    };
+    if day == 0 || day > days {
+        return Err(bad());
+    }
+    Ok(s.to_owned())
 }
 
 #[derive(Debug, Args)]
@@ -142,10 +180,11 @@ struct MetamorphicArgs {
     #[arg(
         long = "output-format",
         value_name = "FORMAT",
-        default_value = "text",
+        value_enum,
+        default_value_t = OutputFormat::Text,
         env = "WIRESHAPE_OUTPUT_FORMAT"
     )]
-    output_format: String,
+    output_format: OutputFormat,
     #[command(flatten)]
     config: ConfigArg,
 }
@@ -170,7 +209,7 @@ struct MockProviderArgs {
     )]
     recordings: PathBuf,
     /// Judge as of this date (YYYY-MM-DD).
-    #[arg(long, env = "WIRESHAPE_AS_OF")]
+    #[arg(long, value_parser = parse_date, env = "WIRESHAPE_AS_OF")]
     as_of: Option<String>,
 }
 
@@ -183,12 +222,13 @@ struct CheckArgs {
     #[arg(
         long = "output-format",
         value_name = "FORMAT",
-        default_value = "text",
+        value_enum,
+        default_value_t = OutputFormat::Text,
         env = "WIRESHAPE_OUTPUT_FORMAT"
     )]
-    output_format: String,
+    output_format: OutputFormat,
     /// Judge as of this date (YYYY-MM-DD): rules that changed use their rule of that day.
-    #[arg(long, env = "WIRESHAPE_AS_OF")]
+    #[arg(long, value_parser = parse_date, env = "WIRESHAPE_AS_OF")]
     as_of: Option<String>,
     /// Recordings directory (evidence).
     #[arg(
@@ -221,10 +261,11 @@ struct ReplayArgs {
     #[arg(
         long = "output-format",
         value_name = "FORMAT",
-        default_value = "text",
+        value_enum,
+        default_value_t = OutputFormat::Text,
         env = "WIRESHAPE_OUTPUT_FORMAT"
     )]
-    output_format: String,
+    output_format: OutputFormat,
     #[command(flatten)]
     config: ConfigArg,
 }
@@ -435,21 +476,41 @@ impl ConfigArg {
     }
 }
 
-/// Errors that mean "usage or input" (exit 2) rather than internal (70).
-pub(crate) fn is_input_error(err: &anyhow::Error) -> bool {
-    err.chain().any(|e| {
-        e.downcast_ref::<wireshape::LoadError>().is_some()
-            || e.downcast_ref::<wireshape::UsageError>().is_some()
-            || e.downcast_ref::<std::io::Error>().is_some()
-            // An `--output` the user chose that is no report directory.
-            || matches!(
-                e.downcast_ref::<wireshape::ReportError>(),
-                Some(
-                    wireshape::ReportError::NotAReport { .. }
-                        | wireshape::ReportError::BadPath { .. }
-                )
-            )
-    })
+/// The exit status of an error that ended a command: the first of the
+/// library's typed errors in its chain decides (each maps its own variants
+/// explicitly); anything else (writing to stdout, a serializer) is internal.
+pub(crate) fn exit_status_of(err: &anyhow::Error) -> ExitStatus {
+    err.chain()
+        .find_map(|e| {
+            if let Some(e) = e.downcast_ref::<wireshape::LoadError>() {
+                Some(e.exit_status())
+            } else if let Some(e) = e.downcast_ref::<wireshape::UsageError>() {
+                Some(e.exit_status())
+            } else if let Some(e) = e.downcast_ref::<wireshape::ReportError>() {
+                Some(e.exit_status())
+            } else {
+                e.downcast_ref::<wireshape::OutputError>()
+                    .map(wireshape::OutputError::exit_status)
+            }
+        })
+        .unwrap_or(ExitStatus::Internal)
+}
+
+/// The one-line message for an error: each cause once, joined with `: `.
+/// A cause whose text its parent already ends with (an error that prints
+/// its source, as `path: cannot read: <os error>` does) is not repeated.
+pub(crate) fn message_of(err: &anyhow::Error) -> String {
+    let mut out = String::new();
+    for cause in err.chain() {
+        let text = cause.to_string();
+        if out.is_empty() {
+            out = text;
+        } else if !out.ends_with(&text) {
+            out.push_str(": ");
+            out.push_str(&text);
+        }
+    }
+    out
 }
 
 impl Cli {
@@ -484,11 +545,7 @@ fn shape(a: &ShapeArgs) -> Result<ExitStatus> {
     let format = a.format.as_deref().map(Format::parse).transpose()?;
     let config = a.config.load()?;
     let catalog = if a.file.as_os_str() == "-" {
-        let mut bytes = Vec::new();
-        std::io::stdin()
-            .read_to_end(&mut bytes)
-            .context("cannot read standard input")?;
-        load_catalog_bytes("stdin", Path::new("<stdin>"), &bytes, format)?
+        load_catalog_bytes("stdin", Path::new("<stdin>"), &read_stdin()?, format)?
     } else {
         load_catalog(&a.file, format)?
     };
@@ -695,16 +752,14 @@ fn accept(a: &AcceptArgs) -> Result<ExitStatus> {
             )),
         }
     }
-    std::fs::create_dir_all(&a.corpus.ledger)
-        .with_context(|| format!("cannot create {}", a.corpus.ledger.display()))?;
+    std::fs::create_dir_all(&a.corpus.ledger).map_err(|source| wireshape::OutputError::Io {
+        path: a.corpus.ledger.clone(),
+        op: "create directory",
+        source,
+    })?;
     for (lane, entries) in &by_lane {
         let path = a.corpus.ledger.join(format!("{lane}.toml"));
-        let mut text = std::fs::read_to_string(&path).unwrap_or_default();
-        if !text.is_empty() && !text.ends_with("\n\n") {
-            text.push('\n');
-        }
-        text.push_str(&wireshape::ledger_to_toml(entries));
-        std::fs::write(&path, text).with_context(|| format!("cannot write {}", path.display()))?;
+        append_to_ledger(&path, entries)?;
         console::line(&format!(
             "{}: {} entries written",
             path.display(),
@@ -715,6 +770,30 @@ fn accept(a: &AcceptArgs) -> Result<ExitStatus> {
         console::line("no unexpected divergences: nothing to accept");
     }
     Ok(ExitStatus::Clean)
+}
+
+/// Append `entries` to the ledger file `path` (created when missing). The
+/// existing text is read first: a file that cannot be read as text is an
+/// input error (exit 2), never taken for an empty ledger. The new text
+/// replaces the file atomically (temp file, then rename).
+fn append_to_ledger(path: &Path, entries: &[LedgerEntry]) -> Result<()> {
+    let mut text = match std::fs::read_to_string(path) {
+        Ok(text) => text,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
+        Err(source) => {
+            return Err(wireshape::LoadError::Io {
+                path: path.to_owned(),
+                source,
+            }
+            .into());
+        }
+    };
+    if !text.is_empty() && !text.ends_with("\n\n") {
+        text.push('\n');
+    }
+    text.push_str(&wireshape::ledger_to_toml(entries));
+    wireshape::replace_file(path, text.as_bytes())?;
+    Ok(())
 }
 
 fn entry(a: &AcceptArgs, case: String, tags: Vec<String>, pin: Option<String>) -> LedgerEntry {
@@ -748,17 +827,25 @@ fn merge(a: &MergeArgs) -> Result<ExitStatus> {
     Ok(report.exit_status())
 }
 
+/// Standard input, read to the end (a failure is an input error, exit 2).
+fn read_stdin() -> Result<Vec<u8>, wireshape::LoadError> {
+    let mut bytes = Vec::new();
+    std::io::stdin()
+        .read_to_end(&mut bytes)
+        .map_err(|source| wireshape::LoadError::Io {
+            path: PathBuf::from("<stdin>"),
+            source,
+        })?;
+    Ok(bytes)
+}
+
 fn read_tools(file: &Path, format: Option<&str>) -> Result<wireshape::Catalog> {
     let format = format.map(Format::parse).transpose()?;
     if file.as_os_str() == "-" {
-        let mut bytes = Vec::new();
-        std::io::stdin()
-            .read_to_end(&mut bytes)
-            .context("cannot read standard input")?;
         Ok(load_catalog_bytes(
             "stdin",
             Path::new("<stdin>"),
-            &bytes,
+            &read_stdin()?,
             format,
         )?)
     } else {
@@ -778,19 +865,12 @@ fn check(a: &CheckArgs) -> Result<ExitStatus> {
     } else {
         Vec::new()
     };
-    let as_of = a
-        .as_of
-        .clone()
-        .unwrap_or_else(|| wireshape::DEFAULT_AS_OF.to_owned());
-    if !is_date(&as_of) {
-        return Err(wireshape::UsageError::BadDate(as_of).into());
-    }
+    let as_of = a.as_of.as_deref().unwrap_or(wireshape::DEFAULT_AS_OF);
     let v1 = Profile::V1.with_config(a.config.load()?);
-    let findings = console::check_findings(&catalog, &lanes, &recordings, &as_of, &v1);
-    match a.output_format.as_str() {
-        "json" => console::check_json(&catalog, &lanes, &as_of, &findings)?,
-        "text" => console::check_text(&catalog, &lanes, &as_of, &findings),
-        other => return Err(wireshape::UsageError::UnknownOutputFormat(other.to_owned()).into()),
+    let findings = console::check_findings(&catalog, &lanes, &recordings, as_of, &v1);
+    match a.output_format {
+        OutputFormat::Json => console::check_json(&catalog, &lanes, as_of, &findings)?,
+        OutputFormat::Text => console::check_text(&catalog, &lanes, as_of, &findings),
     }
     Ok(if findings.is_empty() {
         ExitStatus::Clean
@@ -799,25 +879,14 @@ fn check(a: &CheckArgs) -> Result<ExitStatus> {
     })
 }
 
-fn is_date(s: &str) -> bool {
-    let b = s.as_bytes();
-    b.len() == 10
-        && b[4] == b'-'
-        && b[7] == b'-'
-        && b.iter()
-            .enumerate()
-            .all(|(i, c)| i == 4 || i == 7 || c.is_ascii_digit())
-}
-
 fn replay(a: &ReplayArgs) -> Result<ExitStatus> {
     let recordings = wireshape::load_recordings(&a.recordings)?;
     let v1 = Profile::V1.with_config(a.config.load()?);
     let gaps = wireshape::load_known_gaps(&a.recordings.join("known-gaps.toml"))?;
     let results = console::replay_results(&recordings, &v1, &gaps);
-    match a.output_format.as_str() {
-        "json" => console::json(&serde_json::to_value(&results)?)?,
-        "text" => console::replay_text(&results),
-        other => return Err(wireshape::UsageError::UnknownOutputFormat(other.to_owned()).into()),
+    match a.output_format {
+        OutputFormat::Json => console::json(&serde_json::to_value(&results)?)?,
+        OutputFormat::Text => console::replay_text(&results),
     }
     Ok(if results.iter().any(|r| r.failed) {
         ExitStatus::Failures
@@ -828,22 +897,18 @@ fn replay(a: &ReplayArgs) -> Result<ExitStatus> {
 
 fn mock_provider(a: &MockProviderArgs) -> Result<ExitStatus> {
     let lane = Lane::parse(&a.lane)?;
-    let as_of = a
-        .as_of
-        .clone()
-        .unwrap_or_else(|| wireshape::DEFAULT_AS_OF.to_owned());
-    if !is_date(&as_of) {
-        return Err(wireshape::UsageError::BadDate(as_of).into());
-    }
+    let as_of = a.as_of.as_deref().unwrap_or(wireshape::DEFAULT_AS_OF);
     let dir = a.recordings.is_dir().then_some(a.recordings.as_path());
-    wireshape::run_mock_provider(
-        lane,
-        &format!("{}:{}", a.bind, a.port),
-        dir,
-        &as_of,
-        Box::new(console::line_err),
-    )
-    .with_context(|| format!("cannot serve {} on {}:{}", lane.id(), a.bind, a.port))?;
+    let addr = format!("{}:{}", a.bind, a.port);
+    // Unreadable recordings or an address that cannot be bound: the user's
+    // input or choice, exit 2.
+    wireshape::run_mock_provider(lane, &addr, dir, as_of, Box::new(console::line_err)).map_err(
+        |e| wireshape::UsageError::CannotServe {
+            lane: lane.id().to_owned(),
+            addr: addr.clone(),
+            message: e.to_string(),
+        },
+    )?;
     Ok(ExitStatus::Clean)
 }
 
@@ -891,6 +956,10 @@ fn mutants(a: &MutantsArgs) -> Result<ExitStatus> {
         }
         return Ok(ExitStatus::Clean);
     }
+    // The output folder is checked (and refused if it is not a mutants
+    // report) before the evidence is loaded.
+    let infos: Vec<_> = plan.iter().map(|m| &m.info).collect();
+    let writer = wireshape::MutantsWriter::create(&a.output, &infos)?;
     let ev = wireshape::load_evidence(
         &wireshape::EvidenceOptions {
             own_corpus: if a.corpus.own.is_dir() {
@@ -914,8 +983,6 @@ fn mutants(a: &MutantsArgs) -> Result<ExitStatus> {
         },
         &lanes,
     )?;
-    let infos: Vec<_> = plan.iter().map(|m| &m.info).collect();
-    let writer = wireshape::MutantsWriter::create(&a.output, &infos)?;
     let opts = wireshape::MutantRunOptions {
         jobs: a
             .corpus
@@ -955,14 +1022,67 @@ fn metamorphic(a: &MetamorphicArgs) -> Result<ExitStatus> {
         Vec::new()
     };
     let rates = wireshape::run_metamorphic(&pipeline, &lanes, &tools, &recordings);
-    match a.output_format.as_str() {
-        "json" => console::json(&serde_json::to_value(&rates)?)?,
-        "text" => console::metamorphic_text(&pipeline.id(), &rates),
-        other => return Err(wireshape::UsageError::UnknownOutputFormat(other.to_owned()).into()),
+    match a.output_format {
+        OutputFormat::Json => console::json(&serde_json::to_value(&rates)?)?,
+        OutputFormat::Text => console::metamorphic_text(&pipeline.id(), &rates),
     }
     Ok(if rates.iter().any(|r| r.rejected() > 0) {
         ExitStatus::Failures
     } else {
         ExitStatus::Clean
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ledger_entry() -> LedgerEntry {
+        LedgerEntry {
+            case: "mini#slug".to_owned(),
+            class: "accepted".to_owned(),
+            reason: "intended".to_owned(),
+            evidence: Vec::new(),
+            tags: vec!["new:pattern:removed".to_owned()],
+            when: Vec::new(),
+            external: false,
+            new_sha256: None,
+        }
+    }
+
+    /// A ledger that cannot be read as text is never taken for an empty
+    /// one: the error names the file, exits 2, and the bytes stay.
+    #[test]
+    fn appending_to_a_non_utf8_ledger_fails_and_keeps_its_bytes() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("groq.toml");
+        let bytes = b"# \xff\xfe not UTF-8\n".to_vec();
+        std::fs::write(&path, &bytes).unwrap();
+        let err = append_to_ledger(&path, &[ledger_entry()]).unwrap_err();
+        assert_eq!(
+            message_of(&err),
+            format!(
+                "{}: cannot read: stream did not contain valid UTF-8",
+                path.display()
+            )
+        );
+        assert_eq!(exit_status_of(&err), ExitStatus::Usage);
+        assert_eq!(std::fs::read(&path).unwrap(), bytes);
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+    }
+
+    #[test]
+    fn appending_keeps_the_existing_entries_and_adds_the_new_ones() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("groq.toml");
+        append_to_ledger(&path, &[ledger_entry()]).unwrap();
+        let one = std::fs::read_to_string(&path).unwrap();
+        append_to_ledger(&path, &[ledger_entry()]).unwrap();
+        let two = std::fs::read_to_string(&path).unwrap();
+        assert_eq!(
+            two,
+            format!("{one}\n{}", wireshape::ledger_to_toml(&[ledger_entry()]))
+        );
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+    }
 }

@@ -132,7 +132,7 @@ pub(crate) fn list_text(scan: &CorpusScan) {
                 loaded += 1;
                 println!("{:<60} {:>5} tools  {}", c.id, c.tools.len(), c.format.id());
             }
-            CorpusEntry::Unusable { path, reason } => {
+            CorpusEntry::Unusable { path, reason, .. } => {
                 unusable += 1;
                 println!("{:<60} unusable: {reason}", path.display());
             }
@@ -157,7 +157,7 @@ pub(crate) fn list_json(scan: &CorpusScan) -> Result<()> {
                 "tools": c.tools.iter().map(|t| t.name.as_str()).collect::<Vec<_>>(),
                 "notes": c.notes.len(),
             }),
-            CorpusEntry::Unusable { path, reason } => json!({
+            CorpusEntry::Unusable { path, reason, .. } => json!({
                 "type": "unusable",
                 "path": path.display().to_string(),
                 "reason": reason,

@@ -57,6 +57,9 @@ pub enum CorpusEntry {
     Unusable {
         path: PathBuf,
         reason: String,
+        /// The load error itself, when the file was read as a catalog and
+        /// failed (`reason` is its message).
+        error: Option<LoadError>,
     },
 }
 
@@ -89,7 +92,7 @@ impl CorpusScan {
     pub fn unusable(&self) -> impl Iterator<Item = (&Path, &str)> {
         self.entries.iter().filter_map(|e| match e {
             CorpusEntry::Loaded(_) => None,
-            CorpusEntry::Unusable { path, reason } => Some((path.as_path(), reason.as_str())),
+            CorpusEntry::Unusable { path, reason, .. } => Some((path.as_path(), reason.as_str())),
         })
     }
 
@@ -124,6 +127,7 @@ fn unusable(entries: &mut Vec<CorpusEntry>, path: PathBuf, reason: &str) {
     entries.push(CorpusEntry::Unusable {
         path,
         reason: reason.to_owned(),
+        error: None,
     });
 }
 
@@ -196,12 +200,14 @@ fn file_entry(path: &Path, rel: &Path) -> CorpusEntry {
         return CorpusEntry::Unusable {
             path: path.to_owned(),
             reason: "corpus manifest, not a catalog".to_owned(),
+            error: None,
         };
     }
     if !is_catalog_ext {
         return CorpusEntry::Unusable {
             path: path.to_owned(),
             reason: "not a .json or .jsonl file".to_owned(),
+            error: None,
         };
     }
     let loaded = fs::read(path)
@@ -215,6 +221,7 @@ fn file_entry(path: &Path, rel: &Path) -> CorpusEntry {
         Err(e) => CorpusEntry::Unusable {
             path: path.to_owned(),
             reason: e.to_string(),
+            error: Some(e),
         },
     }
 }

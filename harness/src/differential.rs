@@ -106,16 +106,22 @@ pub fn prepare(opts: &DiffOptions<'_>) -> Result<Inputs, LoadError> {
     for entry in scan_corpus(&opts.own_corpus).entries {
         match entry {
             CorpusEntry::Loaded(c) => catalogs.push((c, false)),
-            CorpusEntry::Unusable { path, reason } => {
+            CorpusEntry::Unusable {
+                path,
+                reason,
+                error,
+            } => {
                 if reason.contains("not a .json or .jsonl file") {
                     continue;
                 }
-                return Err(LoadError::Shape {
+                // The catalog's own load error (`path:line:column: …`) when
+                // it has one; otherwise `path: reason`.
+                return Err(error.unwrap_or(LoadError::Shape {
                     path,
                     line: 0,
                     column: 0,
                     message: reason,
-                });
+                }));
             }
         }
     }
@@ -126,7 +132,7 @@ pub fn prepare(opts: &DiffOptions<'_>) -> Result<Inputs, LoadError> {
                 external_loaded = true;
                 catalogs.push((c, true));
             }
-            CorpusEntry::Unusable { path, reason } => {
+            CorpusEntry::Unusable { path, reason, .. } => {
                 unusable.insert(path.display().to_string(), reason);
             }
         }
@@ -864,7 +870,7 @@ mod tests {
         assert_eq!(
             err.to_string(),
             format!(
-                "{}:0:0: catalog id `fuzz/9` clashes with the generated cases `fuzz/9#<i>` of `--seed 9`: rename the file or its directory",
+                "{}: catalog id `fuzz/9` clashes with the generated cases `fuzz/9#<i>` of `--seed 9`: rename the file or its directory",
                 dir.path().join("fuzz/9.json").display()
             )
         );

@@ -3,6 +3,8 @@
 
 use std::path::PathBuf;
 
+use crate::exit_code::ExitStatus;
+
 /// A file that could not be read or understood as the format it claims.
 #[derive(Debug, thiserror::Error)]
 pub enum LoadError {
@@ -22,8 +24,9 @@ pub enum LoadError {
         message: String,
     },
     /// Valid JSON whose shape is not the expected format; `line`/`column`
-    /// locate the offending value where it can be known (0 when not).
-    #[error("{path}:{line}:{column}: {message}")]
+    /// locate the offending value where it can be known (0 when not: then
+    /// the message reads `path: message`).
+    #[error("{}: {message}", Located(path, *line, *column))]
     Shape {
         path: PathBuf,
         line: usize,
@@ -104,10 +107,29 @@ impl LoadError {
         }
     }
 
+    /// Every load error is about the user's input: exit 2.
+    pub fn exit_status(&self) -> ExitStatus {
+        match self {
+            Self::Io { .. } | Self::Syntax { .. } | Self::Shape { .. } => ExitStatus::Usage,
+        }
+    }
+
     /// The file this error is about.
     pub fn path(&self) -> &std::path::Path {
         match self {
             Self::Io { path, .. } | Self::Syntax { path, .. } | Self::Shape { path, .. } => path,
+        }
+    }
+}
+
+/// `path:line:column`, or just `path` when the position is unknown (line 0).
+struct Located<'a>(&'a std::path::Path, usize, usize);
+
+impl std::fmt::Display for Located<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self(path, 0, _) => write!(f, "{}", path.display()),
+            Self(path, line, column) => write!(f, "{}:{line}:{column}", path.display()),
         }
     }
 }
@@ -134,8 +156,27 @@ pub enum UsageError {
     BadShard(String),
     #[error("bad date `{0}`: expected YYYY-MM-DD")]
     BadDate(String),
-    #[error("unknown output format `{0}` (text or json)")]
-    UnknownOutputFormat(String),
+    /// `mock-provider` could not load its recordings or bind its address.
+    #[error("cannot serve {lane} on {addr}: {message}")]
+    CannotServe {
+        lane: String,
+        addr: String,
+        message: String,
+    },
+}
+
+impl UsageError {
+    /// Every usage error exits 2.
+    pub fn exit_status(&self) -> ExitStatus {
+        match self {
+            Self::UnknownLane(_)
+            | Self::UnknownPipeline(_)
+            | Self::UnknownFormat(_)
+            | Self::BadShard(_)
+            | Self::BadDate(_)
+            | Self::CannotServe { .. } => ExitStatus::Usage,
+        }
+    }
 }
 
 #[cfg(test)]
@@ -147,5 +188,26 @@ mod tests {
         let err = serde_json::from_str::<serde_json::Value>("{\n  \"a\": ,\n}").unwrap_err();
         let e = LoadError::from_json("x/tools.json", &err);
         assert_eq!(e.to_string(), "x/tools.json:2:8: expected value");
+    }
+
+    #[test]
+    fn a_shape_error_without_a_position_names_only_the_path() {
+        let e = LoadError::Shape {
+            path: "corpus/ledger/groq.toml".into(),
+            line: 0,
+            column: 0,
+            message: "[[pin]] entry 0: `reason` is empty".to_owned(),
+        };
+        assert_eq!(
+            e.to_string(),
+            "corpus/ledger/groq.toml: [[pin]] entry 0: `reason` is empty"
+        );
+        let e = LoadError::Shape {
+            path: "x.json".into(),
+            line: 3,
+            column: 1,
+            message: "m".to_owned(),
+        };
+        assert_eq!(e.to_string(), "x.json:3:1: m");
     }
 }

@@ -30,6 +30,7 @@ mod mock;
 mod mutants;
 mod oracle;
 mod outcome;
+mod outdir;
 mod passes;
 mod pipeline;
 mod prefix;
@@ -77,6 +78,7 @@ pub use outcome::{
     RequestClass, RequestCounts, RequestIssue, RequestOutcome, RequestSide, RunMeta, RunReport,
     Side, Summary, Violation, WirePair, merge_reports,
 };
+pub use outdir::{OutputError, ReportKind, replace_file};
 pub use pipeline::{BuiltinPipeline, Outcome, PassList, Pipeline, PipelineConfig, Profile, Shaped};
 pub use prefix::{PlannedRequest, RequestPlan, ToolSource};
 pub use recording::{

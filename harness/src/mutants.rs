@@ -1340,39 +1340,21 @@ struct PlanFile<'a> {
     mutants: Vec<&'a MutantInfo>,
 }
 
-/// Writes an output folder atomically (temp sibling, then rename).
-pub struct MutantsWriter {
-    dir: PathBuf,
-    tmp: PathBuf,
-    done: bool,
-}
+use crate::outdir::{OutputDir, OutputError, ReportKind, Rotate};
 
-fn io_err(path: &Path) -> impl FnOnce(std::io::Error) -> LoadError + '_ {
-    move |source| LoadError::Io {
-        path: path.to_owned(),
-        source,
-    }
+/// Writes an output folder atomically (an [`OutputDir`] of
+/// [`ReportKind::MUTANTS`]: temp sibling, then rename). A target that is
+/// not a mutants output folder (the user's own directory, a `run` report)
+/// is refused before any work and left untouched.
+pub struct MutantsWriter {
+    out: OutputDir,
 }
 
 impl MutantsWriter {
     /// Create the temp dir and write `mutants.json` (the plan) first.
-    pub fn create(dir: &Path, plan: &[&MutantInfo]) -> Result<Self, LoadError> {
-        let name = dir.file_name().map_or_else(
-            || "mutants".to_owned(),
-            |n| n.to_string_lossy().into_owned(),
-        );
-        let parent = match dir.parent() {
-            Some(p) if !p.as_os_str().is_empty() => p.to_owned(),
-            _ => PathBuf::from("."),
-        };
-        std::fs::create_dir_all(&parent).map_err(io_err(&parent))?;
-        let tmp = parent.join(format!(".{name}.tmp-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&tmp);
-        std::fs::create_dir(&tmp).map_err(io_err(&tmp))?;
+    pub fn create(dir: &Path, plan: &[&MutantInfo]) -> Result<Self, OutputError> {
         let w = Self {
-            dir: dir.to_owned(),
-            tmp,
-            done: false,
+            out: OutputDir::create(dir, ReportKind::MUTANTS, Rotate::Discard)?,
         };
         w.write_json(
             "mutants.json",
@@ -1384,24 +1366,24 @@ impl MutantsWriter {
         Ok(w)
     }
 
-    fn write(&self, name: &str, text: &str) -> Result<(), LoadError> {
-        let path = self.tmp.join(name);
-        std::fs::write(&path, text).map_err(io_err(&path))
+    fn write(&self, name: &str, text: &str) -> Result<(), OutputError> {
+        let path = self.out.tmp().join(name);
+        std::fs::write(&path, text).map_err(crate::outdir::io_error(&path, "write"))
     }
 
-    fn write_json<T: Serialize>(&self, name: &str, v: &T) -> Result<(), LoadError> {
+    fn write_json<T: Serialize>(&self, name: &str, v: &T) -> Result<(), OutputError> {
         let mut text = serde_json::to_string_pretty(v).unwrap_or_default();
         text.push('\n');
         self.write(name, &text)
     }
 
     /// Write the outcomes and one list per outcome, then rename into place
-    /// (replacing an existing folder). `run` holds the only timing data.
+    /// (replacing an existing mutants folder). `run` holds the only timing data.
     pub fn finish(
-        mut self,
+        self,
         report: &MutantsReport,
         run: &serde_json::Value,
-    ) -> Result<PathBuf, LoadError> {
+    ) -> Result<PathBuf, OutputError> {
         self.write_json("outcomes.json", report)?;
         for outcome in ["caught", "missed", "unviable", "timeout"] {
             let results = report.results.iter().filter(|r| r.outcome.id() == outcome);
@@ -1413,12 +1395,7 @@ impl MutantsWriter {
             .filter(|r| r.outcome.only_by_examples());
         self.write("caught-only-by-examples.txt", &list(only, true))?;
         self.write_json("run.json", run)?;
-        if std::fs::symlink_metadata(&self.dir).is_ok() {
-            std::fs::remove_dir_all(&self.dir).map_err(io_err(&self.dir))?;
-        }
-        std::fs::rename(&self.tmp, &self.dir).map_err(io_err(&self.dir))?;
-        self.done = true;
-        Ok(self.dir.clone())
+        self.out.commit()
     }
 }
 
@@ -1441,14 +1418,6 @@ fn list<'a>(results: impl Iterator<Item = &'a MutantResult>, witness: bool) -> S
         }
     }
     lines
-}
-
-impl Drop for MutantsWriter {
-    fn drop(&mut self) {
-        if !self.done {
-            let _ = std::fs::remove_dir_all(&self.tmp);
-        }
-    }
 }
 
 #[cfg(test)]

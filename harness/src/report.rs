@@ -3,9 +3,10 @@
 //! `divergences.jsonl`, `summary.md`, `junit.xml`, `index.html` and one
 //! `*.txt` list per class, and reads one back for `wireshape report merge`.
 //!
-//! Owns [`ReportWriter`] (atomic writes: everything goes into a hidden
-//! temporary sibling directory that is renamed into place at the end, after
-//! rotating the previous report), [`write_report`], [`read_report`] and
+//! Owns [`ReportWriter`] (atomic writes through `outdir::OutputDir`:
+//! everything goes into a hidden temporary sibling directory that is renamed
+//! into place at the end, after rotating the previous report; a directory
+//! that is not a report is never replaced), [`write_report`], [`read_report`] and
 //! [`ReportError`]. Wraps no external crate beyond serde_json.
 //!
 //! Every file except `run.json` is a pure function of the [`RunReport`]:
@@ -22,11 +23,13 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use crate::error::LoadError;
+use crate::exit_code::ExitStatus;
 use crate::generate::FuzzSpec;
 use crate::outcome::{
     CaseOutcome, CasePlan, Class, LedgerIssue, LedgerMatch, LedgerUse, RequestOutcome, RunMeta,
     RunReport, Side, Summary,
 };
+use crate::outdir::{OutputDir, OutputError, ReportKind, Rotate};
 use crate::semantic::SemanticClass;
 
 /// `run.json`: [`RunMeta`], the only volatile file.
@@ -63,16 +66,22 @@ pub enum ReportError {
     /// A report file is missing, unreadable or malformed (`path:line:column`).
     #[error(transparent)]
     Load(#[from] LoadError),
-    /// The target exists but does not look like a report directory, so it is
-    /// neither replaced nor rotated.
-    #[error(
-        "{}: exists and is not a wireshape report directory (no cases.json or run.json); refusing to replace it",
-        path.display()
-    )]
-    NotAReport { path: PathBuf },
-    /// The target path has no final component to name the directory by.
-    #[error("{}: not usable as a report directory (it has no final name)", path.display())]
-    BadPath { path: PathBuf },
+    /// The target may not be replaced (not a report directory) or could
+    /// not be set up or renamed into place.
+    #[error(transparent)]
+    Output(#[from] OutputError),
+}
+
+impl ReportError {
+    /// A malformed report or a refused target is a usage or input error
+    /// (2); a failed write is an environment failure (70).
+    pub fn exit_status(&self) -> ExitStatus {
+        match self {
+            Self::Io { .. } => ExitStatus::Internal,
+            Self::Load(e) => e.exit_status(),
+            Self::Output(e) => e.exit_status(),
+        }
+    }
 }
 
 fn io_error(path: &Path, op: &'static str) -> impl FnOnce(io::Error) -> ReportError {
@@ -80,25 +89,22 @@ fn io_error(path: &Path, op: &'static str) -> impl FnOnce(io::Error) -> ReportEr
     move |source| ReportError::Io { path, op, source }
 }
 
-/// Writes one report directory atomically.
+/// Writes one report directory atomically (an [`OutputDir`] of
+/// [`ReportKind::RUN`]).
 ///
 /// Everything goes into a temporary sibling directory (same parent, named
 /// `.<name>.tmp-<pid>`); [`finish`](Self::finish) renames it into place,
-/// rotating an existing directory first: `<parent>/latest` →
+/// rotating an existing report first: `<parent>/latest` →
 /// `<parent>/previous`, any other `<parent>/<name>` →
-/// `<parent>/<name>.previous` (the old previous is removed). A crash or error
-/// mid-run leaves the old report untouched; dropping the writer without
-/// `finish` removes the temporary directory.
+/// `<parent>/<name>.previous` (the old previous is removed). A target or
+/// previous directory that is not a report is refused before any work. A
+/// crash or error mid-run leaves the old report untouched; dropping the
+/// writer without `finish` removes the temporary directory.
 #[derive(Debug)]
 pub struct ReportWriter {
-    /// The final directory.
-    dir: PathBuf,
-    /// Where `dir`'s previous content is rotated to.
-    previous: PathBuf,
-    /// The temporary sibling everything is written into.
+    out: OutputDir,
+    /// `out`'s temporary directory, where every file is written.
     tmp: PathBuf,
-    /// Set once `tmp` was renamed into place (nothing left to clean up).
-    finished: bool,
 }
 
 impl ReportWriter {
@@ -107,35 +113,10 @@ impl ReportWriter {
     /// `old` and `new` in this early `cases.json` are empty; `finish` rewrites
     /// it from the final report.
     pub fn create(dir: &Path, plan: &[CasePlan]) -> Result<Self, ReportError> {
-        let name = dir
-            .file_name()
-            .ok_or_else(|| ReportError::BadPath {
-                path: dir.to_owned(),
-            })?
-            .to_string_lossy()
-            .into_owned();
-        let parent = match dir.parent() {
-            Some(p) if !p.as_os_str().is_empty() => p.to_owned(),
-            _ => PathBuf::from("."),
-        };
-        fs::create_dir_all(&parent).map_err(io_error(&parent, "create directory"))?;
-        check_replaceable(dir)?;
-        let previous = if name == "latest" {
-            parent.join("previous")
-        } else {
-            parent.join(format!("{name}.previous"))
-        };
-        let tmp = parent.join(format!(".{name}.tmp-{}", std::process::id()));
-        if fs::symlink_metadata(&tmp).is_ok() {
-            // Left behind by a crashed run that had our pid.
-            remove_path(&tmp)?;
-        }
-        fs::create_dir(&tmp).map_err(io_error(&tmp, "create directory"))?;
+        let out = OutputDir::create(dir, ReportKind::RUN, Rotate::ToPrevious)?;
         let writer = Self {
-            dir: dir.to_owned(),
-            previous,
-            tmp,
-            finished: false,
+            tmp: out.tmp().to_owned(),
+            out,
         };
         writer.write_cases("", "", plan)?;
         Ok(writer)
@@ -155,7 +136,7 @@ impl ReportWriter {
 
     /// Write every file from the final report and meta, then rename the
     /// directory into place (rotating the existing one). Returns the final dir.
-    pub fn finish(mut self, report: &RunReport, meta: &RunMeta) -> Result<PathBuf, ReportError> {
+    pub fn finish(self, report: &RunReport, meta: &RunMeta) -> Result<PathBuf, ReportError> {
         let view = View::new(report);
         self.write_json(RUN_JSON, meta)?;
         self.write_cases(&report.old, &report.new, &report.plan)?;
@@ -176,32 +157,7 @@ impl ReportWriter {
             failures.push('\n');
         }
         self.write_text(FAILURES_TXT, &failures)?;
-        self.rename_into_place()?;
-        self.finished = true;
-        Ok(self.dir.clone())
-    }
-
-    fn rename_into_place(&self) -> Result<(), ReportError> {
-        check_replaceable(&self.dir)?;
-        let rotated = fs::symlink_metadata(&self.dir).is_ok();
-        if rotated {
-            if fs::symlink_metadata(&self.previous).is_ok() {
-                remove_path(&self.previous)?;
-            }
-            fs::rename(&self.dir, &self.previous).map_err(io_error(&self.dir, "rotate"))?;
-        }
-        if let Err(source) = fs::rename(&self.tmp, &self.dir) {
-            if rotated {
-                // Best effort: put the old report back where it was.
-                let _ = fs::rename(&self.previous, &self.dir);
-            }
-            return Err(ReportError::Io {
-                path: self.dir.clone(),
-                op: "rename the new report into place",
-                source,
-            });
-        }
-        Ok(())
+        Ok(self.out.commit()?)
     }
 
     fn write_cases(&self, old: &str, new: &str, plan: &[CasePlan]) -> Result<(), ReportError> {
@@ -286,14 +242,6 @@ impl ReportWriter {
     }
 }
 
-impl Drop for ReportWriter {
-    fn drop(&mut self) {
-        if !self.finished {
-            let _ = fs::remove_dir_all(&self.tmp);
-        }
-    }
-}
-
 /// Create a report directory in one go: [`ReportWriter::create`] then
 /// [`ReportWriter::finish`].
 pub fn write_report(
@@ -345,36 +293,6 @@ fn read_json<T: serde::de::DeserializeOwned>(path: &Path) -> Result<T, ReportErr
         source,
     })?;
     serde_json::from_slice(&bytes).map_err(|e| LoadError::from_json(path, &e).into())
-}
-
-/// A directory may be replaced when it does not exist, is empty or holds a
-/// report; anything else (a file, someone's project directory) is refused.
-fn check_replaceable(dir: &Path) -> Result<(), ReportError> {
-    let Ok(meta) = fs::symlink_metadata(dir) else {
-        return Ok(());
-    };
-    let refuse = || ReportError::NotAReport {
-        path: dir.to_owned(),
-    };
-    if !meta.is_dir() {
-        return Err(refuse());
-    }
-    let mut entries = fs::read_dir(dir).map_err(io_error(dir, "read directory"))?;
-    if entries.next().is_none() || dir.join(CASES_JSON).is_file() || dir.join(RUN_JSON).is_file() {
-        Ok(())
-    } else {
-        Err(refuse())
-    }
-}
-
-fn remove_path(path: &Path) -> Result<(), ReportError> {
-    let is_dir = fs::symlink_metadata(path).is_ok_and(|m| m.is_dir());
-    let result = if is_dir {
-        fs::remove_dir_all(path)
-    } else {
-        fs::remove_file(path)
-    };
-    result.map_err(io_error(path, "remove"))
 }
 
 // ---------------------------------------------------------------------------
@@ -2577,6 +2495,7 @@ mod tests {
             err.to_string().contains("outcomes.json: cannot write"),
             "{err}"
         );
+        assert_eq!(err.exit_status(), ExitStatus::Internal);
         assert_eq!(files(&latest), before);
         assert_eq!(names(tmp.path()), ["latest"]);
     }
@@ -2592,6 +2511,7 @@ mod tests {
                 .starts_with(&format!("{}: cannot create directory", file.display())),
             "{err}"
         );
+        assert_eq!(err.exit_status(), ExitStatus::Internal);
         assert_eq!(names(tmp.path()), ["reports"]);
         assert_eq!(fs::read_to_string(&file).unwrap(), "not a directory");
     }
@@ -2603,7 +2523,11 @@ mod tests {
         fs::create_dir(&dir).unwrap();
         fs::write(dir.join("main.rs"), "fn main() {}").unwrap();
         let err = write_report(&dir, &sample(), &meta("t")).unwrap_err();
-        assert!(matches!(err, ReportError::NotAReport { .. }), "{err}");
+        assert!(
+            matches!(err, ReportError::Output(OutputError::NotAReport { .. })),
+            "{err}"
+        );
+        assert_eq!(err.exit_status(), ExitStatus::Usage);
         assert_eq!(names(tmp.path()), ["src"]);
         assert_eq!(names(&dir), ["main.rs"]);
     }

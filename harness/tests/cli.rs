@@ -358,7 +358,12 @@ fn check_json_output_is_stable() {
 fn check_rejects_a_malformed_as_of_date() {
     let (code, _, err) = run(&["check", "--as-of", "2026-13", "union.json"]);
     assert_eq!(code, 2);
-    assert_eq!(err, "wireshape: bad date `2026-13`: expected YYYY-MM-DD\n");
+    // Refused by the argument parser, before any work.
+    assert_eq!(
+        err,
+        "error: invalid value '2026-13' for '--as-of <AS_OF>': bad date `2026-13`: expected YYYY-MM-DD\n\n\
+         For more information, try '--help'.\n"
+    );
 }
 
 #[test]
