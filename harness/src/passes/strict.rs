@@ -419,9 +419,27 @@ impl Pass for RequireAll {
                         "strict mode: a property schema false (the key must stay absent) is dropped, not required; the closed object keeps the key out",
                     );
                 }
-                let mut all = required.clone();
+                // A required name the object does not declare: strict mode
+                // closes the object, so no call could carry that key and
+                // the tool could never be called. It goes.
+                let mut all: Vec<String> = Vec::with_capacity(required.len());
+                for name in &required {
+                    if props.contains_key(name) {
+                        all.push(name.clone());
+                    } else {
+                        cx.record(
+                            path,
+                            "required",
+                            Action::Removed,
+                            format!(
+                                "strict mode: required name {name:?} is no declared property; the closed object could never carry it, so no call could satisfy the tool"
+                            ),
+                        );
+                    }
+                }
+                let declared = all.clone();
                 for (name, prop) in props.iter_mut() {
-                    if required.contains(name) {
+                    if declared.contains(name) {
                         continue;
                     }
                     let at = schema::child_path(&format!("{path}/properties"), name);
@@ -496,6 +514,34 @@ mod tests {
 
     fn require_all(lane: Lane, schema: Value) -> crate::passes::test_support::Ran {
         run_on_tool(&RequireAll::default(), lane, strict(schema))
+    }
+
+    /// `fixtures#open_map_with_undeclared_required`: an object requiring a
+    /// key only its `additionalProperties` schema admitted. Closed by strict
+    /// mode, it could never be called; the undeclared name goes.
+    #[test]
+    fn openai_strict_v1_drops_a_required_name_the_closed_object_does_not_declare() {
+        let r = require_all(
+            Lane::OpenaiStrict,
+            json!({"type":"object","properties":{"host":{"type":"string"}},"required":["host","port"],"additionalProperties":false}),
+        );
+        assert_eq!(
+            bytes(r.schema()),
+            r#"{"type":"object","properties":{"host":{"type":"string"}},"required":["host"],"additionalProperties":false}"#
+        );
+        assert_eq!(
+            r.marks(),
+            [
+                (String::new(), "required".into(), Action::Removed),
+                (String::new(), "required".into(), Action::Rewritten),
+            ]
+        );
+        // Declared and required already: nothing to do.
+        let r = require_all(
+            Lane::OpenaiStrict,
+            json!({"type":"object","properties":{"host":{"type":"string"}},"required":["host"],"additionalProperties":false}),
+        );
+        assert_eq!(r.marks(), []);
     }
 
     /// JSON-Schema-Test-Suite "properties with boolean schema" and

@@ -34,6 +34,9 @@
 //!   false`, strict mode) rejects properties the author never declared; a
 //!   narrowing seen only on such instances is not counted (a widening is).
 //!
+//! - **Draft-3 required flags.** An original whose property schemas say
+//!   `required: true` (draft 3) is read as draft 3 means it: the parent
+//!   requires the property (draft 2020-12 has no boolean `required`).
 //! - **Renamed keys.** A root property key the wire refused and the
 //!   pipeline renamed (a degradation record with `renamed_to`) is mapped:
 //!   the client maps the call's argument back, so a rename alone is not a
@@ -303,7 +306,8 @@ impl Original {
     /// expected verdict: a disagreement says the validator, not the
     /// shaping, differs from the spec there).
     pub(crate) fn of(tool: &Tool, known: &[KnownInstance]) -> Self {
-        let schema = tool.input_schema.clone();
+        let mut schema = tool.input_schema.clone();
+        draft3_required(&mut schema, 0);
         let mut nodes = 0usize;
         let _ = crate::schema::visit(&schema, &mut |_, _| nodes += 1);
         let judged = if nodes > MAX_NODES {
@@ -912,6 +916,69 @@ fn prune(at: Pair<'_>, instance: &Value, depth: usize, all: bool) -> Value {
             (None, _) => instance.clone(),
         },
         _ => instance.clone(),
+    }
+}
+
+/// Draft 3's property-level `required: true` (or `"true"`) as draft
+/// 2020-12 says it: the name in the parent's `required` list (a `false`
+/// flag is the default and goes). Draft 2020-12 has no boolean `required`,
+/// so without this an author's draft-3 schema cannot be judged at all.
+fn draft3_required(node: &mut Value, depth: usize) {
+    if depth > crate::schema::MAX_DEPTH {
+        return;
+    }
+    let Value::Object(m) = node else {
+        if let Value::Array(items) = node {
+            for v in items {
+                draft3_required(v, depth + 1);
+            }
+        }
+        return;
+    };
+    let mut lifted = Vec::new();
+    if let Some(Value::Object(props)) = m.get_mut("properties") {
+        for (name, prop) in props.iter_mut() {
+            let Some(p) = prop.as_object_mut() else {
+                continue;
+            };
+            let flag = match p.get("required") {
+                Some(Value::Bool(b)) => *b,
+                Some(Value::String(t)) if t == "true" || t == "false" => t == "true",
+                _ => continue,
+            };
+            p.remove("required");
+            if flag {
+                lifted.push(Value::String(name.clone()));
+            }
+        }
+    }
+    if !lifted.is_empty() {
+        match m.get_mut("required") {
+            Some(Value::Array(names)) => {
+                for n in lifted {
+                    if !names.contains(&n) {
+                        names.push(n);
+                    }
+                }
+            }
+            None => {
+                m.insert("required".into(), Value::Array(lifted));
+            }
+            Some(_) => {}
+        }
+    }
+    for (k, v) in m.iter_mut() {
+        match k.as_str() {
+            "properties" | "patternProperties" | "$defs" | "definitions" | "dependentSchemas" => {
+                if let Value::Object(named) = v {
+                    for s in named.values_mut() {
+                        draft3_required(s, depth + 1);
+                    }
+                }
+            }
+            "enum" | "const" | "default" | "examples" | "example" | "required" => {}
+            _ => draft3_required(v, depth + 1),
+        }
     }
 }
 

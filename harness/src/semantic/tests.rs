@@ -521,3 +521,26 @@ fn a_description_no_shaped_description_contains_is_lost() {
         Losses::default()
     );
 }
+
+/// Draft 3 spells "required" on the property: read that way, lifting the
+/// flag into the parent's list keeps the meaning and dropping it widens.
+#[test]
+fn a_draft3_required_flag_is_read_as_the_parent_requiring_the_property() {
+    let original = json!({"type": "object", "properties": {
+        "id": {"type": "string", "required": true},
+        "note": {"type": "string", "required": "false"}
+    }});
+    let lifted = json!({"type": "object", "properties": {
+        "id": {"type": "string"}, "note": {"type": "string"}
+    }, "required": ["id"]});
+    assert_eq!(
+        judge(Lane::Groq, original.clone(), lifted).class,
+        SemanticClass::Preserved
+    );
+    let dropped = json!({"type": "object", "properties": {
+        "id": {"type": "string"}, "note": {"type": "string"}
+    }});
+    let got = judge(Lane::Groq, original, dropped);
+    assert_eq!(got.class, SemanticClass::Widened);
+    assert!(got.widened.is_some_and(|w| w.get("id").is_none()));
+}
