@@ -159,14 +159,16 @@ pub struct Semantics {
     #[serde(skip)]
     pub disagreements: Vec<usize>,
     /// The constraints the original states and the shaped schema no longer
-    /// does ([`Losses`]), judged without instances: what `mutants` compares.
+    /// does ([`Losses`]), judged without instances: what `mutants` compares
+    /// (computed only through [`Memo`], which `mutants` uses).
     #[serde(skip)]
     pub losses: Losses,
 }
 
 /// Constraint keywords the model reads with a plain value (`maxItems 1000`,
 /// `pattern "^a"`, `format "uri"`, `enum [..]`), and the annotations it
-/// reads (`default`, `title`, `examples`, OpenAPI's `example`): one the
+/// reads (`default`, `title`, `examples`, OpenAPI's `example`, Gemini's `propertyOrdering`,
+/// the order it generates keys in): one the
 /// original states that the shaped schema no longer states anywhere is
 /// *lost*; one lost that no new description text names is *untold* (the
 /// model is not asked to follow it). Judged on the keyword and its value
@@ -195,6 +197,7 @@ pub(crate) const CONSTRAINTS: &[&str] = &[
     "title",
     "examples",
     "example",
+    "propertyOrdering",
 ];
 
 /// What the shaped tool no longer tells the model: constraints (see
@@ -225,17 +228,25 @@ impl Losses {
             }
         }
         let now = descriptions(shaped);
+        // Hashed: a tool may carry thousands of descriptions, and most
+        // survive unchanged.
+        let now_set: HashSet<&str> = now.iter().map(String::as_str).collect();
+        let before_set: HashSet<&str> = before.iter().map(String::as_str).collect();
         // A description the original gave and no description of the
         // shaped tool still contains (a note may extend one).
         for d in before {
-            if !now.iter().any(|n| n.contains(d.as_str())) {
+            if !now_set.contains(d.as_str()) && !now.iter().any(|n| n.contains(d.as_str())) {
                 lost.push(format!(
                     "description {}",
                     crate::schema::to_bytes(&Value::from(d.as_str()))
                 ));
             }
         }
-        let told: Vec<String> = now.into_iter().filter(|d| !before.contains(d)).collect();
+        let told: Vec<&str> = now
+            .iter()
+            .map(String::as_str)
+            .filter(|d| !before_set.contains(d))
+            .collect();
         let mut untold: Vec<String> = lost
             .iter()
             .filter_map(|c| c.split_once(' ').map(|(k, _)| k))
@@ -288,8 +299,8 @@ const MAX_NODES: usize = 2_000;
 pub(crate) struct Original {
     schema: Value,
     descriptions: Vec<String>,
-    /// Its [`constraints`], sorted.
-    constraints: Vec<String>,
+    /// Its [`constraints`], sorted (computed when first needed).
+    constraints: OnceLock<Vec<String>>,
     /// The instances (as generated, `undeclared` also set when a key is
     /// one the original names nowhere), each with the original's verdict
     /// on its canonical form.
@@ -348,7 +359,7 @@ impl Original {
         });
         Self {
             descriptions: descriptions(tool),
-            constraints: constraints(&schema),
+            constraints: OnceLock::new(),
             schema,
             judged,
         }
@@ -357,14 +368,21 @@ impl Original {
     /// Judge `shaped` (the tool as `lane` receives it); `records` are the
     /// pipeline's degradation records, read only for renamed root property
     /// keys (a client maps a call's arguments back to the author's names).
-    pub(crate) fn judge(&self, lane: Lane, shaped: &Tool, records: &[Degradation]) -> Semantics {
-        let losses = Losses::of(&self.constraints, &self.descriptions, shaped);
-        let mut out = self.judge_instances(lane, shaped, records);
-        out.losses = losses;
+    /// [`Original::judge`] plus the [`Losses`] (what `mutants` compares;
+    /// a run does not report them, so it does not pay for them).
+    pub(crate) fn judge_with_losses(
+        &self,
+        lane: Lane,
+        shaped: &Tool,
+        records: &[Degradation],
+    ) -> Semantics {
+        let constraints = self.constraints.get_or_init(|| constraints(&self.schema));
+        let mut out = self.judge(lane, shaped, records);
+        out.losses = Losses::of(constraints, &self.descriptions, shaped);
         out
     }
 
-    fn judge_instances(&self, lane: Lane, shaped: &Tool, records: &[Degradation]) -> Semantics {
+    pub(crate) fn judge(&self, lane: Lane, shaped: &Tool, records: &[Degradation]) -> Semantics {
         let judged = match &self.judged {
             Ok(j) => j,
             Err(e) => return Semantics::unjudged(e.clone()),
@@ -583,7 +601,7 @@ impl Memo {
         let s = self
             .original
             .get_or_init(|| Original::of(tool, known))
-            .judge(lane, shaped, records);
+            .judge_with_losses(lane, shaped, records);
         let _ = self.first.set((lane, shaped.clone(), s.clone()));
         s
     }

@@ -4,7 +4,7 @@ use super::*;
 
 fn judge(lane: Lane, original: Value, shaped: Value) -> Semantics {
     let o = Tool::new("t", original);
-    Original::of(&o, &[]).judge(lane, &Tool::new("t", shaped), &[])
+    Original::of(&o, &[]).judge_with_losses(lane, &Tool::new("t", shaped), &[])
 }
 
 #[test]
@@ -482,7 +482,7 @@ fn a_lost_constraint_is_seen_without_instances_and_untold_unless_a_description_n
     assert_eq!(got.losses.lost, vec!["maxItems 1000".to_owned()]);
     // The original's own text naming the keyword tells the model nothing new.
     assert_eq!(got.losses.untold, vec!["maxItems".to_owned()]);
-    let told = Original::of(&Tool::new("t", original.clone()), &[]).judge(
+    let told = Original::of(&Tool::new("t", original.clone()), &[]).judge_with_losses(
         Lane::GeminiJsonschema,
         &Tool::new("t", stripped).with_description("days: maxItems 1000."),
         &[],
