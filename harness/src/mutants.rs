@@ -1583,6 +1583,73 @@ mod tests {
         }
     }
 
+    /// An equivalent entry turns its mutant unviable unless the run refutes
+    /// it: independent evidence caught it, examples caught it (unless it is
+    /// listed as the same on the wire), or what it ships changed on a case.
+    #[test]
+    fn equivalent_entries_are_refuted_by_evidence_or_a_witness() {
+        let entry = |r: &MutantResult, wire: bool| Equivalent {
+            mutant: r.info.name.clone(),
+            on: wire.then_some(EquivalentOn::Wire),
+            reason: "because".to_owned(),
+        };
+        let with_witness = |mut r: MutantResult| {
+            r.witness = Some("t#changed".to_owned());
+            r
+        };
+        let mut results = vec![
+            result("a", MutantOutcome::Missed),
+            result("b", caught(&["pass-examples"])),
+            result("c", caught(&["pass-examples"])),
+            result("d", caught(&["pass-examples", "semantic"])),
+            with_witness(result("e", MutantOutcome::Missed)),
+            with_witness(result("f", caught(&["pipeline-examples"]))),
+        ];
+        let listed = vec![
+            entry(&results[0], false),
+            entry(&results[1], true),
+            entry(&results[2], false),
+            entry(&results[3], true),
+            entry(&results[4], false),
+            entry(&results[5], true),
+        ];
+        let stale = apply_equivalent(&listed, &mut results);
+        let outcomes: Vec<(&str, String)> = results
+            .iter()
+            .map(|r| {
+                let why = match &r.outcome {
+                    MutantOutcome::Unviable { reason } => reason.clone(),
+                    o => o.id().to_owned(),
+                };
+                (r.info.pass.as_str(), why)
+            })
+            .collect();
+        assert_eq!(
+            outcomes,
+            [
+                ("a", "equivalent: because".to_owned()),
+                (
+                    "b",
+                    "equivalent on the wire (records differ: pass-examples noticed): because"
+                        .to_owned()
+                ),
+                ("c", "caught".to_owned()),
+                ("d", "caught".to_owned()),
+                ("e", "missed".to_owned()),
+                ("f", "caught".to_owned()),
+            ]
+        );
+        assert_eq!(
+            stale,
+            [
+                "v1/xai/c: caught: listed as equivalent but caught by pass-examples",
+                "v1/xai/d: caught: listed as equivalent but caught by pass-examples, semantic",
+                "v1/xai/e: missed: listed as equivalent but its output changes on t#changed",
+                "v1/xai/f: caught: listed as equivalent but its output changes on t#changed",
+            ]
+        );
+    }
+
     /// A mutant caught by an example and the oracle is independent; one
     /// caught only by examples is counted apart; unviable mutants are not
     /// viable; the percentage is of viable mutants.
