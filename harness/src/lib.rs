@@ -10,6 +10,7 @@
 //! (`generate`) feeds the fuzz targets, the proptest properties and `run --fuzz`.
 
 mod catalog;
+mod config;
 mod corpus;
 mod degradation;
 mod diff;
@@ -79,7 +80,9 @@ pub use outcome::{
     Side, Summary, Violation, WirePair, merge_reports,
 };
 pub use outdir::{OutputError, ReportKind, replace_file};
-pub use pipeline::{BuiltinPipeline, Outcome, PassList, Pipeline, PipelineConfig, Profile, Shaped};
+pub use pipeline::{
+    BuiltinPipeline, Outcome, PassList, Pipeline, PipelineConfig, Profile, Shaped, build_request,
+};
 pub use prefix::{PlannedRequest, RequestPlan, ToolSource};
 pub use recording::{
     RecordedRequest, RecordedResponse, Recording, RecordingSource, load_recordings,
@@ -92,7 +95,6 @@ pub use replay::{
 pub use report::{ReportError, ReportWriter, read_report, write_report};
 pub use request::{
     RequestBody, RequestChange, RequestKind, RequestParts, RequestRule, ShapedRequest,
-    build_request,
 };
 pub use schema::{MAX_DEPTH, TooDeep};
 pub use tool::Tool;

@@ -7,61 +7,17 @@
 //! limit likewise.
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
-use std::path::Path;
 
 use serde::{Deserialize, Serialize};
+use serde_json::Value;
 
+pub use crate::config::PipelineConfig;
 use crate::degradation::Degradation;
-use crate::error::{LoadError, UsageError};
-use crate::lane::Lane;
+use crate::error::UsageError;
+use crate::lane::{Lane, Wire};
 use crate::passes::{self, Cx, Pass, Step};
+use crate::request::{RequestChange, RequestKind, RequestParts, RequestRule, ShapedRequest};
 use crate::tool::Tool;
-
-/// Configuration the built-in pipelines read (never hard-coded policy).
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields, rename_all = "kebab-case")]
-pub struct PipelineConfig {
-    /// DeepSeek strict: tool names whose runtime contract the strict subset
-    /// cannot express; they fail closed by name.
-    #[serde(default)]
-    pub strict_unusable: Vec<String>,
-}
-
-/// The on-disk form: `[deepseek-strict] strict_unusable = [..]`.
-#[derive(Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct ConfigFile {
-    #[serde(default, rename = "deepseek-strict")]
-    deepseek_strict: DeepseekSection,
-}
-
-#[derive(Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct DeepseekSection {
-    #[serde(default)]
-    strict_unusable: Vec<String>,
-}
-
-impl PipelineConfig {
-    /// Parse a TOML config file; errors name `path:line:column`.
-    pub fn load(path: &Path) -> Result<Self, LoadError> {
-        let text = std::fs::read_to_string(path).map_err(|source| LoadError::Io {
-            path: path.to_owned(),
-            source,
-        })?;
-        Self::parse(path, &text)
-    }
-
-    /// Parse TOML text; `path` is for messages only.
-    pub fn parse(path: &Path, text: &str) -> Result<Self, LoadError> {
-        let file: ConfigFile =
-            toml::from_str(text).map_err(|e| LoadError::from_toml(path, text, &e))?;
-        let mut strict_unusable = file.deepseek_strict.strict_unusable;
-        strict_unusable.sort();
-        strict_unusable.dedup();
-        Ok(Self { strict_unusable })
-    }
-}
 
 /// How shaping one tool ended.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -108,11 +64,7 @@ pub trait Pipeline {
     fn shape(&self, lane: Lane, tool: &Tool) -> Shaped;
     /// Shape the request around the tools (`tools` sent or not,
     /// `tool_choice`); every change made. Default: the request as built.
-    fn shape_request(
-        &self,
-        lane: Lane,
-        parts: &mut crate::request::RequestParts,
-    ) -> Vec<crate::request::RequestChange> {
+    fn shape_request(&self, lane: Lane, parts: &mut RequestParts) -> Vec<RequestChange> {
         let _ = (lane, parts);
         Vec::new()
     }
@@ -120,17 +72,17 @@ pub trait Pipeline {
     /// one catalog's tools: `tools[i]` is catalog tool `i` as this
     /// pipeline's [`shape`](Pipeline::shape) and `lane.render` give it,
     /// in catalog order (computed once by the caller). Default
-    /// ([`crate::request::build_request`]): the tools in that order, the
+    /// ([`build_request`]): the tools in that order, the
     /// kind's `tool_choice` and `response_format`, then
     /// [`shape_request`](Pipeline::shape_request). A client that reorders
     /// or rewrites the array per request overrides this.
     fn shape_whole_request(
         &self,
         lane: Lane,
-        kind: crate::request::RequestKind,
+        kind: RequestKind,
         tools: Vec<serde_json::Value>,
-    ) -> crate::request::ShapedRequest {
-        crate::request::build_request(self, lane, kind, tools)
+    ) -> ShapedRequest {
+        build_request(self, lane, kind, tools)
     }
 }
 
@@ -176,89 +128,12 @@ impl Profile {
         }
     }
 
-    /// The ordered passes for one lane.
+    /// The ordered passes for one lane (the table: `passes::lists`).
     pub(crate) fn passes(self, lane: Lane) -> Vec<Box<dyn Pass>> {
-        use passes::{
-            DeepseekCloseObjects, DeepseekConstToEnum, DeepseekMarkStrict, DeepseekPostGate,
-            DeepseekPreGate, DeepseekRemoveOptionals, DeepseekStrictUnusable, DeepseekStrictV0,
-            DeepseekWideningStrips, Normalize, Pass, ResponsesRootFlatten, StrictCloseObjects,
-            StrictRequireAll, StripLookaroundPatterns,
-        };
-        let normalize = || Box::new(Normalize::default()) as Box<dyn Pass>;
-        match (self, lane) {
-            (Self::Verbatim, _)
-            | (Self::V1, Lane::AnthropicCompatible)
-            | (
-                Self::V0,
-                Lane::OpenaiChat
-                | Lane::OpenaiStrict
-                | Lane::DeepseekChat
-                | Lane::GeminiOpenapi
-                | Lane::GeminiJsonschema
-                | Lane::BedrockConverse
-                | Lane::Moonshot
-                | Lane::Mistral
-                | Lane::Groq
-                | Lane::Xai
-                | Lane::Cerebras
-                | Lane::Ollama,
-            ) => Vec::new(),
-            (
-                Self::V0,
-                Lane::AnthropicMessages | Lane::AnthropicCompatible | Lane::OpenaiResponses,
-            ) => {
-                vec![normalize(), Box::new(ResponsesRootFlatten)]
-            }
-            (Self::V0, Lane::DeepseekStrict) => vec![normalize(), Box::new(DeepseekStrictV0)],
-            (Self::V1, Lane::AnthropicMessages) => passes::anthropic::v1_messages(),
-            (Self::V1, Lane::BedrockConverse) => passes::bedrock::v1(lane),
-            (Self::V1, Lane::GeminiOpenapi | Lane::GeminiJsonschema) => passes::gemini::v1(lane),
-            (
-                Self::V1,
-                Lane::OpenaiChat | Lane::OpenaiStrict | Lane::Xai | Lane::Groq | Lane::Cerebras,
-            ) => passes::openai::v1(lane),
-            (Self::V1, Lane::DeepseekChat | Lane::Moonshot | Lane::Mistral | Lane::Ollama) => {
-                passes::compat::v1(lane)
-            }
-            (Self::V1, Lane::OpenaiResponses) => vec![
-                Box::new(passes::names::SanitizeToolName {
-                    spec: passes::names::NameSpec::word_or_dash(64),
-                    rule: "openai-tool-name-pattern",
-                }),
-                // Repairs first, so normalize's collapses see repaired
-                // keywords (a branch left `{}` by a repair is collapsed in
-                // the same run, not the next: idempotence).
-                Box::new(passes::openai::RepairKeywordTypes::new(
-                    "openai-required-null",
-                )),
-                Box::new(passes::openai::ReplaceNonSchemas::new(
-                    "openai-subschema-not-object",
-                )),
-                normalize(),
-                Box::new(ResponsesRootFlatten::v1()),
-                Box::new(passes::openai::StripKeywords::root_assertions_const()),
-                Box::new(StripLookaroundPatterns::default()),
-                Box::new(passes::openai::ArrayItemsFloor::default()),
-                Box::new(passes::openai::StrictFallback::default()),
-                Box::new(passes::StrictSubset::default()),
-                Box::new(StrictCloseObjects),
-                Box::new(StrictRequireAll),
-            ],
-            (Self::V1, Lane::DeepseekStrict) => vec![
-                normalize(),
-                Box::new(DeepseekStrictUnusable),
-                Box::new(DeepseekPreGate),
-                Box::new(passes::compat::ParametersObjectFloor::new(
-                    "deepseek-parameters-must-be-object",
-                    true,
-                )),
-                Box::new(DeepseekRemoveOptionals::default()),
-                Box::new(DeepseekConstToEnum),
-                Box::new(DeepseekWideningStrips::default()),
-                Box::new(DeepseekCloseObjects),
-                Box::new(DeepseekPostGate::default()),
-                Box::new(DeepseekMarkStrict),
-            ],
+        match self {
+            Self::V0 => passes::lists::v0(lane),
+            Self::V1 => passes::lists::v1(lane),
+            Self::Verbatim => Vec::new(),
         }
     }
 
@@ -333,12 +208,8 @@ impl Pipeline for BuiltinPipeline {
         )
     }
 
-    fn shape_request(
-        &self,
-        lane: Lane,
-        parts: &mut crate::request::RequestParts,
-    ) -> Vec<crate::request::RequestChange> {
-        crate::request::shape_request_as(self.profile, self, lane, parts)
+    fn shape_request(&self, lane: Lane, parts: &mut RequestParts) -> Vec<RequestChange> {
+        shape_request_as(self.profile, self, lane, parts)
     }
 }
 
@@ -367,12 +238,8 @@ impl Pipeline for PassList {
 
     /// The base profile's request rules; a strict `response_format` is
     /// shaped with this pass list (so a mutant reaches it too).
-    fn shape_request(
-        &self,
-        lane: Lane,
-        parts: &mut crate::request::RequestParts,
-    ) -> Vec<crate::request::RequestChange> {
-        crate::request::shape_request_as(self.base, self, lane, parts)
+    fn shape_request(&self, lane: Lane, parts: &mut RequestParts) -> Vec<RequestChange> {
+        shape_request_as(self.base, self, lane, parts)
     }
 }
 
@@ -480,38 +347,123 @@ pub(crate) fn run_passes(
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// Every pass of every built-in line names, as its rule, a rule some
-    /// oracle has (a degradation's `[rule]` must be one `wireshape check`
-    /// and the recordings know; a rule recorded through another wire of the
-    /// same provider counts), or no rule at all.
-    #[test]
-    fn every_pass_names_a_rule_an_oracle_has() {
-        let ids: Vec<&str> = Lane::ALL
-            .iter()
-            .flat_map(|l| crate::oracle::rules_for(*l))
-            .map(|r| r.id)
-            .collect();
-        let mut unknown = Vec::new();
-        for profile in Profile::ALL {
-            for lane in Lane::ALL {
-                for pass in profile.passes(*lane) {
-                    if let Some(rule) = pass.rule()
-                        && !ids.contains(&rule)
-                    {
-                        unknown.push(format!(
-                            "{}/{}/{}: {rule}",
-                            profile.id(),
-                            lane.id(),
-                            pass.name()
-                        ));
-                    }
+impl Profile {
+    /// The request-level rules of this profile for `lane`, in order.
+    pub fn request_rules(self, lane: Lane) -> Vec<RequestRule> {
+        match self {
+            Self::V0 | Self::Verbatim => Vec::new(),
+            Self::V1 => {
+                let mut rules = vec![
+                    RequestRule::OmitEmptyTools,
+                    RequestRule::DropOrphanToolChoice,
+                ];
+                if lane == Lane::Cerebras {
+                    rules.push(RequestRule::NamedToolChoiceToAuto);
                 }
+                rules
             }
         }
-        assert_eq!(unknown, Vec::<String>::new());
+    }
+
+    /// Whether v1 shapes a strict `response_format` on this lane (Chat wires).
+    pub fn shapes_response_format(self, lane: Lane) -> bool {
+        self == Self::V1 && lane.wire() == Wire::Chat
+    }
+
+    /// Apply [`Profile::request_rules`] to `parts`; every change made.
+    pub fn shape_request(self, lane: Lane, parts: &mut RequestParts) -> Vec<RequestChange> {
+        self.request_rules(lane)
+            .into_iter()
+            .filter_map(|r| r.apply(parts))
+            .collect()
     }
 }
+
+/// What [`Pipeline::shape_whole_request`] does by default: the rendered
+/// tools in the order given (catalog order), the kind's `tool_choice` and
+/// `response_format`, then the pipeline's request rules
+/// ([`Pipeline::shape_request`]).
+pub fn build_request<P: Pipeline + ?Sized>(
+    pipeline: &P,
+    lane: Lane,
+    kind: RequestKind,
+    tools: Vec<Value>,
+) -> ShapedRequest {
+    let mut parts = RequestParts {
+        tools: Some(tools),
+        tool_choice: kind.tool_choice(lane),
+        response_format: kind.response_format(lane),
+    };
+    let changes = pipeline.shape_request(lane, &mut parts);
+    ShapedRequest { parts, changes }
+}
+
+/// `profile`'s request rules, then (where the profile shapes one) a strict
+/// `response_format` shaped by `pipeline`: what a built-in pipeline and a
+/// pass list standing in for one do to the request.
+pub(crate) fn shape_request_as(
+    profile: Profile,
+    pipeline: &dyn Pipeline,
+    lane: Lane,
+    parts: &mut RequestParts,
+) -> Vec<RequestChange> {
+    let mut changes = profile.shape_request(lane, parts);
+    if profile.shapes_response_format(lane) {
+        changes.extend(shape_response_format(pipeline, lane, parts));
+    }
+    changes
+}
+
+/// v1 on a Chat wire: a strict `response_format` schema is shaped by
+/// `pipeline` as a strict tool named after the format (the strict rules of a
+/// lane are the same for both), one change per degradation. A format the
+/// pipeline fails closed ships as it came.
+pub(crate) fn shape_response_format(
+    pipeline: &dyn Pipeline,
+    lane: Lane,
+    parts: &mut RequestParts,
+) -> Vec<RequestChange> {
+    let Some(js) = parts
+        .response_format
+        .as_mut()
+        .filter(|rf| rf.get("type").and_then(Value::as_str) == Some("json_schema"))
+        .and_then(|rf| rf.get_mut("json_schema"))
+        .and_then(Value::as_object_mut)
+    else {
+        return Vec::new();
+    };
+    if js.get("strict").and_then(Value::as_bool) != Some(true) {
+        return Vec::new();
+    }
+    let Some(schema) = js.get("schema") else {
+        return Vec::new();
+    };
+    let name = js
+        .get("name")
+        .and_then(Value::as_str)
+        .unwrap_or("response_format");
+    let tool = Tool {
+        strict: Some(true),
+        ..Tool::new(name, schema.clone())
+    };
+    let shaped = pipeline.shape(lane, &tool);
+    if !matches!(shaped.outcome, Outcome::Shaped) || shaped.tool.input_schema == *schema {
+        return Vec::new();
+    }
+    js.insert("schema".to_owned(), shaped.tool.input_schema);
+    shaped
+        .degradations
+        .iter()
+        .filter(|d| d.keyword != "description" && d.keyword != "tool-name")
+        .map(|d| RequestChange {
+            member: "response_format",
+            name: "shape-response-format",
+            rule: d.rule.clone().unwrap_or_default(),
+            reason: d.to_string(),
+        })
+        .collect()
+}
+
+#[cfg(test)]
+#[path = "pipeline_tests.rs"]
+mod tests;

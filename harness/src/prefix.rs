@@ -403,7 +403,7 @@ pub(crate) mod test_pipelines {
             if kind == RequestKind::Summary {
                 tools.reverse();
             }
-            crate::request::build_request(&self.0, lane, kind, tools)
+            crate::pipeline::build_request(&self.0, lane, kind, tools)
         }
     }
 }
@@ -534,7 +534,7 @@ mod tests {
                 kind: RequestKind,
                 tools: Vec<Value>,
             ) -> ShapedRequest {
-                let mut r = crate::request::build_request(&self.0, lane, kind, tools);
+                let mut r = crate::pipeline::build_request(&self.0, lane, kind, tools);
                 r.parts.tool_choice = Some(json!("required"));
                 r
             }
@@ -565,7 +565,7 @@ mod tests {
                 mut tools: Vec<Value>,
             ) -> ShapedRequest {
                 tools.pop();
-                crate::request::build_request(&self.0, lane, kind, tools)
+                crate::pipeline::build_request(&self.0, lane, kind, tools)
             }
         }
         let r = run(&v1(), &DropLast(v1()), Lane::OpenaiResponses);

@@ -19,7 +19,7 @@
 
 use serde_json::{Map, Value, json};
 
-use super::names::{NameSpec, SanitizePropertyKeys, SanitizeToolName};
+use super::names::NameSpec;
 use super::notes::{self, Unenforced};
 use super::root::{self, MergeOrder};
 use super::{Cx, Pass, PassMutant, Step};
@@ -27,40 +27,6 @@ use crate::degradation::Action;
 use crate::schema::{self, TooDeep};
 use crate::strict_subset;
 use crate::tool::Tool;
-
-/// v1 on `anthropic-messages`, in order: repair draft 2020-12 errors
-/// first (the later passes then walk a valid schema), the root narrowing
-/// and floor, the names, then the strict subset for `strict: true` tools.
-pub(crate) fn v1_messages() -> Vec<Box<dyn Pass>> {
-    vec![
-        // Keyword values of the wrong JSON type first (the same repairs as
-        // on the OpenAI wires), so the draft 2020-12 repair fails closed
-        // only on what no rewrite can keep.
-        Box::new(super::openai::RepairKeywordTypes::new(
-            "anthropic-json-schema-invalid-2020-12",
-        )),
-        Box::new(super::openai::ReplaceNonSchemas::keeping_type_names(
-            "anthropic-json-schema-invalid-2020-12",
-        )),
-        Box::new(RepairDraft202012::default()),
-        Box::new(super::Normalize::default()),
-        Box::new(NarrowRootComposition::default()),
-        Box::new(ObjectRootFloor::default()),
-        Box::new(SanitizeToolName {
-            spec: TOOL_NAME,
-            rule: "anthropic-tool-name-pattern",
-        }),
-        Box::new(SanitizePropertyKeys {
-            spec: PROPERTY_KEY,
-            rule: "anthropic-property-key-pattern",
-        }),
-        Box::new(StrictFallback::default()),
-        Box::new(StrictMinItems::default()),
-        Box::new(StrictUnsupportedFormats::default()),
-        Box::new(StrictBounds::default()),
-        Box::new(StrictCloseObjects::default()),
-    ]
-}
 
 /// Tool names: `^[a-zA-Z0-9_-]{1,64}$`. The limit rose to 128 on
 /// 2025-07-01 (recording `anthropic-tool-name-pattern-11`, 2025-03-07,

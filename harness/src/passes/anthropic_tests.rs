@@ -227,7 +227,7 @@ fn anthropic_v1_property_keys_allow_dots_and_dashes_but_not_brackets() {
 
 #[test]
 fn anthropic_v1_pipeline_renames_the_recorded_tool_name_and_property_key() {
-    let passes = v1_messages();
+    let passes = crate::passes::lists::v1(crate::lane::Lane::AnthropicMessages);
     let cfg = crate::pipeline::PipelineConfig::default();
     let tool = Tool::new(
         "apify.rag-web-browser",
@@ -243,7 +243,7 @@ fn anthropic_v1_pipeline_renames_the_recorded_tool_name_and_property_key() {
 
 #[test]
 fn anthropic_v1_pipeline_gives_a_schemaless_tool_the_object_floor() {
-    let passes = v1_messages();
+    let passes = crate::passes::lists::v1(crate::lane::Lane::AnthropicMessages);
     let cfg = crate::pipeline::PipelineConfig::default();
     let shaped = crate::pipeline::run_passes(&passes, LANE, &cfg, &Tool::new("t", json!({})));
     assert_eq!(
@@ -488,7 +488,7 @@ fn anthropic_v1_strict_fallback_drops_strict_for_unmendable_rules() {
 
 #[test]
 fn anthropic_v1_pipeline_ships_a_too_complex_strict_tool_non_strict_and_untouched() {
-    let passes = v1_messages();
+    let passes = crate::passes::lists::v1(crate::lane::Lane::AnthropicMessages);
     let cfg = crate::pipeline::PipelineConfig::default();
     let mut v = optional_props(25);
     v["properties"]["n"] = json!({"type":"integer","minimum":1});
@@ -527,7 +527,7 @@ fn anthropic_v1_passes_declare_their_mutation_points() {
     assert_eq!(names(&StrictBounds::default()).len(), 8);
     assert_eq!(names(&StrictCloseObjects::default()).len(), 1);
     assert_eq!(names(&StrictFallback::default()).len(), 5);
-    for p in v1_messages() {
+    for p in crate::passes::lists::v1(crate::lane::Lane::AnthropicMessages) {
         for m in p.mutants() {
             assert_eq!(m.pass.name(), p.name(), "{}", m.change);
         }

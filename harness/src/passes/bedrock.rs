@@ -19,30 +19,14 @@
 
 use serde_json::{Map, Value, json};
 
-use super::names::{NameSpec, SanitizeToolName};
+use super::names::NameSpec;
 use super::{Cx, Pass, PassMutant, Step, root};
 use crate::degradation::Action;
-use crate::lane::Lane;
 use crate::schema::{self, TooDeep};
 use crate::tool::Tool;
 
 /// Converse tool names (`ToolSpecification.name`).
 pub(crate) const TOOL_NAME: NameSpec = NameSpec::word_or_dash(64);
-
-/// The ordered v1 passes for `lane`.
-pub(crate) fn v1(lane: Lane) -> Vec<Box<dyn Pass>> {
-    let _ = lane;
-    vec![
-        Box::new(JsonDocument::default()),
-        Box::new(PropertiesObject),
-        Box::new(RootTypeObject::default()),
-        Box::new(RootDefs::default()),
-        Box::new(SanitizeToolName {
-            spec: TOOL_NAME,
-            rule: "bedrock-converse-tool-name-pattern",
-        }),
-    ]
-}
 
 /// `bedrock-json-document`: the recorded `The format of the value at
 /// toolConfig.tools.0.toolSpec.inputSchema.json is invalid. Provide a json

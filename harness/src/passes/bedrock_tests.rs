@@ -3,6 +3,8 @@
 use serde_json::{Value, json};
 
 use super::*;
+use crate::lane::Lane;
+use crate::passes::lists::v1;
 use crate::passes::test_support::{Ran, bytes, run, run_on_tool};
 
 const LANE: Lane = Lane::BedrockConverse;

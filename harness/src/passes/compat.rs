@@ -24,8 +24,6 @@ mod ollama;
 mod refs;
 mod root;
 
-use super::Pass;
-use crate::lane::Lane;
 use crate::schema::{NAME_MAPS, SINGLE_SCHEMA};
 
 pub(crate) use anyof::TypeAnyOfMembers;
@@ -34,75 +32,14 @@ pub(crate) use ollama::{OllamaBooleanProperties, OllamaPropertiesMap, OllamaType
 pub(crate) use refs::RefSiblingsToAllOf;
 pub(crate) use root::{ParametersObjectFloor, WrapBarePropertyMap};
 
-/// The ordered v1 passes for `lane` (none for a lane outside this family).
 /// Moonshot's documented function name: `^[a-zA-Z_][a-zA-Z0-9-_]{2,63}$`
 /// (`facts::moonshot`).
-const MOONSHOT_FUNCTION_NAME: super::names::NameSpec = super::names::NameSpec {
+pub(crate) const MOONSHOT_FUNCTION_NAME: super::names::NameSpec = super::names::NameSpec {
     min: 3,
     max: crate::facts::moonshot::NAME_LENGTH.value,
     first: super::names::letter_or_underscore,
     rest: super::names::word_or_dash,
 };
-
-pub(crate) fn v1(lane: Lane) -> Vec<Box<dyn Pass>> {
-    match lane {
-        Lane::DeepseekChat => vec![
-            Box::new(WrapBarePropertyMap::new(
-                "deepseek-parameters-must-be-object",
-                true,
-            )),
-            Box::new(ParametersObjectFloor::new(
-                "deepseek-parameters-must-be-object",
-                true,
-            )),
-            Box::new(TypeAnyOfMembers::default()),
-        ],
-        Lane::Moonshot => vec![
-            Box::new(super::names::SanitizeToolName {
-                spec: MOONSHOT_FUNCTION_NAME,
-                rule: "moonshot-function-name-pattern",
-            }),
-            Box::new(WrapBarePropertyMap::new(
-                "moonshot-parameters-type-object",
-                true,
-            )),
-            Box::new(ParametersObjectFloor::new(
-                "moonshot-parameters-type-object",
-                true,
-            )),
-            Box::new(RefSiblingsToAllOf::default()),
-        ],
-        Lane::Mistral => vec![
-            Box::new(WrapBarePropertyMap::new(
-                "mistral-parameters-not-object-schema",
-                false,
-            )),
-            Box::new(ParametersObjectFloor::new(
-                "mistral-parameters-not-object-schema",
-                false,
-            )),
-            Box::new(Draft4ExclusiveBounds::default()),
-            // Keyword values of the wrong JSON type are repaired (as on the
-            // OpenAI and Anthropic wires) before the gate, which then fails
-            // closed only on what no repair reaches.
-            Box::new(super::openai::RepairKeywordTypes::new(
-                "mistral-parameters-not-object-schema",
-            )),
-            Box::new(super::openai::ReplaceNonSchemas::new(
-                "mistral-parameters-not-object-schema",
-            )),
-            Box::new(super::gate::KeywordTypeGate::new(
-                "mistral-parameters-not-object-schema",
-            )),
-        ],
-        Lane::Ollama => vec![
-            Box::new(OllamaPropertiesMap::default()),
-            Box::new(OllamaBooleanProperties::default()),
-            Box::new(OllamaTypeNameProperties::default()),
-        ],
-        _ => Vec::new(),
-    }
-}
 
 pub(crate) use crate::schema::KEYWORD_FAMILIES as FAMILIES;
 
@@ -164,7 +101,8 @@ fn never_object_valued(key: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use crate::lane::Lane;
+    use crate::passes::lists::v1;
     use crate::passes::test_support::run_on_tool;
     use crate::pipeline::{Outcome, Pipeline, PipelineConfig, Profile};
     use crate::tool::Tool;
@@ -266,7 +204,6 @@ mod tests {
                 ),
             ]
         );
-        assert!(v1(Lane::OpenaiChat).is_empty());
         for lane in [
             Lane::DeepseekChat,
             Lane::Moonshot,

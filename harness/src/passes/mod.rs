@@ -12,6 +12,7 @@ pub(crate) mod compat;
 mod deepseek;
 pub(crate) mod gate;
 pub(crate) mod gemini;
+pub(crate) mod lists;
 mod lookaround;
 pub(crate) mod names;
 mod normalize;
@@ -22,20 +23,9 @@ mod root;
 mod strict;
 mod subset;
 
-pub(crate) use deepseek::{
-    DeepseekCloseObjects, DeepseekConstToEnum, DeepseekMarkStrict, DeepseekPostGate,
-    DeepseekPreGate, DeepseekRemoveOptionals, DeepseekStrictUnusable, DeepseekStrictV0,
-    DeepseekWideningStrips,
-};
-pub(crate) use lookaround::StripLookaroundPatterns;
-pub(crate) use normalize::Normalize;
-pub(crate) use responses::ResponsesRootFlatten;
-pub(crate) use strict::{StrictCloseObjects, StrictRequireAll};
-pub(crate) use subset::StrictSubset;
-
+use crate::config::PipelineConfig;
 use crate::degradation::{Action, Degradation};
 use crate::lane::Lane;
-use crate::pipeline::PipelineConfig;
 use crate::schema::TooDeep;
 use crate::tool::Tool;
 

@@ -21,74 +21,13 @@
 
 use serde_json::{Map, Value, json};
 
-use super::anthropic::NarrowRootComposition;
-use super::names::{NameSpec, SanitizeToolName};
 use super::notes::{self, Unenforced};
 use super::root::replace_non_object_root;
-use super::strict::{CloseObjects, RequireAll, StrictConditionals, StrictGate};
+use super::strict::StrictGate;
 use super::{Cx, Pass, PassMutant, Step};
 use crate::degradation::Action;
-use crate::lane::Lane;
 use crate::schema::{self, ChildKey, NAME_MAPS, SCHEMA_ARRAYS, SINGLE_SCHEMA, TooDeep};
 use crate::tool::Tool;
-
-/// The ordered v1 passes for `lane`.
-pub(crate) fn v1(lane: Lane) -> Vec<Box<dyn Pass>> {
-    match lane {
-        Lane::OpenaiChat | Lane::OpenaiStrict => {
-            let mut passes: Vec<Box<dyn Pass>> = vec![
-                Box::new(SanitizeToolName {
-                    spec: NameSpec::word_or_dash(64),
-                    rule: "openai-tool-name-pattern",
-                }),
-                Box::new(NonSchemaRoot::new("openai-subschema-not-object")),
-                Box::new(NarrowRootComposition {
-                    replace_non_object_root: false,
-                    ..NarrowRootComposition::default()
-                }),
-                Box::new(StripKeywords::root_assertions()),
-                Box::new(RepairKeywordTypes::new("openai-required-null")),
-                Box::new(ReplaceNonSchemas::new("openai-subschema-not-object")),
-                Box::new(ArrayItemsFloor::default()),
-                Box::new(RootPropertiesFloor::openai()),
-                Box::new(StrictFallback::default()),
-                Box::new(super::StrictSubset::default()),
-            ];
-            if lane == Lane::OpenaiStrict {
-                passes.push(Box::new(StrictStripDefaults::default()));
-            }
-            passes.push(Box::new(CloseObjects::default()));
-            passes.push(Box::new(RequireAll::default()));
-            passes
-        }
-        Lane::Xai => vec![
-            Box::new(StripKeywords::xai()),
-            Box::new(XaiExactConstructs::default()),
-        ],
-        Lane::Groq => vec![
-            Box::new(NonSchemaRoot::new("groq-metaschema-validation")),
-            Box::new(RepairKeywordTypes::new("groq-metaschema-validation")),
-            Box::new(UpgradeDraftKeywords::default()),
-            Box::new(ReplaceNonSchemas::new("groq-metaschema-validation")),
-            Box::new(RootPropertiesFloor::groq()),
-            Box::new(MetaschemaGate {
-                rule: "groq-metaschema-validation",
-                enabled: true,
-            }),
-        ],
-        Lane::Cerebras => vec![
-            Box::new(StripKeywords::cerebras()),
-            Box::new(StrictConditionals::new(
-                "cerebras-additionalproperties-false-required",
-            )),
-            Box::new(CloseObjects {
-                rule: "cerebras-additionalproperties-false-required",
-                ..CloseObjects::default()
-            }),
-        ],
-        _ => Vec::new(),
-    }
-}
 
 /// `non-schema-root`: OpenAI and Groq validate `parameters` against a
 /// metaschema, which takes an object or a boolean (OpenAI: `[] is not of

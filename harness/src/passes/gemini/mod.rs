@@ -20,10 +20,9 @@ mod validation;
 
 use serde_json::Value;
 
-use super::names::{NameSpec, SanitizePropertyKeys, SanitizeToolName, letter_or_underscore, word};
+use super::names::{NameSpec, letter_or_underscore, word};
 use super::{Cx, Pass, PassMutant, Step};
 use crate::degradation::Action;
-use crate::lane::Lane;
 use crate::schema::{self, TooDeep};
 use crate::tool::Tool;
 
@@ -55,52 +54,6 @@ pub(crate) const PARAMETER_NAME: NameSpec = NameSpec {
 
 /// The `maxItems` sum one declaration may reach.
 pub(crate) const MAX_ITEMS_BUDGET: f64 = 960.0;
-
-/// The ordered v1 passes for `lane`.
-pub(crate) fn v1(lane: Lane) -> Vec<Box<dyn Pass>> {
-    let name = Box::new(SanitizeToolName {
-        spec: FUNCTION_NAME,
-        rule: "gemini-function-name-pattern",
-    });
-    if lane != Lane::GeminiOpenapi {
-        return vec![
-            name,
-            Box::new(MaxItemsBudget::default()),
-            Box::new(ConstraintNote::default()),
-        ];
-    }
-    vec![
-        name,
-        Box::new(super::Normalize::default()),
-        Box::new(InlineRefs::default()),
-        Box::new(RootObject::default()),
-        Box::new(SanitizePropertyKeys {
-            spec: PARAMETER_NAME,
-            rule: "gemini-parameter-name-pattern",
-        }),
-        Box::new(SchemaValues::default()),
-        Box::new(TypeList::default()),
-        Box::new(ConstToEnum::default()),
-        Box::new(ExclusiveBounds::default()),
-        Box::new(FoldCombinators::default()),
-        Box::new(StripFields::property_names()),
-        Box::new(StripFields::non_proto()),
-        Box::new(AnyOfOnly::default()),
-        Box::new(TypeRequired::default()),
-        Box::new(EnumStrings::default()),
-        Box::new(StringFormat::default()),
-        Box::new(ArrayItems::default()),
-        Box::new(EmptyObjects::default()),
-        // Again: `required` entries left dangling by inlining, unions the
-        // prune left with one branch or a null branch (idempotence).
-        Box::new(super::Normalize::default()),
-        // Again: fields the passes after the first run put beside an
-        // `anyOf` (a type, a nullable flag, a collapsed branch's keys).
-        Box::new(AnyOfOnly::default()),
-        Box::new(MaxItemsBudget::default()),
-        Box::new(ConstraintNote::default()),
-    ]
-}
 
 // ---------------------------------------------------------------------------
 // Notes carried in record reasons.
