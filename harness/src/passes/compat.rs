@@ -19,12 +19,11 @@
 //! object beside `parameters`, which a `Tool` never carries: not a pass here.
 
 mod anyof;
+mod keywords;
 mod mistral;
 mod ollama;
 mod refs;
 mod root;
-
-use crate::schema::{NAME_MAPS, SINGLE_SCHEMA};
 
 pub(crate) use anyof::TypeAnyOfMembers;
 pub(crate) use mistral::Draft4ExclusiveBounds;
@@ -40,64 +39,6 @@ pub(crate) const MOONSHOT_FUNCTION_NAME: super::names::NameSpec = super::names::
     first: super::names::letter_or_underscore,
     rest: super::names::word_or_dash,
 };
-
-pub(crate) use crate::schema::KEYWORD_FAMILIES as FAMILIES;
-
-/// Assertions outside the type families: a member with none of these and no
-/// family keyword accepts every value.
-const OTHER_ASSERTIONS: &[&str] = &[
-    "type",
-    "enum",
-    "const",
-    "$ref",
-    "$dynamicRef",
-    "allOf",
-    "anyOf",
-    "oneOf",
-    "not",
-    "if",
-    "then",
-    "else",
-    "dependencies",
-];
-
-/// Keywords that only annotate.
-const ANNOTATIONS: &[&str] = &[
-    "title",
-    "description",
-    "$comment",
-    "examples",
-    "$id",
-    "$schema",
-    "$anchor",
-    "readOnly",
-    "writeOnly",
-    "deprecated",
-];
-
-/// A JSON Schema keyword whose valid value may be a JSON object (a subschema,
-/// a name map or a literal).
-fn object_valued(key: &str) -> bool {
-    NAME_MAPS.contains(&key)
-        || SINGLE_SCHEMA.contains(&key)
-        || [
-            "items",
-            "dependentRequired",
-            "dependencies",
-            "const",
-            "default",
-            "$vocabulary",
-        ]
-        .contains(&key)
-}
-
-/// A JSON Schema keyword whose valid value is never a JSON object.
-fn never_object_valued(key: &str) -> bool {
-    !object_valued(key)
-        && (OTHER_ASSERTIONS.contains(&key)
-            || ANNOTATIONS.contains(&key)
-            || FAMILIES.iter().any(|(_, kws)| kws.contains(&key)))
-}
 
 #[cfg(test)]
 mod tests {

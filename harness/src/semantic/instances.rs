@@ -107,7 +107,7 @@ impl Gen<'_> {
         }
         self.nodes.set(self.nodes.get() + 1);
         if let Some(target) = node.get("$ref").and_then(Value::as_str) {
-            let resolved = super::resolve(self.root, target)?;
+            let resolved = super::view::resolve(self.root, target)?;
             let mut merged = resolved.as_object().cloned().unwrap_or_default();
             for (k, v) in node {
                 if k != "$ref" {

@@ -1,6 +1,10 @@
+//! Tests of the semantic check: classes, narrowing kinds, losses, instances.
+
 use serde_json::{Value, json};
 
 use super::*;
+use crate::lane::Lane;
+use crate::tool::Tool;
 
 fn judge(lane: Lane, original: Value, shaped: Value) -> Semantics {
     let o = Tool::new("t", original);

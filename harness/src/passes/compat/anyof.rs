@@ -25,7 +25,7 @@
 
 use serde_json::{Map, Value, json};
 
-use super::{FAMILIES, OTHER_ASSERTIONS};
+use super::keywords::{FAMILIES, OTHER_ASSERTIONS};
 use crate::degradation::Action;
 use crate::passes::{Cx, Pass, PassMutant, Step};
 use crate::schema::{self, TooDeep};

@@ -16,7 +16,7 @@
 
 use serde_json::{Map, Value, json};
 
-use super::{never_object_valued, object_valued};
+use super::keywords::{never_object_valued, object_valued};
 use crate::degradation::Action;
 use crate::passes::root as shared;
 use crate::passes::{Cx, Pass, PassMutant, Step};

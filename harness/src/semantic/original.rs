@@ -1,0 +1,335 @@
+//! The original side of a judgement, computed once per tool, and the memo
+//! the mutants path judges through.
+
+use std::collections::HashMap;
+use std::sync::{Arc, OnceLock};
+
+use serde_json::Value;
+
+use crate::catalog::KnownInstance;
+use crate::degradation::Degradation;
+use crate::lane::Lane;
+use crate::metaschema::Validator;
+use crate::tool::Tool;
+
+use super::class::*;
+use super::instances::{self, Instance};
+use super::legacy::{draft3_required, openapi_nullable};
+use super::view::*;
+
+/// Subschemas a judged original may have: past it the case is `unjudged`
+/// (limit tests such as 5,001 properties say nothing about meaning, and
+/// their instances cost more than every other case together).
+const MAX_NODES: usize = 2_000;
+
+/// The original side, computed once per tool and shared by its pipelines.
+pub(crate) struct Original {
+    schema: Value,
+    descriptions: Vec<String>,
+    /// Its [`constraints`], sorted (computed when first needed).
+    constraints: OnceLock<Vec<String>>,
+    /// The instances (as generated, `undeclared` also set when a key is
+    /// one the original names nowhere), each with the original's verdict
+    /// on its canonical form.
+    judged: Result<Vec<(Instance, Value, bool)>, String>,
+}
+
+/// Corpus instances judged per tool, at most (JSON-Schema-Test-Suite
+/// groups have a handful; JSONSchemaBench lines up to a few dozen).
+const MAX_KNOWN: usize = 32;
+
+impl Original {
+    /// The original side of `tool`: generated instances plus the ones the
+    /// corpus gives (`known`, used where the validator agrees with their
+    /// expected verdict: a disagreement says the validator, not the
+    /// shaping, differs from the spec there).
+    pub(crate) fn of(tool: &Tool, known: &[KnownInstance]) -> Self {
+        let mut schema = tool.input_schema.clone();
+        draft3_required(&mut schema, 0);
+        let mut nodes = 0usize;
+        let _ = crate::schema::visit(&schema, &mut |_, _| nodes += 1);
+        let judged = if nodes > MAX_NODES {
+            Err(format!(
+                "original schema: {nodes} subschemas, over the {MAX_NODES} this check judges"
+            ))
+        } else {
+            Validator::compile(&schema).map_err(|e| format!("original schema: {e}"))
+        };
+        let judged = judged.map(|v| {
+            let mut judged: Vec<(Instance, Value, bool)> = instances::of(&schema)
+                .into_iter()
+                // Tool arguments are always a JSON object.
+                .filter(|i| i.value.is_object())
+                .map(|mut i| {
+                    let canonical = unfill(&schema, &schema, &i.value, 0);
+                    let ok = v.accepts(&canonical);
+                    i.undeclared |= has_undeclared(&schema, &schema, &canonical, 0);
+                    (i, canonical, ok)
+                })
+                .collect();
+            for k in known.iter().filter(|k| k.data.is_object()).take(MAX_KNOWN) {
+                if v.accepts(&k.data) != k.valid || judged.iter().any(|(i, _, _)| i.value == k.data)
+                {
+                    continue;
+                }
+                // As the generated ones: a `null` at an optional,
+                // non-nullable property means "left out".
+                let canonical = unfill(&schema, &schema, &k.data, 0);
+                let ok = v.accepts(&canonical);
+                let i = Instance {
+                    value: k.data.clone(),
+                    undeclared: has_undeclared(&schema, &schema, &canonical, 0),
+                };
+                judged.push((i, canonical, ok));
+            }
+            judged
+        });
+        Self {
+            descriptions: descriptions(tool),
+            constraints: OnceLock::new(),
+            schema,
+            judged,
+        }
+    }
+
+    /// Judge `shaped` (the tool as `lane` receives it); `records` are the
+    /// pipeline's degradation records, read only for renamed root property
+    /// keys (a client maps a call's arguments back to the author's names).
+    /// [`Original::judge`] plus the [`Losses`] (what `mutants` compares;
+    /// a run does not report them, so it does not pay for them).
+    pub(crate) fn judge_with_losses(
+        &self,
+        lane: Lane,
+        shaped: &Tool,
+        records: &[Degradation],
+    ) -> Semantics {
+        let constraints = self.constraints.get_or_init(|| constraints(&self.schema));
+        let mut out = self.judge(lane, shaped, records);
+        out.losses = Losses::of(constraints, &self.descriptions, shaped);
+        out
+    }
+
+    pub(crate) fn judge(&self, lane: Lane, shaped: &Tool, records: &[Degradation]) -> Semantics {
+        let judged = match &self.judged {
+            Ok(j) => j,
+            Err(e) => return Semantics::unjudged(e.clone()),
+        };
+        let mut schema = shaped.input_schema.clone();
+        if lane == Lane::GeminiOpenapi {
+            // A declaration without `parameters` (`null`) takes no
+            // arguments: the model calls it with `{}` only.
+            if schema.is_null() {
+                schema = serde_json::json!({
+                    "type": "object", "properties": {}, "additionalProperties": false
+                });
+            }
+            openapi_nullable(&mut schema, 0);
+        }
+        let validator = match Validator::compile(&schema) {
+            Ok(v) => v,
+            Err(e) => return Semantics::unjudged(format!("shaped schema: {e}")),
+        };
+        let mut out = Semantics {
+            class: SemanticClass::Preserved,
+            instances: judged.len(),
+            widened: None,
+            narrowed: None,
+            narrowed_kinds: Vec::new(),
+            silent: false,
+            reason: None,
+            disagreements: Vec::new(),
+            losses: Losses::default(),
+        };
+        // `nullable` read as OpenAPI reads it, compiled when first needed.
+        let mut as_openapi: Option<Option<Validator>> = None;
+        // On a wire that reads `nullable` as OpenAPI does, the author's own
+        // `nullable: true` means "or null" there too: a null the original
+        // allows that way is no widening (compiled when first needed).
+        let mut original_openapi: Option<Option<Validator>> = None;
+        let renames: HashMap<String, &str> = records
+            .iter()
+            .filter_map(|d| {
+                let to = d.renamed_to.as_deref()?;
+                let key = d.path.strip_prefix("/properties/")?;
+                (!key.contains('/')).then(|| (key.replace("~1", "/").replace("~0", "~"), to))
+            })
+            .collect();
+        // The translations read the original's root under the wire's key
+        // names, so a renamed required key is not mistaken for an optional
+        // one strict mode made required (and filled with null).
+        let renamed_original;
+        let original = if renames.is_empty() {
+            &self.schema
+        } else {
+            renamed_original = rename_root(&self.schema, &renames);
+            &renamed_original
+        };
+        let at = Pair {
+            original: (original, original),
+            shaped: (&schema, &schema),
+        };
+        for (i, (instance, canonical, original_ok)) in judged.iter().enumerate() {
+            let as_wire;
+            let canonical = if renames.is_empty() {
+                canonical
+            } else {
+                as_wire = rename_keys(canonical, &renames);
+                &as_wire
+            };
+            let filled = fill(at, canonical, 0);
+            let shaped_ok = validator.accepts(&filled);
+            match (*original_ok, shaped_ok) {
+                (false, true)
+                    if lane == Lane::GeminiOpenapi
+                        && original_openapi
+                            .get_or_insert_with(|| {
+                                let mut s = self.schema.clone();
+                                openapi_nullable(&mut s, 0);
+                                (s != self.schema)
+                                    .then(|| Validator::compile(&s).ok())
+                                    .flatten()
+                            })
+                            .as_ref()
+                            .is_some_and(|v| v.accepts(canonical)) => {}
+                (false, true) => {
+                    out.disagreements.push(i);
+                    out.widened.get_or_insert_with(|| canonical.clone());
+                }
+                (true, false) if !instance.undeclared => {
+                    out.disagreements.push(i);
+                    out.narrowed.get_or_insert_with(|| canonical.clone());
+                    let kind = narrowing_kind(at, &validator, &filled, canonical, || {
+                        as_openapi
+                            .get_or_insert_with(|| {
+                                let mut s = schema.clone();
+                                openapi_nullable(&mut s, 0);
+                                (s != schema).then(|| Validator::compile(&s).ok()).flatten()
+                            })
+                            .as_ref()
+                    });
+                    if !out.narrowed_kinds.contains(&kind) {
+                        out.narrowed_kinds.push(kind);
+                    }
+                }
+                _ => {}
+            }
+        }
+        out.narrowed_kinds.sort_unstable();
+        out.class = if out.narrowed.is_some() {
+            SemanticClass::Narrowed
+        } else if out.widened.is_some() {
+            SemanticClass::Widened
+        } else {
+            SemanticClass::Preserved
+        };
+        if out.widened.is_some() {
+            let before = &self.descriptions;
+            out.silent = descriptions(shaped).iter().all(|d| before.contains(d));
+        }
+        out
+    }
+}
+
+/// The instance with its root keys as the wire names them.
+fn rename_keys(instance: &Value, renames: &HashMap<String, &str>) -> Value {
+    match instance {
+        Value::Object(m) => Value::Object(
+            m.iter()
+                .map(|(k, v)| {
+                    let k = renames
+                        .get(k)
+                        .map_or_else(|| k.clone(), |to| (*to).to_owned());
+                    (k, v.clone())
+                })
+                .collect(),
+        ),
+        other => other.clone(),
+    }
+}
+
+/// The schema with its root `properties` keys and `required` names as the
+/// wire names them.
+fn rename_root(schema: &Value, renames: &HashMap<String, &str>) -> Value {
+    let mut out = schema.clone();
+    let rename = |k: &str| {
+        renames
+            .get(k)
+            .map_or_else(|| k.to_owned(), |to| (*to).to_owned())
+    };
+    if let Some(Value::Object(props)) = out.get_mut("properties") {
+        *props = std::mem::take(props)
+            .into_iter()
+            .map(|(k, v)| (rename(&k), v))
+            .collect();
+    }
+    if let Some(Value::Array(req)) = out.get_mut("required") {
+        for r in req.iter_mut() {
+            if let Some(name) = r.as_str() {
+                *r = Value::String(rename(name));
+            }
+        }
+    }
+    out
+}
+
+/// What explains one narrowing instance (`filled` is what the shaped
+/// schema rejected; `canonical` the instance as the original sees it).
+fn narrowing_kind<'v>(
+    at: Pair<'_>,
+    shaped: &Validator,
+    filled: &Value,
+    canonical: &Value,
+    as_openapi: impl FnOnce() -> Option<&'v Validator>,
+) -> NarrowingKind {
+    let pruned = fill(at, &prune(at, canonical, 0, false), 0);
+    if pruned != *filled && shaped.accepts(&pruned) {
+        return NarrowingKind::DropsOptional;
+    }
+    // Before closing: a null the shaped schema accepts once `nullable` is
+    // read as OpenAPI reads it is explained by that alone, wherever it
+    // sits (a value of an `additionalProperties` map too).
+    if let Some(v) = as_openapi()
+        && (v.accepts(filled) || v.accepts(&pruned))
+    {
+        return NarrowingKind::IgnoredNullable;
+    }
+    let closed = fill(at, &prune(at, canonical, 0, true), 0);
+    if closed != pruned && shaped.accepts(&closed) {
+        return NarrowingKind::ClosesObjects;
+    }
+    NarrowingKind::Other
+}
+
+/// A case's semantic judgements, memoised for callers that judge the same
+/// case many times (`mutants`: once per mutant): the original side is
+/// computed once, and an output equal to the first one judged (the
+/// unmutated pipeline's) reuses its verdict.
+#[derive(Default, Clone)]
+pub(crate) struct Memo {
+    original: Arc<OnceLock<Original>>,
+    first: Arc<OnceLock<(Lane, Tool, Semantics)>>,
+}
+
+impl Memo {
+    pub(crate) fn judge(
+        &self,
+        tool: &Tool,
+        known: &[KnownInstance],
+        lane: Lane,
+        shaped: &Tool,
+        records: &[Degradation],
+    ) -> Semantics {
+        if let Some((l, t, s)) = self.first.get()
+            && *l == lane
+            && t == shaped
+        {
+            return s.clone();
+        }
+        let s = self
+            .original
+            .get_or_init(|| Original::of(tool, known))
+            .judge_with_losses(lane, shaped, records);
+        let _ = self.first.set((lane, shaped.clone(), s.clone()));
+        s
+    }
+}
