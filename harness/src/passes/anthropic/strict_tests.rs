@@ -1,11 +1,14 @@
 //! Tests of the v1 `anthropic-messages` passes added after the root
 //! narrowing: draft 2020-12 repair, names, and the strict subset.
 
-use serde_json::{Value, json};
+use serde_json::{Map, Value, json};
 
 use super::*;
+use crate::degradation::Action;
 use crate::lane::Lane;
 use crate::passes::test_support::{Ran, bytes, run, run_on_tool};
+use crate::passes::{Pass, Step};
+use crate::tool::Tool;
 
 const LANE: Lane = Lane::AnthropicMessages;
 
