@@ -3,10 +3,13 @@
 use serde_json::{Value, json};
 
 use super::*;
+use crate::degradation::Action;
 use crate::lane::Lane;
 use crate::passes::lists::v1;
 use crate::passes::strict::{CloseObjects, RequireAll};
 use crate::passes::test_support::{Ran, bytes, run, run_on_tool};
+use crate::passes::{Pass, Step};
+use crate::tool::Tool;
 
 fn mark(path: &str, keyword: &str, action: Action) -> (String, String, Action) {
     (path.to_owned(), keyword.to_owned(), action)

@@ -1,0 +1,271 @@
+//! OpenAI strict mode: the fallback to non-strict over the documented limits,
+//! and property `default`s stripped (Azure).
+
+use serde_json::{Map, Value};
+
+use crate::degradation::Action;
+use crate::passes::notes::{self, Unenforced};
+use crate::passes::strict::StrictGate;
+use crate::passes::{Cx, Pass, PassMutant, Step};
+use crate::schema::{self, ChildKey, TooDeep};
+use crate::tool::Tool;
+
+/// What one strict schema holds, against the documented limits.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub(super) struct Size {
+    /// Object levels on the deepest path (definitions start their own count).
+    levels: usize,
+    properties: usize,
+    enum_values: usize,
+    /// The first nested object strict mode could only close to `{}`.
+    open_map: Option<String>,
+}
+
+pub(super) fn measure(
+    v: &Value,
+    path: &str,
+    above: usize,
+    depth: usize,
+    size: &mut Size,
+) -> Result<(), TooDeep> {
+    let Some(node) = v.as_object() else {
+        return Ok(());
+    };
+    if depth > schema::MAX_DEPTH {
+        return Err(TooDeep {
+            path: schema::display_path(path),
+            limit: schema::MAX_DEPTH,
+        });
+    }
+    let object = schema::is_object_schema(node);
+    let here = above + usize::from(object);
+    size.levels = size.levels.max(here);
+    let props = node.get("properties").and_then(Value::as_object);
+    size.properties += props.map_or(0, Map::len);
+    size.enum_values += node
+        .get("enum")
+        .and_then(Value::as_array)
+        .map_or(0, Vec::len);
+    let open = !matches!(node.get("additionalProperties"), Some(Value::Bool(false)));
+    if object
+        && open
+        && !path.is_empty()
+        && props.is_none_or(Map::is_empty)
+        && size.open_map.is_none()
+    {
+        size.open_map = Some(schema::display_path(path));
+    }
+    for child in schema::children(node) {
+        let defs = matches!(&child, ChildKey::Named("$defs" | "definitions", _));
+        if let Some(sub) = child.get(node) {
+            let at = format!("{path}{}", child.suffix());
+            measure(sub, &at, if defs { 0 } else { here }, depth + 1, size)?;
+        }
+    }
+    Ok(())
+}
+
+/// `strict-fallback`: a strict tool the strict subset cannot carry ships
+/// with `strict: false` (recorded on the `strict` keyword) instead of a
+/// rejected request. Over the documented limits (Structured Outputs:
+/// 10 levels of object nesting, 5000 object properties, 1000 enum values
+/// per schema; rules `openai-strict-nesting-limit`,
+/// `openai-strict-property-count-limit`, `openai-strict-enum-count-limit`),
+/// and for a nested object without properties that is not closed (a map or
+/// a free-form object: `additionalProperties: false` would leave it
+/// accepting only `{}`, so no faithful strict rewrite exists), and for an
+/// `if`/`then`/`else`/`not` subschema: the documented strict subset
+/// (<https://platform.openai.com/docs/guides/structured-outputs#supported-schemas>)
+/// has no conditionals or negation, and closing the objects inside one
+/// would change the condition instead of the shape.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct StrictFallback {
+    pub(crate) gate: StrictGate,
+    pub(crate) levels: usize,
+    pub(crate) properties: usize,
+    pub(crate) enum_values: usize,
+    /// Fall back for open nested objects without properties.
+    pub(crate) open_maps: bool,
+    /// Fall back for `if`/`then`/`else`/`not` subschemas.
+    pub(crate) conditionals: bool,
+}
+
+impl Default for StrictFallback {
+    fn default() -> Self {
+        Self {
+            gate: StrictGate::default(),
+            levels: 10,
+            properties: 5000,
+            enum_values: 1000,
+            open_maps: true,
+            conditionals: true,
+        }
+    }
+}
+
+impl StrictFallback {
+    /// Why the strict subset cannot carry `schema`, if it cannot.
+    fn reason(&self, schema: &Value) -> Result<Option<String>, TooDeep> {
+        let mut size = Size::default();
+        measure(schema, "", 0, 0, &mut size)?;
+        let conditional = if self.conditionals {
+            schema::first_conditional(schema)?
+        } else {
+            None
+        };
+        let over = |n: usize, limit: usize, what: &str| {
+            (n > limit).then(|| format!("{n} {what} exceed the strict limit of {limit}"))
+        };
+        Ok(over(size.levels, self.levels, "levels of object nesting")
+            .or_else(|| over(size.properties, self.properties, "object properties"))
+            .or_else(|| over(size.enum_values, self.enum_values, "enum values"))
+            .or_else(|| {
+                size.open_map.filter(|_| self.open_maps).map(|at| {
+                    format!("the open object at {at} declares no properties: strict mode could only accept {{}} there")
+                })
+            })
+            .or_else(|| {
+                conditional.map(|(at, kw)| {
+                    format!("{kw} at {at}: the strict subset has no if/then/else/not, and closing objects inside one would change the condition")
+                })
+            }))
+    }
+}
+
+impl Pass for StrictFallback {
+    fn name(&self) -> &'static str {
+        "strict-fallback"
+    }
+
+    fn rule(&self) -> Option<&'static str> {
+        Some("openai-strict-nesting-limit")
+    }
+
+    fn apply(&self, tool: &mut Tool, cx: &mut Cx<'_>) -> Result<Step, TooDeep> {
+        if !self.gate.admits(tool, cx.lane) {
+            return Ok(Step::Continue);
+        }
+        if let Some(why) = self.reason(&tool.input_schema)? {
+            crate::passes::strict::send_non_strict(tool, cx, &why);
+        }
+        Ok(Step::Continue)
+    }
+
+    fn mutants(&self) -> Vec<PassMutant> {
+        let mut out = self.gate.mutants(|gate| Self { gate, ..*self });
+        out.extend([
+            PassMutant::new(
+                "nesting limit one higher",
+                Self {
+                    levels: self.levels + 1,
+                    ..*self
+                },
+            ),
+            PassMutant::new(
+                "property limit one higher",
+                Self {
+                    properties: self.properties + 1,
+                    ..*self
+                },
+            ),
+            PassMutant::new(
+                "enum limit one higher",
+                Self {
+                    enum_values: self.enum_values + 1,
+                    ..*self
+                },
+            ),
+            PassMutant::new(
+                "keep open maps strict",
+                Self {
+                    open_maps: !self.open_maps,
+                    ..*self
+                },
+            ),
+            PassMutant::new(
+                "keep conditional schemas strict",
+                Self {
+                    conditionals: !self.conditionals,
+                    ..*self
+                },
+            ),
+        ]);
+        out
+    }
+}
+
+/// `strict-strip-defaults` (`openai-strict` only): Azure OpenAI rejects a
+/// strict tool whose property carries a non-null `default` (`'default' is
+/// not permitted within a property definition`, recording
+/// `azure-openai-strict-default-not-permitted-4390`); api.openai.com
+/// accepts it, and the lane stands for both. A default is an annotation
+/// (strict mode sends every key anyway), so it goes, recorded, and the
+/// values are restated in a note.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct StrictStripDefaults {
+    pub(crate) gate: StrictGate,
+    pub(crate) note: bool,
+}
+
+impl Default for StrictStripDefaults {
+    fn default() -> Self {
+        Self {
+            gate: StrictGate::default(),
+            note: true,
+        }
+    }
+}
+
+impl Pass for StrictStripDefaults {
+    fn name(&self) -> &'static str {
+        "strict-strip-defaults"
+    }
+
+    fn rule(&self) -> Option<&'static str> {
+        Some("azure-openai-strict-default-not-permitted")
+    }
+
+    fn apply(&self, tool: &mut Tool, cx: &mut Cx<'_>) -> Result<Step, TooDeep> {
+        if !self.gate.admits(tool, cx.lane) {
+            return Ok(Step::Continue);
+        }
+        let mut lost = Vec::new();
+        schema::rewrite_post_order(&mut tool.input_schema, &mut |path, via, node| {
+            let property = matches!(via, Some(ChildKey::Named("properties", _)));
+            if property
+                && node.get("default").is_some_and(|d| !d.is_null())
+                && let Some(value) = node.shift_remove("default")
+            {
+                cx.record(
+                    path,
+                    "default",
+                    Action::Removed,
+                    "strict mode: a property default is not permitted (Azure OpenAI)",
+                );
+                lost.push(Unenforced {
+                    pointer: path.to_owned(),
+                    keyword: "default".into(),
+                    value,
+                });
+            }
+        })?;
+        if self.note
+            && let Some(n) = notes::unenforced_note(&lost)
+        {
+            cx.note(tool, &n, "stripped property defaults surfaced as a note");
+        }
+        Ok(Step::Continue)
+    }
+
+    fn mutants(&self) -> Vec<PassMutant> {
+        let mut out = self.gate.mutants(|gate| Self { gate, ..*self });
+        out.push(PassMutant::new(
+            "skip the note",
+            Self {
+                note: !self.note,
+                ..*self
+            },
+        ));
+        out
+    }
+}
