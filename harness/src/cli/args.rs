@@ -1,0 +1,469 @@
+//! The clap types: every verb's arguments, each flag with its `WIRESHAPE_*`
+//! environment twin, and the checks clap runs before any work.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::Result;
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use wireshape::PipelineConfig;
+use wireshape::generate::FuzzSpec;
+
+/// Differential conformance harness for LLM tool-schema shaping.
+#[derive(Debug, Parser)]
+#[command(name = "wireshape", version, about, max_term_width = 100)]
+pub(crate) struct Cli {
+    #[command(subcommand)]
+    pub(crate) command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub(crate) enum Command {
+    /// Shape one tools file for one lane and print that wire's tools array.
+    Shape(ShapeArgs),
+    /// List the lanes (provider wires).
+    Lanes,
+    /// List the built-in pipelines and their passes per lane.
+    Pipelines,
+    /// List the catalogs found in corpus directories, and every file that cannot be used.
+    List(ListArgs),
+    /// The nightly job: v0 → v1 on every lane over the corpus, invariants, ledger, report.
+    Run(RunArgs),
+    /// Compare two pipelines on every lane over the corpus (like `run`, any pair).
+    Diff(DiffArgs),
+    /// Manage the intended-divergence ledger.
+    #[command(subcommand)]
+    Ledger(LedgerCommand),
+    /// Work with report directories.
+    #[command(subcommand)]
+    Report(ReportCommand),
+    /// Would these providers reject these tools? Rule, path, evidence and the v1 fix, per tool.
+    Check(CheckArgs),
+    /// Replay every recorded provider response against the oracles and the v1 pipeline.
+    Replay(ReplayArgs),
+    /// Serve a lane's real endpoint paths on loopback, answering with the oracle's verdict.
+    MockProvider(MockProviderArgs),
+    /// Mutation checks: every pass of v1 switched off, swapped or altered in turn; some evidence must notice.
+    Mutants(MutantsArgs),
+    /// Schema mutation: inject each oracle rule's recorded construct into clean corpus tools; the pipeline must handle it.
+    Metamorphic(MetamorphicArgs),
+}
+
+/// `--output-format`: checked by clap, so a bad value is refused before any work.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(crate) enum OutputFormat {
+    Text,
+    Json,
+}
+
+/// `--as-of`: a real calendar date `YYYY-MM-DD` (checked by clap, before any work).
+pub(crate) fn parse_date(s: &str) -> Result<String, wireshape::UsageError> {
+    let bad = || wireshape::UsageError::BadDate(s.to_owned());
+    let b = s.as_bytes();
+    if b.len() != 10 || b[4] != b'-' || b[7] != b'-' {
+        return Err(bad());
+    }
+    let num = |from: usize, to: usize| -> Option<u32> {
+        let part = &s[from..to];
+        part.bytes()
+            .all(|c| c.is_ascii_digit())
+            .then(|| part.parse().ok())
+            .flatten()
+    };
+    let (Some(year), Some(month), Some(day)) = (num(0, 4), num(5, 7), num(8, 10)) else {
+        return Err(bad());
+    };
+    let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0);
+    let days = match month {
+        1 | 3 | 5 | 7 | 8 | 10 | 12 => 31,
+        4 | 6 | 9 | 11 => 30,
+        2 if leap => 29,
+        2 => 28,
+        _ => 0,
+    };
+    if day == 0 || day > days {
+        return Err(bad());
+    }
+    Ok(s.to_owned())
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct MutantsArgs {
+    /// List the mutants instead of running them.
+    #[arg(long)]
+    pub(crate) list: bool,
+    /// With --list: machine-readable output.
+    #[arg(long, requires = "list")]
+    pub(crate) json: bool,
+    /// The pipeline to mutate (built-in profiles; only v1 has evidence).
+    #[arg(long, default_value = "v1", env = "WIRESHAPE_PIPELINE")]
+    pub(crate) pipeline: String,
+    #[command(flatten)]
+    pub(crate) corpus: CorpusArgs,
+    /// Output folder (mutants.json, outcomes.json, caught.txt, missed.txt, …).
+    #[arg(
+        long,
+        value_name = "DIR",
+        default_value = "reports/mutants",
+        env = "WIRESHAPE_OUTPUT"
+    )]
+    pub(crate) output: PathBuf,
+    /// Recordings directory (replay evidence).
+    #[arg(
+        long,
+        value_name = "DIR",
+        default_value = "recordings",
+        env = "WIRESHAPE_RECORDINGS"
+    )]
+    pub(crate) recordings: PathBuf,
+    /// Pass and pipeline example inputs (`<pass>.json` files; an empty directory: no examples).
+    #[arg(
+        long,
+        value_name = "DIR",
+        default_value = "corpus/pass-examples",
+        env = "WIRESHAPE_EXAMPLES"
+    )]
+    pub(crate) examples: PathBuf,
+    /// The examples' accepted outputs: insta snapshots `pass-examples@<file>.snap` (`cargo insta review`).
+    #[arg(
+        long,
+        value_name = "DIR",
+        default_value = "harness/src/snapshots",
+        env = "WIRESHAPE_EXAMPLE_SNAPSHOTS"
+    )]
+    pub(crate) example_snapshots: PathBuf,
+    /// Mutants equivalent by construction, with reasons.
+    #[arg(
+        long,
+        value_name = "FILE",
+        default_value = "corpus/mutants-equivalent.toml",
+        env = "WIRESHAPE_EQUIVALENT"
+    )]
+    pub(crate) equivalent: PathBuf,
+    /// Per-mutant time budget in seconds (checked between cases).
+    #[arg(long, default_value_t = 600, env = "WIRESHAPE_MUTANT_TIMEOUT")]
+    pub(crate) timeout: u64,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct MetamorphicArgs {
+    /// The pipeline under test.
+    #[arg(long, default_value = "v1", env = "WIRESHAPE_PIPELINE")]
+    pub(crate) pipeline: String,
+    /// Lanes (comma-separated; default: every lane).
+    #[arg(long, value_delimiter = ',', env = "WIRESHAPE_LANES")]
+    pub(crate) lanes: Vec<String>,
+    /// The clean tools come from these catalogs.
+    #[arg(
+        long,
+        value_name = "DIR",
+        default_value = "corpus/catalogs",
+        env = "WIRESHAPE_OWN_CORPUS"
+    )]
+    pub(crate) own: PathBuf,
+    /// Recordings directory (where the constructs come from).
+    #[arg(
+        long,
+        value_name = "DIR",
+        default_value = "recordings",
+        env = "WIRESHAPE_RECORDINGS"
+    )]
+    pub(crate) recordings: PathBuf,
+    /// Output format: `text` or `json`.
+    #[arg(
+        long = "output-format",
+        value_name = "FORMAT",
+        value_enum,
+        default_value_t = OutputFormat::Text,
+        env = "WIRESHAPE_OUTPUT_FORMAT"
+    )]
+    pub(crate) output_format: OutputFormat,
+    #[command(flatten)]
+    pub(crate) config: ConfigArg,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct MockProviderArgs {
+    /// Lane id.
+    #[arg(long, env = "WIRESHAPE_LANE")]
+    pub(crate) lane: String,
+    /// Port (0: a free one, printed at start).
+    #[arg(long, default_value_t = 0, env = "WIRESHAPE_PORT")]
+    pub(crate) port: u16,
+    /// Address to bind (loopback by default).
+    #[arg(long, default_value = "127.0.0.1", env = "WIRESHAPE_BIND")]
+    pub(crate) bind: String,
+    /// Recordings served verbatim when a request matches one exactly.
+    #[arg(
+        long,
+        value_name = "DIR",
+        default_value = "recordings",
+        env = "WIRESHAPE_RECORDINGS"
+    )]
+    pub(crate) recordings: PathBuf,
+    /// Judge as of this date (YYYY-MM-DD).
+    #[arg(long, value_parser = parse_date, env = "WIRESHAPE_AS_OF")]
+    pub(crate) as_of: Option<String>,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct CheckArgs {
+    /// Lane id, or `all`.
+    #[arg(long, default_value = "all", env = "WIRESHAPE_LANE")]
+    pub(crate) lane: String,
+    /// Output format: `text` or `json` (stable).
+    #[arg(
+        long = "output-format",
+        value_name = "FORMAT",
+        value_enum,
+        default_value_t = OutputFormat::Text,
+        env = "WIRESHAPE_OUTPUT_FORMAT"
+    )]
+    pub(crate) output_format: OutputFormat,
+    /// Judge as of this date (YYYY-MM-DD): rules that changed use their rule of that day.
+    #[arg(long, value_parser = parse_date, env = "WIRESHAPE_AS_OF")]
+    pub(crate) as_of: Option<String>,
+    /// Recordings directory (evidence).
+    #[arg(
+        long,
+        value_name = "DIR",
+        default_value = "recordings",
+        env = "WIRESHAPE_RECORDINGS"
+    )]
+    pub(crate) recordings: PathBuf,
+    /// Force the catalog format instead of detecting it.
+    #[arg(long, env = "WIRESHAPE_FORMAT")]
+    pub(crate) format: Option<String>,
+    #[command(flatten)]
+    pub(crate) config: ConfigArg,
+    /// Tools file, or `-` for standard input.
+    pub(crate) file: PathBuf,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct ReplayArgs {
+    /// Recordings directory.
+    #[arg(
+        long,
+        value_name = "DIR",
+        default_value = "recordings",
+        env = "WIRESHAPE_RECORDINGS"
+    )]
+    pub(crate) recordings: PathBuf,
+    /// Output format: `text` or `json`.
+    #[arg(
+        long = "output-format",
+        value_name = "FORMAT",
+        value_enum,
+        default_value_t = OutputFormat::Text,
+        env = "WIRESHAPE_OUTPUT_FORMAT"
+    )]
+    pub(crate) output_format: OutputFormat,
+    #[command(flatten)]
+    pub(crate) config: ConfigArg,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct CorpusArgs {
+    /// Lanes to run (comma-separated ids; default: the lanes where v0 and v1 differ).
+    #[arg(long, value_delimiter = ',', env = "WIRESHAPE_LANES")]
+    pub(crate) lanes: Vec<String>,
+    /// External corpus directories (colon-separated in the environment).
+    #[arg(
+        long = "corpus",
+        value_name = "DIR",
+        env = "WIRESHAPE_CORPUS_PATH",
+        value_delimiter = ':'
+    )]
+    pub(crate) corpus: Vec<PathBuf>,
+    /// The project's own catalogs.
+    #[arg(
+        long,
+        value_name = "DIR",
+        default_value = "corpus/catalogs",
+        env = "WIRESHAPE_OWN_CORPUS"
+    )]
+    pub(crate) own: PathBuf,
+    /// Ledger directory (`<lane>.toml` files).
+    #[arg(
+        long,
+        value_name = "DIR",
+        default_value = "corpus/ledger",
+        env = "WIRESHAPE_LEDGER"
+    )]
+    pub(crate) ledger: PathBuf,
+    /// Run only shard K of N (deterministic split of the sorted plan).
+    #[arg(long, value_name = "K/N", env = "WIRESHAPE_SHARD")]
+    pub(crate) shard: Option<String>,
+    /// Worker threads (default: available cores).
+    #[arg(long, env = "WIRESHAPE_JOBS")]
+    pub(crate) jobs: Option<usize>,
+    #[command(flatten)]
+    pub(crate) config: ConfigArg,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct OutputArgs {
+    /// Report directory (the previous one is rotated to `previous`).
+    #[arg(
+        long,
+        value_name = "DIR",
+        default_value = "reports/latest",
+        env = "WIRESHAPE_OUTPUT"
+    )]
+    pub(crate) output: PathBuf,
+    /// No progress line.
+    #[arg(long, short, env = "WIRESHAPE_QUIET")]
+    pub(crate) quiet: bool,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct FuzzArgs {
+    /// Add N generated schemas to the plan, cases `fuzz/<seed>#0` … `fuzz/<seed>#<N-1>` on every lane.
+    #[arg(long, value_name = "N", env = "WIRESHAPE_FUZZ")]
+    pub(crate) fuzz: Option<usize>,
+    /// The generator's seed for --fuzz (default 0): a seed names the same schemas on every machine.
+    #[arg(long, value_name = "S", requires = "fuzz", env = "WIRESHAPE_FUZZ_SEED")]
+    pub(crate) seed: Option<u64>,
+}
+
+impl FuzzArgs {
+    pub(crate) fn spec(&self) -> Option<FuzzSpec> {
+        self.fuzz.filter(|&n| n > 0).map(|count| FuzzSpec {
+            count,
+            seed: self.seed.unwrap_or(FuzzSpec::DEFAULT_SEED),
+        })
+    }
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct RunArgs {
+    #[command(flatten)]
+    pub(crate) corpus: CorpusArgs,
+    #[command(flatten)]
+    pub(crate) fuzz: FuzzArgs,
+    #[command(flatten)]
+    pub(crate) out: OutputArgs,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct DiffArgs {
+    /// The old pipeline.
+    #[arg(long, default_value = "v0", env = "WIRESHAPE_OLD")]
+    pub(crate) old: String,
+    /// The new pipeline.
+    #[arg(long, default_value = "v1", env = "WIRESHAPE_NEW")]
+    pub(crate) new: String,
+    #[command(flatten)]
+    pub(crate) corpus: CorpusArgs,
+    #[command(flatten)]
+    pub(crate) fuzz: FuzzArgs,
+    #[command(flatten)]
+    pub(crate) out: OutputArgs,
+}
+
+#[derive(Debug, Subcommand)]
+pub(crate) enum LedgerCommand {
+    /// Write ledger entries for the current unexpected divergences.
+    Accept(AcceptArgs),
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct AcceptArgs {
+    /// Why these divergences are intended (required).
+    #[arg(long)]
+    pub(crate) reason: String,
+    /// Short label for the class of change.
+    #[arg(long, default_value = "accepted")]
+    pub(crate) class: String,
+    /// Only cases matching this glob.
+    #[arg(long, value_name = "GLOB")]
+    pub(crate) cases: Option<String>,
+    /// Write one entry per lane with this case glob and the union of the
+    /// tags seen, instead of one pinned entry per case.
+    #[arg(long, value_name = "GLOB")]
+    pub(crate) glob: Option<String>,
+    /// The old pipeline.
+    #[arg(long, default_value = "v0", env = "WIRESHAPE_OLD")]
+    pub(crate) old: String,
+    /// The new pipeline.
+    #[arg(long, default_value = "v1", env = "WIRESHAPE_NEW")]
+    pub(crate) new: String,
+    #[command(flatten)]
+    pub(crate) corpus: CorpusArgs,
+}
+
+#[derive(Debug, Subcommand)]
+pub(crate) enum ReportCommand {
+    /// Merge shard report directories into one report.
+    Merge(MergeArgs),
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct MergeArgs {
+    /// Shard report directories.
+    #[arg(required = true)]
+    pub(crate) dirs: Vec<PathBuf>,
+    /// Where the merged report goes.
+    #[arg(
+        long,
+        value_name = "DIR",
+        default_value = "reports/latest",
+        env = "WIRESHAPE_OUTPUT"
+    )]
+    pub(crate) output: PathBuf,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct ShapeArgs {
+    /// Lane id (see `wireshape lanes`).
+    #[arg(long, env = "WIRESHAPE_LANE")]
+    pub(crate) lane: String,
+    /// Pipeline: v0, v1 or verbatim.
+    #[arg(long, default_value = "v1", env = "WIRESHAPE_PIPELINE")]
+    pub(crate) pipeline: String,
+    /// Also print each tool's outcome and degradations (to stderr).
+    #[arg(long)]
+    pub(crate) explain: bool,
+    /// Also print each tool's schema after every pass that changed it (to stderr).
+    #[arg(long)]
+    pub(crate) trace: bool,
+    /// Force the catalog format instead of detecting it.
+    #[arg(long, env = "WIRESHAPE_FORMAT")]
+    pub(crate) format: Option<String>,
+    #[command(flatten)]
+    pub(crate) config: ConfigArg,
+    /// Tools file, or `-` for standard input.
+    pub(crate) file: PathBuf,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct ConfigArg {
+    /// Pipeline configuration (TOML); default: corpus/config.toml when it exists.
+    #[arg(long, env = "WIRESHAPE_CONFIG")]
+    pub(crate) config: Option<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct ListArgs {
+    /// Corpus directories (default: corpus/catalogs, then WIRESHAPE_CORPUS_PATH).
+    #[arg(long = "corpus", value_name = "DIR")]
+    pub(crate) corpus: Vec<PathBuf>,
+    /// Machine-readable output.
+    #[arg(long)]
+    pub(crate) json: bool,
+}
+
+pub(crate) const DEFAULT_CONFIG: &str = "corpus/config.toml";
+pub(crate) const DEFAULT_CORPUS: &str = "corpus/catalogs";
+
+impl ConfigArg {
+    pub(crate) fn load(&self) -> Result<PipelineConfig> {
+        match &self.config {
+            Some(p) => Ok(PipelineConfig::load(p)?),
+            None if Path::new(DEFAULT_CONFIG).is_file() => {
+                Ok(PipelineConfig::load(Path::new(DEFAULT_CONFIG))?)
+            }
+            None => Ok(PipelineConfig::default()),
+        }
+    }
+}

@@ -1,0 +1,465 @@
+//! Tests of the differential: wire-text caps, ledgers, shards, fuzz cases.
+
+use super::*;
+
+#[test]
+fn wire_texts_over_the_cap_are_cut_on_a_char_boundary_and_say_so() {
+    let short = "x".repeat(MAX_WIRE_TEXT);
+    assert_eq!(capped(short.clone()), short);
+    // A 3-byte character straddling the cap: the cut moves before it.
+    let long = format!("{}€tail", "x".repeat(MAX_WIRE_TEXT - 1));
+    let total = long.len();
+    let cut = capped(long);
+    assert_eq!(
+        cut,
+        format!(
+            "{}\n… cut at {} of {total} bytes: `wireshape shape --lane <lane> --pipeline <p>` prints it whole\n",
+            "x".repeat(MAX_WIRE_TEXT - 1),
+            MAX_WIRE_TEXT - 1
+        )
+    );
+}
+use crate::pipeline::{PipelineConfig, Profile};
+
+const SLUG: &str = r#"{"tools":[{"name":"slug","input_schema":{"type":"object","properties":{"s":{"type":"string","pattern":"^(?!-)[a-z-]+$"}}}}]}"#;
+
+/// A v0 → v1 run on `openai-responses` over one own catalog (`c#slug`:
+/// a lookaround pattern v1 strips there) plus `fuzz`, with `ledger` as
+/// that lane's ledger file.
+fn run(ledger: &str, fuzz: Option<FuzzSpec>) -> RunReport {
+    let dir = tempfile::tempdir().unwrap();
+    let own = dir.path().join("own");
+    std::fs::create_dir_all(&own).unwrap();
+    std::fs::write(own.join("c.json"), SLUG).unwrap();
+    std::fs::write(dir.path().join("openai-responses.toml"), ledger).unwrap();
+    let v0 = Profile::V0.with_config(PipelineConfig::default());
+    let v1 = Profile::V1.with_config(PipelineConfig::default());
+    let opts = DiffOptions {
+        old: &v0,
+        new: &v1,
+        lanes: vec![Lane::OpenaiResponses],
+        own_corpus: vec![own],
+        external_corpus: Vec::new(),
+        ledger_dir: Some(dir.path().to_owned()),
+        fuzz,
+        shard: None,
+        jobs: 1,
+    };
+    let inputs = prepare(&opts).unwrap();
+    execute(&opts, &inputs, &mut |_| {})
+}
+
+const FIVE: Option<FuzzSpec> = Some(FuzzSpec { count: 5, seed: 1 });
+
+fn entry(case: &str, external: bool) -> String {
+    format!(
+        "[[divergence]]\ncase = \"{case}\"\nclass = \"any\"\nreason = \"covers every tag\"\nexternal = {external}\n"
+    )
+}
+
+/// Generated outcomes that a divergence entry made intended.
+fn generated_matched(report: &RunReport) -> usize {
+    report
+        .outcomes
+        .iter()
+        .filter(|o| o.case.starts_with("fuzz/1#"))
+        .filter(|o| o.ledger.iter().any(|m| m.table == LedgerTable::Divergence))
+        .count()
+}
+
+fn divergent_generated(report: &RunReport) -> usize {
+    report
+        .outcomes
+        .iter()
+        .filter(|o| o.case.starts_with("fuzz/1#") && o.class != Class::Identical)
+        .count()
+}
+
+fn unused(report: &RunReport) -> Vec<String> {
+    report
+        .ledger_issues
+        .iter()
+        .filter(|i| i.kind == "unused")
+        .map(|i| i.message.clone())
+        .collect()
+}
+
+#[test]
+fn fuzz_plans_each_generated_tool_on_every_lane_as_generated_cases() {
+    let dir = tempfile::tempdir().unwrap();
+    let v1 = Profile::V1.with_config(PipelineConfig::default());
+    let opts = DiffOptions {
+        old: &v1,
+        new: &v1,
+        lanes: vec![Lane::OpenaiChat, Lane::OpenaiResponses],
+        own_corpus: vec![dir.path().to_owned()],
+        external_corpus: Vec::new(),
+        ledger_dir: None,
+        fuzz: Some(FuzzSpec { count: 3, seed: 9 }),
+        shard: None,
+        jobs: 1,
+    };
+    let inputs = prepare(&opts).unwrap();
+    let keys: Vec<String> = inputs.cases.iter().map(|c| c.plan.key()).collect();
+    assert_eq!(
+        keys,
+        [
+            "openai-chat::fuzz/9#0",
+            "openai-chat::fuzz/9#1",
+            "openai-chat::fuzz/9#2",
+            "openai-responses::fuzz/9#0",
+            "openai-responses::fuzz/9#1",
+            "openai-responses::fuzz/9#2",
+        ]
+    );
+    assert!(inputs.cases.iter().all(|c| c.generated && !c.external));
+    assert_eq!(inputs.cases[1].tool, crate::generate::seeded(9, 1));
+    assert!(!inputs.external_loaded);
+}
+
+#[test]
+fn a_catalog_whose_id_is_the_fuzz_prefix_is_an_input_error() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(dir.path().join("fuzz")).unwrap();
+    std::fs::write(dir.path().join("fuzz/9.json"), SLUG).unwrap();
+    let v1 = Profile::V1.with_config(PipelineConfig::default());
+    let opts = DiffOptions {
+        old: &v1,
+        new: &v1,
+        lanes: vec![Lane::OpenaiChat],
+        own_corpus: vec![dir.path().to_owned()],
+        external_corpus: Vec::new(),
+        ledger_dir: None,
+        fuzz: Some(FuzzSpec { count: 1, seed: 9 }),
+        shard: None,
+        jobs: 1,
+    };
+    let Err(err) = prepare(&opts) else {
+        panic!("a clash must not load");
+    };
+    assert_eq!(
+        err.to_string(),
+        format!(
+            "{}: catalog id `fuzz/9` clashes with the generated cases `fuzz/9#<i>` of `--seed 9`: rename the file or its directory",
+            dir.path().join("fuzz/9.json").display()
+        )
+    );
+}
+
+/// An entry for generated cases (`case = "fuzz/…"`) judges them, and
+/// has no use count: generated matches never count, so it is never
+/// reported unused, with or without `--fuzz`.
+#[test]
+fn an_entry_for_generated_cases_judges_them_and_is_never_unused() {
+    let ledger = entry("fuzz/*", false);
+    let with = run(&ledger, FIVE);
+    assert!(divergent_generated(&with) > 0, "seed 1 diverges somewhere");
+    assert_eq!(generated_matched(&with), divergent_generated(&with));
+    assert!(with.ledger_use.is_empty());
+    assert!(unused(&with).is_empty());
+    assert!(unused(&run(&ledger, None)).is_empty());
+}
+
+/// A catalog entry that only generated cases match stays unused:
+/// adding `--fuzz` cannot make an unused-entry failure disappear.
+#[test]
+fn a_catalog_entry_only_generated_cases_match_stays_unused() {
+    // `f*` matches `fuzz/1#…` but no catalog case (`c#slug`).
+    let ledger = entry("f*", false);
+    let with = run(&ledger, FIVE);
+    assert_eq!(generated_matched(&with), divergent_generated(&with));
+    assert!(generated_matched(&with) > 0);
+    let message =
+        "ledger entry openai-responses.toml#0 (any) matched no case: remove it or fix its `case`";
+    assert_eq!(unused(&with), [message]);
+    assert_eq!(unused(&run(&ledger, None)), [message]);
+}
+
+#[test]
+fn an_entry_an_own_case_uses_counts_that_use_only() {
+    let ledger = entry("*", false);
+    let with = run(&ledger, FIVE);
+    assert_eq!(generated_matched(&with), divergent_generated(&with));
+    assert_eq!(with.ledger_use[0].uses, 1, "c#slug only");
+    assert!(unused(&with).is_empty());
+    assert_eq!(run(&ledger, None).ledger_use[0].uses, 1);
+}
+
+const ABC: &str = r#"{"tools":[
+    {"name":"alpha","input_schema":{"type":"object","properties":{"q":{"type":"string"}}}},
+    {"name":"beta","input_schema":{"type":"object","properties":{"q":{"type":"string"}}}},
+    {"name":"gamma","input_schema":{"type":"object","properties":{"q":{"type":"string"}}}}]}"#;
+
+/// `old` → `new` on `lane` over one own catalog `c` (`catalog`), with
+/// `ledger` as that lane's ledger file.
+fn run_on(
+    old: &(dyn Pipeline + Sync),
+    new: &(dyn Pipeline + Sync),
+    lane: Lane,
+    catalog: &str,
+    ledger: &str,
+    shard: Option<(usize, usize)>,
+) -> RunReport {
+    let dir = tempfile::tempdir().unwrap();
+    let own = dir.path().join("own");
+    std::fs::create_dir_all(&own).unwrap();
+    std::fs::write(own.join("c.json"), catalog).unwrap();
+    std::fs::write(dir.path().join(format!("{lane}.toml")), ledger).unwrap();
+    let opts = DiffOptions {
+        old,
+        new,
+        lanes: vec![lane],
+        own_corpus: vec![own],
+        external_corpus: Vec::new(),
+        ledger_dir: Some(dir.path().to_owned()),
+        fuzz: None,
+        shard,
+        jobs: 2,
+    };
+    let inputs = prepare(&opts).unwrap();
+    execute(&opts, &inputs, &mut |_| {})
+}
+
+fn v1() -> crate::pipeline::BuiltinPipeline {
+    Profile::V1.with_config(PipelineConfig::default())
+}
+
+use crate::prefix::test_pipelines::ReverseSummary;
+
+#[test]
+fn a_pipeline_reversing_the_summary_tools_fails_the_run_at_the_exact_byte() {
+    let report = run_on(
+        &v1(),
+        &ReverseSummary(v1()),
+        Lane::AnthropicMessages,
+        ABC,
+        "",
+        None,
+    );
+    // Every tool case is identical: only the request fails.
+    assert!(report.outcomes.iter().all(|o| o.class == Class::Identical));
+    assert!(!report.outcomes.iter().any(CaseOutcome::is_failure));
+    let keys: Vec<(String, &str)> = report
+        .requests
+        .iter()
+        .map(|r| (r.key(), r.class.id()))
+        .collect();
+    assert_eq!(
+        keys,
+        [
+            ("anthropic-messages::c@turn".to_owned(), "identical"),
+            (
+                "anthropic-messages::c@summary".to_owned(),
+                "reordered-tools"
+            ),
+        ]
+    );
+    let summary = &report.requests[1];
+    let d = summary.difference.as_ref().unwrap();
+    assert_eq!(
+        (d.offset, d.member.as_str(), d.tool_index, d.tool.as_deref()),
+        (343, "tools", Some(0), Some("gamma"))
+    );
+    assert_eq!(
+        summary.issues[0].message,
+        "tools in another order: old [alpha, beta, gamma], new [gamma, beta, alpha]; differs at byte 343, inside tool 0 (gamma)"
+    );
+    assert_eq!(
+        summary.issues[1].class,
+        crate::outcome::RequestClass::KindsDiffer
+    );
+    assert_eq!(report.summary.request_failures, 1);
+    assert_eq!(
+        report.summary.requests["anthropic-messages"],
+        crate::outcome::RequestCounts {
+            compared: 2,
+            identical: 1,
+            inside_tools: 0,
+            recorded: 0,
+            failures: 1
+        }
+    );
+    assert_eq!(report.exit_status(), crate::ExitStatus::Failures);
+    // v1 against itself: clean.
+    let clean = run_on(&v1(), &v1(), Lane::AnthropicMessages, ABC, "", None);
+    assert_eq!(clean.requests.len(), 2);
+    assert_eq!(clean.summary.request_failures, 0);
+    assert_eq!(clean.exit_status(), crate::ExitStatus::Clean);
+}
+
+#[test]
+fn each_request_is_compared_by_exactly_one_shard_and_the_shards_merge_to_the_whole() {
+    let two = r#"{"tools":[{"name":"a","input_schema":{"type":"object"}}]}"#;
+    let dir = tempfile::tempdir().unwrap();
+    let own = dir.path().join("own");
+    std::fs::create_dir_all(&own).unwrap();
+    std::fs::write(own.join("c.json"), ABC).unwrap();
+    std::fs::write(own.join("d.json"), two).unwrap();
+    let (old, new) = (v1(), ReverseSummary(v1()));
+    let run = |shard| {
+        let opts = DiffOptions {
+            old: &old,
+            new: &new,
+            lanes: vec![Lane::AnthropicMessages, Lane::OpenaiChat],
+            own_corpus: vec![own.clone()],
+            external_corpus: Vec::new(),
+            ledger_dir: None,
+            fuzz: None,
+            shard,
+            jobs: 1,
+        };
+        let inputs = prepare(&opts).unwrap();
+        execute(&opts, &inputs, &mut |_| {})
+    };
+    let keys = |r: &RunReport| {
+        r.requests
+            .iter()
+            .map(RequestOutcome::key)
+            .collect::<Vec<_>>()
+    };
+    let whole = run(None);
+    assert_eq!(
+        keys(&whole),
+        [
+            "anthropic-messages::c@turn",
+            "anthropic-messages::c@summary",
+            "anthropic-messages::d@turn",
+            "anthropic-messages::d@summary",
+            "openai-chat::c@turn",
+            "openai-chat::c@summary",
+            "openai-chat::d@turn",
+            "openai-chat::d@summary",
+        ]
+    );
+    // (lane, catalog) j goes to shard j mod 3 + 1.
+    let shards: Vec<RunReport> = (1..=3).map(|k| run(Some((k, 3)))).collect();
+    assert_eq!(
+        keys(&shards[0]),
+        [
+            "anthropic-messages::c@turn",
+            "anthropic-messages::c@summary",
+            "openai-chat::d@turn",
+            "openai-chat::d@summary",
+        ]
+    );
+    assert_eq!(
+        keys(&shards[2]),
+        ["openai-chat::c@turn", "openai-chat::c@summary"]
+    );
+    let merged = crate::outcome::merge_reports(shards);
+    assert_eq!(merged.requests, whole.requests);
+    assert_eq!(merged.summary, whole.summary);
+}
+
+fn pin(case: &str, sha: &str, external: bool) -> String {
+    format!(
+        "[[pin]]\ncase = \"{case}\"\nnew_sha256 = \"{sha}\"\nreason = \"r\"\nexternal = {external}\n"
+    )
+}
+
+const PLAIN: &str = r#"{"tools":[{"name":"plain","input_schema":{"type":"object","properties":{"q":{"type":"string"}}}}]}"#;
+/// sha256 of `{"type":"function","function":{"name":"plain","parameters":{"type":"object","properties":{"q":{"type":"string"}}}}}`.
+const PLAIN_SHA: &str = "a22d1f6e62b4d8a287d149284690f04b85155b0732c9001d2e2ec7342e954519";
+
+#[test]
+fn a_pin_holds_on_an_identical_case_and_counts_as_used() {
+    let wire = r#"{"type":"function","function":{"name":"plain","parameters":{"type":"object","properties":{"q":{"type":"string"}}}}}"#;
+    assert_eq!(diff::sha256_hex(wire), PLAIN_SHA);
+    let v0 = Profile::V0.with_config(PipelineConfig::default());
+    let report = run_on(
+        &v0,
+        &v1(),
+        Lane::OpenaiChat,
+        PLAIN,
+        &pin("c#plain", PLAIN_SHA, false),
+        None,
+    );
+    let o = &report.outcomes[0];
+    assert_eq!(o.class, Class::Identical);
+    assert_eq!(o.new.sha256, PLAIN_SHA);
+    assert!(o.pin_breaks.is_empty());
+    assert_eq!(o.ledger.len(), 1);
+    assert_eq!(o.ledger[0].table, LedgerTable::Pin);
+    assert_eq!(report.ledger_use[0].uses, 1);
+    assert!(report.ledger_issues.is_empty());
+    assert_eq!(report.exit_status(), crate::ExitStatus::Clean);
+}
+
+#[test]
+fn a_pin_that_no_longer_matches_fails_the_case_naming_both_hashes() {
+    let zeros = "0".repeat(64);
+    let v0 = Profile::V0.with_config(PipelineConfig::default());
+    let report = run_on(
+        &v0,
+        &v1(),
+        Lane::OpenaiChat,
+        PLAIN,
+        &pin("c#*", &zeros, false),
+        None,
+    );
+    let o = &report.outcomes[0];
+    assert_eq!(o.class, Class::Identical);
+    assert!(o.is_failure());
+    assert_eq!(o.pin_breaks.len(), 1);
+    assert_eq!(
+        o.pin_breaks[0].message,
+        format!(
+            "ledger pin openai-chat.toml#pin-0 on c#plain: expected new_sha256 {zeros}, got {PLAIN_SHA} (pinned: r); review the new output, then fix the pipeline or update the pin"
+        )
+    );
+    assert_eq!(report.summary.failures, 1);
+    assert_eq!(report.exit_status(), crate::ExitStatus::Failures);
+}
+
+#[test]
+fn a_pin_that_matches_no_case_is_unused_unless_external_and_no_external_corpus() {
+    let v0 = Profile::V0.with_config(PipelineConfig::default());
+    let report = run_on(
+        &v0,
+        &v1(),
+        Lane::OpenaiChat,
+        PLAIN,
+        &pin("c#gone", PLAIN_SHA, false),
+        None,
+    );
+    assert_eq!(
+        unused(&report),
+        [
+            "ledger entry openai-chat.toml#pin-0 (c#gone) matched no case: remove it or fix its `case`"
+        ]
+    );
+    assert_eq!(report.ledger_issues[0].table, LedgerTable::Pin);
+    assert_eq!(report.exit_status(), crate::ExitStatus::Failures);
+    let external = run_on(
+        &v0,
+        &v1(),
+        Lane::OpenaiChat,
+        PLAIN,
+        &pin("c#gone", PLAIN_SHA, true),
+        None,
+    );
+    assert!(unused(&external).is_empty());
+    assert!(
+        external.ledger_use.is_empty(),
+        "not judged without an external corpus"
+    );
+    // An external pin never applies to an own case either.
+    let own = run_on(
+        &v0,
+        &v1(),
+        Lane::OpenaiChat,
+        PLAIN,
+        &pin("c#plain", &"0".repeat(64), true),
+        None,
+    );
+    assert!(own.outcomes[0].pin_breaks.is_empty());
+}
+
+#[test]
+fn external_entries_never_apply_to_generated_cases() {
+    let with = run(&entry("*", true), FIVE);
+    assert!(divergent_generated(&with) > 0);
+    assert_eq!(generated_matched(&with), 0);
+    assert!(with.ledger_use.is_empty(), "no external corpus: not judged");
+    assert!(unused(&with).is_empty());
+}
