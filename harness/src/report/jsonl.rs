@@ -1,0 +1,139 @@
+//! The line files: `divergences.jsonl` (one JSON object a line, tagged
+//! by `type`) and the `*.txt` lists (one key a line per class, plus
+//! `violations.txt` and `failures.txt`).
+
+use std::fmt::Write as _;
+
+use serde::Serialize;
+
+use super::view::{View, sorted_refs};
+use crate::outcome::{CaseOutcome, Class, LedgerMatch, Side};
+
+#[derive(Serialize)]
+#[serde(tag = "type", rename_all = "kebab-case")]
+enum Line<'a> {
+    Divergence {
+        lane: &'a str,
+        case: &'a str,
+        class: Class,
+        tags: &'a [String],
+        ledger: &'a [LedgerMatch],
+        old: SideLine<'a>,
+        new: SideLine<'a>,
+    },
+    Violation {
+        lane: &'a str,
+        case: &'a str,
+        invariant: &'a str,
+        pipeline: &'a str,
+        message: &'a str,
+    },
+    Ledger {
+        file: &'a str,
+        index: usize,
+        class: &'a str,
+        kind: &'a str,
+        message: &'a str,
+    },
+    Unusable {
+        path: &'a str,
+        reason: &'a str,
+    },
+}
+
+#[derive(Serialize)]
+struct SideLine<'a> {
+    pipeline: &'a str,
+    outcome: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    detail: Option<&'a str>,
+    sha256: &'a str,
+}
+
+impl<'a> From<&'a Side> for SideLine<'a> {
+    fn from(side: &'a Side) -> Self {
+        Self {
+            pipeline: &side.pipeline,
+            outcome: &side.outcome,
+            detail: side.detail.as_deref(),
+            sha256: &side.sha256,
+        }
+    }
+}
+
+pub(super) fn divergences_jsonl(view: &View<'_>) -> String {
+    let mut lines = Vec::new();
+    for o in view.outcomes.iter().filter(|o| o.class != Class::Identical) {
+        lines.push(Line::Divergence {
+            lane: &o.lane,
+            case: &o.case,
+            class: o.class,
+            tags: &o.tags,
+            ledger: &o.ledger,
+            old: (&o.old).into(),
+            new: (&o.new).into(),
+        });
+    }
+    for o in &view.outcomes {
+        for v in sorted_refs(&o.violations) {
+            lines.push(Line::Violation {
+                lane: &o.lane,
+                case: &o.case,
+                invariant: &v.invariant,
+                pipeline: &v.pipeline,
+                message: &v.message,
+            });
+        }
+    }
+    for i in sorted_refs(&view.report.ledger_issues) {
+        lines.push(Line::Ledger {
+            file: &i.file,
+            index: i.index,
+            class: &i.class,
+            kind: &i.kind,
+            message: &i.message,
+        });
+    }
+    for (path, reason) in &view.report.unusable {
+        lines.push(Line::Unusable { path, reason });
+    }
+    let mut out = String::new();
+    for line in &lines {
+        // Serializing borrowed strings and integers cannot fail.
+        out.push_str(&serde_json::to_string(line).unwrap_or_default());
+        out.push('\n');
+    }
+    out
+}
+
+pub(super) fn key_lines<'a>(outcomes: impl Iterator<Item = &'a &'a CaseOutcome>) -> String {
+    let mut out = String::new();
+    for o in outcomes {
+        out.push_str(&o.lane);
+        out.push_str("::");
+        out.push_str(&o.case);
+        out.push('\n');
+    }
+    out
+}
+
+pub(super) fn violations_txt(view: &View<'_>) -> String {
+    let mut out = String::new();
+    for o in &view.outcomes {
+        for v in sorted_refs(&o.violations) {
+            let _ = writeln!(out, "{}::{} {} {}", o.lane, o.case, v.invariant, v.pipeline);
+        }
+    }
+    out
+}
+
+/// `failures.txt`: the failing cases' keys, then the failing requests'.
+pub(super) fn failures_txt(view: &View<'_>) -> String {
+    let failing = view.outcomes.iter().filter(|o| o.is_failure());
+    let mut failures = key_lines(failing);
+    for r in view.requests.iter().filter(|r| r.is_failure()) {
+        failures.push_str(&r.key());
+        failures.push('\n');
+    }
+    failures
+}

@@ -1,0 +1,311 @@
+//! The directory: the files written, their determinism, the `*.txt`
+//! lists and `divergences.jsonl`, reading back, rotation, atomicity, shards.
+
+use super::*;
+use crate::exit_code::ExitStatus;
+use crate::outcome::merge_reports;
+use crate::outdir::OutputError;
+use crate::report::{
+    CASES_JSON, DIVERGENCES_JSONL, OUTCOMES_JSON, ReportError, ReportWriter, read_report,
+};
+
+#[test]
+fn writing_the_same_report_twice_gives_identical_files_except_run_json() {
+    // Arrange
+    let tmp = tempfile::tempdir().unwrap();
+    let report = sample();
+    // Act
+    let a = write_report(
+        &tmp.path().join("a"),
+        &report,
+        &meta("2026-01-01T00:00:00Z"),
+    )
+    .unwrap();
+    let b = write_report(
+        &tmp.path().join("b"),
+        &report,
+        &meta("2026-02-02T00:00:00Z"),
+    )
+    .unwrap();
+    // Assert
+    assert_eq!(
+        names(&a),
+        [
+            "cases.json",
+            "divergences.jsonl",
+            "errored.txt",
+            "failures.txt",
+            "identical.txt",
+            "index.html",
+            "intended.txt",
+            "junit.xml",
+            "outcomes.json",
+            "reordered.txt",
+            "run.json",
+            "summary.md",
+            "unexpected.txt",
+            "violations.txt",
+        ]
+    );
+    assert_same_files_except_run_json(&a, &b);
+    assert_ne!(read(&a, RUN_JSON), read(&b, RUN_JSON));
+    for (name, bytes) in files(&a) {
+        assert!(
+            bytes.is_empty() || bytes.ends_with(b"\n"),
+            "{name} does not end with a newline"
+        );
+    }
+}
+
+#[test]
+fn read_report_of_write_report_round_trips_the_run_report_and_run_json() {
+    let tmp = tempfile::tempdir().unwrap();
+    let report = sample();
+    let dir = write_report(&tmp.path().join("latest"), &report, &meta("t")).unwrap();
+    let (back, back_meta) = read_report(&dir).unwrap();
+    assert_eq!(back, report);
+    assert_eq!(back_meta, meta("t"));
+}
+
+#[test]
+fn txt_lists_hold_one_sorted_key_per_line_per_class() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = write_report(&tmp.path().join("latest"), &sample(), &meta("t")).unwrap();
+    assert_eq!(
+        read(&dir, "identical.txt"),
+        "anthropic::a#same\nopenai::o#ok\nopenai::o#plain\nopenai::o#same\n"
+    );
+    assert_eq!(read(&dir, "reordered.txt"), "anthropic::a#order\n");
+    assert_eq!(read(&dir, "intended.txt"), "gemini::g#enum\n");
+    assert_eq!(
+        read(&dir, "unexpected.txt"),
+        format!("anthropic::{NASTY}\n")
+    );
+    assert_eq!(read(&dir, "errored.txt"), "gemini::g#boom\n");
+    assert_eq!(
+        read(&dir, "violations.txt"),
+        "openai::o#same idempotence v1\n"
+    );
+    assert_eq!(
+        read(&dir, "failures.txt"),
+        format!("anthropic::{NASTY}\ngemini::g#boom\nopenai::o#same\n")
+    );
+    let clean = report_from(Vec::new(), Vec::new(), Vec::new());
+    let dir = write_report(&tmp.path().join("clean"), &clean, &meta("t")).unwrap();
+    assert_eq!(read(&dir, "unexpected.txt"), "");
+    assert_eq!(read(&dir, "failures.txt"), "");
+}
+
+#[test]
+fn divergences_jsonl_has_divergence_violation_ledger_and_unusable_lines_in_that_order() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = write_report(&tmp.path().join("latest"), &sample(), &meta("t")).unwrap();
+    let text = read(&dir, DIVERGENCES_JSONL);
+    let lines: Vec<serde_json::Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let kinds: Vec<String> = lines
+        .iter()
+        .map(|l| {
+            let key = l.get("case").or(l.get("file")).or(l.get("path")).unwrap();
+            format!("{} {}", l["type"].as_str().unwrap(), key.as_str().unwrap())
+        })
+        .collect();
+    assert_eq!(
+        kinds,
+        [
+            "divergence a#order",
+            &format!("divergence {NASTY}"),
+            "divergence g#boom",
+            "divergence g#enum",
+            "violation o#same",
+            "ledger anthropic.toml",
+            "ledger gemini.toml",
+            "unusable corpus/broken.json",
+        ]
+    );
+    let boom = text.lines().nth(2).unwrap();
+    assert_eq!(
+        boom,
+        r#"{"type":"divergence","lane":"gemini","case":"g#boom","class":"errored","tags":["outcome:shaped->errored"],"ledger":[],"old":{"pipeline":"v0","outcome":"shaped","sha256":"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"},"new":{"pipeline":"v1","outcome":"errored","detail":"panic: index out of bounds\nat passes/flatten.rs","sha256":"bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb"}}"#
+    );
+    assert_eq!(
+        text.lines().last().unwrap(),
+        r#"{"type":"unusable","path":"corpus/broken.json","reason":"corpus/broken.json:3:1: expected value"}"#
+    );
+}
+
+#[test]
+fn latest_is_rotated_to_previous_and_only_one_previous_is_kept() {
+    let tmp = tempfile::tempdir().unwrap();
+    let latest = tmp.path().join("latest");
+    let mut reports = Vec::new();
+    for new in ["v1", "v2", "v3"] {
+        let mut r = sample();
+        r.new = new.to_owned();
+        write_report(&latest, &r, &meta(new)).unwrap();
+        reports.push(r);
+    }
+    assert_eq!(names(tmp.path()), ["latest", "previous"]);
+    assert_eq!(read_report(&latest).unwrap().0, reports[2]);
+    assert_eq!(
+        read_report(&tmp.path().join("previous")).unwrap().0,
+        reports[1]
+    );
+}
+
+#[test]
+fn a_report_dir_not_named_latest_is_rotated_to_name_dot_previous() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("nightly");
+    write_report(&dir, &sample(), &meta("1")).unwrap();
+    write_report(&dir, &sample(), &meta("2")).unwrap();
+    assert_eq!(names(tmp.path()), ["nightly", "nightly.previous"]);
+    assert_eq!(
+        read_report(&tmp.path().join("nightly.previous")).unwrap().1,
+        meta("1")
+    );
+}
+
+#[test]
+fn a_write_error_mid_report_leaves_the_existing_report_untouched_and_no_temp_dir() {
+    // Arrange: a finished report, then a writer whose outcomes.json cannot be written.
+    let tmp = tempfile::tempdir().unwrap();
+    let latest = tmp.path().join("latest");
+    write_report(&latest, &sample(), &meta("old")).unwrap();
+    let before = files(&latest);
+    let writer = ReportWriter::create(&latest, &sample().plan).unwrap();
+    fs::create_dir(writer.tmp.join(OUTCOMES_JSON)).unwrap();
+    // Act
+    let err = writer.finish(&sample(), &meta("new")).unwrap_err();
+    // Assert
+    assert!(
+        err.to_string().contains("outcomes.json: cannot write"),
+        "{err}"
+    );
+    assert_eq!(err.exit_status(), ExitStatus::Internal);
+    assert_eq!(files(&latest), before);
+    assert_eq!(names(tmp.path()), ["latest"]);
+}
+
+#[test]
+fn a_report_under_a_file_fails_naming_the_path_and_leaves_no_temp_dir() {
+    let tmp = tempfile::tempdir().unwrap();
+    let file = tmp.path().join("reports");
+    fs::write(&file, "not a directory").unwrap();
+    let err = write_report(&file.join("latest"), &sample(), &meta("t")).unwrap_err();
+    assert!(
+        err.to_string()
+            .starts_with(&format!("{}: cannot create directory", file.display())),
+        "{err}"
+    );
+    assert_eq!(err.exit_status(), ExitStatus::Internal);
+    assert_eq!(names(tmp.path()), ["reports"]);
+    assert_eq!(fs::read_to_string(&file).unwrap(), "not a directory");
+}
+
+#[test]
+fn a_directory_that_is_not_a_report_is_never_replaced() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("src");
+    fs::create_dir(&dir).unwrap();
+    fs::write(dir.join("main.rs"), "fn main() {}").unwrap();
+    let err = write_report(&dir, &sample(), &meta("t")).unwrap_err();
+    assert!(
+        matches!(err, ReportError::Output(OutputError::NotAReport { .. })),
+        "{err}"
+    );
+    assert_eq!(err.exit_status(), ExitStatus::Usage);
+    assert_eq!(names(tmp.path()), ["src"]);
+    assert_eq!(names(&dir), ["main.rs"]);
+}
+
+#[test]
+fn progress_writes_partial_outcomes_json_into_the_temp_dir_only() {
+    let tmp = tempfile::tempdir().unwrap();
+    let latest = tmp.path().join("latest");
+    let report = sample();
+    let mut writer = ReportWriter::create(&latest, &report.plan).unwrap();
+    let tmp_dir = writer.tmp.clone();
+    assert_eq!(
+        names(tmp.path()),
+        [format!(".latest.tmp-{}", std::process::id())]
+    );
+    let cases: serde_json::Value = serde_json::from_str(&read(&tmp_dir, CASES_JSON)).unwrap();
+    assert_eq!(cases["cases"].as_array().unwrap().len(), report.plan.len());
+
+    writer.progress(&report.outcomes[..2]).unwrap();
+
+    assert!(!latest.exists());
+    let partial: serde_json::Value = serde_json::from_str(&read(&tmp_dir, OUTCOMES_JSON)).unwrap();
+    assert_eq!(partial["outcomes"].as_array().unwrap().len(), 2);
+    assert_eq!(
+        partial["summary"],
+        serde_json::to_value(Summary::default()).unwrap()
+    );
+    assert_eq!(names(&tmp_dir), [CASES_JSON, OUTCOMES_JSON]);
+
+    writer.finish(&report, &meta("t")).unwrap();
+    assert_eq!(names(tmp.path()), ["latest"]);
+    assert_eq!(read_report(&latest).unwrap().0, report);
+}
+
+#[test]
+fn dropping_a_writer_without_finish_removes_its_temp_dir() {
+    let tmp = tempfile::tempdir().unwrap();
+    let writer = ReportWriter::create(&tmp.path().join("latest"), &[]).unwrap();
+    assert_eq!(names(tmp.path()).len(), 1);
+    drop(writer);
+    assert!(names(tmp.path()).is_empty());
+}
+
+#[test]
+fn read_report_names_path_line_and_column_of_a_malformed_outcomes_json() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = write_report(&tmp.path().join("latest"), &sample(), &meta("t")).unwrap();
+    fs::write(dir.join(OUTCOMES_JSON), "{\n  \"old\": ,\n}").unwrap();
+    let err = read_report(&dir).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        format!("{}:2:10: expected value", dir.join(OUTCOMES_JSON).display())
+    );
+}
+
+#[test]
+fn merged_shard_halves_write_the_same_files_as_the_unsharded_report() {
+    // Arrange: split the outcomes between two shards; each shard counts
+    // its own ledger uses, so an entry used by one shard is unused in the other.
+    let (outcomes, uses, issues) = sample_parts();
+    let (mut first, mut second) = (Vec::new(), Vec::new());
+    for (i, o) in outcomes.iter().cloned().enumerate() {
+        if i % 2 == 0 {
+            first.push(o);
+        } else {
+            second.push(o);
+        }
+    }
+    let shard_uses = |shard: &[CaseOutcome]| -> Vec<LedgerUse> {
+        uses.iter()
+            .map(|u| LedgerUse {
+                uses: shard
+                    .iter()
+                    .flat_map(|o| &o.ledger)
+                    .filter(|m| (&m.file, m.index) == (&u.file, u.index))
+                    .count(),
+                ..u.clone()
+            })
+            .collect()
+    };
+    let a = report_from(first.clone(), shard_uses(&first), issues.clone());
+    let b = report_from(second.clone(), shard_uses(&second), Vec::new());
+    let unsharded = report_from(outcomes, uses.clone(), issues);
+    // Act
+    let merged = merge_reports(vec![a, b]);
+    let tmp = tempfile::tempdir().unwrap();
+    let m = write_report(&tmp.path().join("merged"), &merged, &meta("1")).unwrap();
+    let u = write_report(&tmp.path().join("unsharded"), &unsharded, &meta("2")).unwrap();
+    // Assert
+    assert_eq!(merged, unsharded);
+    assert_same_files_except_run_json(&m, &u);
+}

@@ -1,0 +1,121 @@
+//! `junit.xml`: suites, cases, failures and escaping.
+
+use super::*;
+use crate::report::JUNIT_XML;
+use crate::report::junit::junit_xml;
+
+/// The sample report's `junit.xml`, whole: one suite per lane in lane
+/// order, one for the unused ledger entry; every failure with its one-line
+/// message, its class as `type` and everything known as its text.
+const SAMPLE_JUNIT_XML: &str = r#"<?xml version="1.0" encoding="UTF-8"?>
+<testsuites name="wireshape" tests="9" skipped="0" failures="4" errors="0">
+    <testsuite name="anthropic" tests="3" skipped="0" errors="0" failures="1">
+        <testcase name="a#order" classname="anthropic"/>
+        <testcase name="a#same" classname="anthropic"/>
+        <testcase name="weird#&lt;&amp;&quot;&apos;&gt;" classname="anthropic">
+            <failure message="unexpected divergence: new:pattern:removed, old:&lt;b&gt;&amp;amp;:kept" type="unexpected">class: unexpected
+tag: new:pattern:removed
+tag: old:&lt;b&gt;&amp;amp;:kept
+old: v0 shaped sha256=aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa
+new: v1 shaped sha256=bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb
+diff:
+--- v0
++++ v1
+@@ -1,4 +1,3 @@
+ {
+-  &quot;name&quot;: &quot;t&quot;,
+-  &quot;pattern&quot;: &quot;^a&quot;
++  &quot;name&quot;: &quot;t&quot;
+ }
+</failure>
+        </testcase>
+    </testsuite>
+    <testsuite name="gemini" tests="2" skipped="0" errors="0" failures="1">
+        <testcase name="g#boom" classname="gemini">
+            <failure message="errored: new errored: panic: index out of bounds" type="errored">class: errored
+tag: outcome:shaped-&gt;errored
+old: v0 shaped sha256=aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa
+new: v1 errored sha256=bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb
+new detail: panic: index out of bounds
+at passes/flatten.rs
+</failure>
+        </testcase>
+        <testcase name="g#enum" classname="gemini"/>
+    </testsuite>
+    <testsuite name="openai" tests="3" skipped="0" errors="0" failures="1">
+        <testcase name="o#ok" classname="openai"/>
+        <testcase name="o#plain" classname="openai"/>
+        <testcase name="o#same" classname="openai">
+            <failure message="idempotence violated (v1): shape(shape(x)) != shape(x)" type="violation">class: identical
+old: v0 shaped sha256=aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa
+new: v1 shaped sha256=aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa
+violation idempotence (v1):
+shape(shape(x)) != shape(x)
+first: {}
+second: {&quot;type&quot;:&quot;object&quot;}
+</failure>
+        </testcase>
+    </testsuite>
+    <testsuite name="ledger" tests="1" skipped="0" errors="0" failures="1">
+        <testcase name="gemini.toml#1" classname="ledger">
+            <failure message="ledger entry gemini.toml#1 (intended) matched no case: remove it or fix its `case`" type="unused-ledger-entry">class: intended
+ledger entry gemini.toml#1 (intended) matched no case: remove it or fix its `case`
+</failure>
+        </testcase>
+    </testsuite>
+</testsuites>
+"#;
+
+#[test]
+fn junit_xml_escapes_the_nasty_case_name_and_fails_unused_ledger_entries() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = write_report(&tmp.path().join("latest"), &sample(), &meta("t")).unwrap();
+    let xml = read(&dir, JUNIT_XML);
+    assert_eq!(xml, SAMPLE_JUNIT_XML);
+    assert!(!xml.contains("time="));
+}
+
+#[test]
+fn junit_xml_escapes_script_tags_and_quotes_in_tool_and_catalog_text() {
+    let xml = junit_xml(&View::new(&hostile_report()));
+    let escaped = "&lt;script&gt;alert(1)&lt;/script&gt;&quot;&amp;&apos;";
+    assert!(
+        xml.contains(&format!(
+            r#"<testcase name="catalog.json#0-{escaped}" classname="openai">"#
+        )),
+        "{xml}"
+    );
+    assert!(
+        xml.contains(&format!(
+            r#"<failure message="unexpected divergence: new:description:{escaped}; idempotence violated (v1): tool {escaped} changed twice" type="unexpected">"#
+        )),
+        "{xml}"
+    );
+    assert!(xml.contains(&format!(
+        "\nnew detail: tool {escaped}: description rewritten\n"
+    )));
+    assert!(!xml.contains("<script>"));
+    assert!(!xml.contains(HOSTILE));
+}
+
+/// quick-junit's `XmlString` strips ANSI escape sequences and the C0
+/// control characters (a tab too; newlines stay) from every name, message
+/// and text, so the file is always well-formed XML 1.0.
+#[test]
+fn junit_xml_drops_ansi_escapes_and_control_characters_illegal_in_xml() {
+    let name = "o#ansi-\u{1b}[31mred\u{1b}[0m-\u{7}bell";
+    let report = report_from(
+        vec![case("openai", name, Class::Unexpected, &["tab\there"])],
+        Vec::new(),
+        Vec::new(),
+    );
+    let xml = junit_xml(&View::new(&report));
+    assert!(
+        xml.contains(r#"<testcase name="o#ansi-red-bell" classname="openai">"#),
+        "{xml}"
+    );
+    assert!(xml.contains("\ntag: tabhere\n"), "{xml}");
+    for c in ['\u{1b}', '\u{7}', '\t'] {
+        assert!(!xml.contains(c), "{c:?} in {xml}");
+    }
+}

@@ -1,0 +1,174 @@
+//! [`ReportWriter`]: one report directory written atomically, with the
+//! big JSON listings (`cases.json`, `outcomes.json`) one element a line;
+//! `finish` asks each renderer for its file.
+
+use std::fs;
+use std::io::{self, Write as _};
+use std::path::{Path, PathBuf};
+
+use serde::Serialize;
+
+use super::view::{View, sorted_outcomes, sorted_refs};
+use super::{
+    CASES_JSON, DIVERGENCES_JSONL, FAILURES_TXT, INDEX_HTML, JUNIT_XML, OUTCOMES_JSON, RUN_JSON,
+    ReportError, SUMMARY_MD, VIOLATIONS_TXT, html, io_error, jsonl, junit, markdown,
+};
+use crate::outcome::{CaseOutcome, CasePlan, Class, RunMeta, RunReport};
+use crate::outdir::{OutputDir, ReportKind, Rotate};
+
+/// Writes one report directory atomically (an [`OutputDir`] of
+/// [`ReportKind::RUN`]).
+///
+/// Everything goes into a temporary sibling directory (same parent, named
+/// `.<name>.tmp-<pid>`); [`finish`](Self::finish) renames it into place,
+/// rotating an existing report first: `<parent>/latest` →
+/// `<parent>/previous`, any other `<parent>/<name>` →
+/// `<parent>/<name>.previous` (the old previous is removed). A target or
+/// previous directory that is not a report is refused before any work. A
+/// crash or error mid-run leaves the old report untouched; dropping the
+/// writer without `finish` removes the temporary directory.
+#[derive(Debug)]
+pub struct ReportWriter {
+    out: OutputDir,
+    /// `out`'s temporary directory, where every file is written.
+    pub(super) tmp: PathBuf,
+}
+
+impl ReportWriter {
+    /// Create the temp dir and write `cases.json` (the plan) first.
+    ///
+    /// `old` and `new` in this early `cases.json` are empty; `finish` rewrites
+    /// it from the final report.
+    pub fn create(dir: &Path, plan: &[CasePlan]) -> Result<Self, ReportError> {
+        let out = OutputDir::create(dir, ReportKind::RUN, Rotate::ToPrevious)?;
+        let writer = Self {
+            tmp: out.tmp().to_owned(),
+            out,
+        };
+        writer.write_cases("", "", plan)?;
+        Ok(writer)
+    }
+
+    /// Rewrite `outcomes.json` in the temp dir with the outcomes so far
+    /// (sorted, with a default summary). Called periodically as results arrive.
+    pub fn progress(&mut self, outcomes: &[CaseOutcome]) -> Result<(), ReportError> {
+        let partial = RunReport::default();
+        // Write beside and rename, so a reader never sees half a file.
+        let part = format!("{OUTCOMES_JSON}.part");
+        self.write_outcomes(&part, &partial, &sorted_outcomes(outcomes))?;
+        let from = self.tmp.join(&part);
+        let to = self.tmp.join(OUTCOMES_JSON);
+        fs::rename(&from, &to).map_err(io_error(&to, "replace"))
+    }
+
+    /// Write every file from the final report and meta, then rename the
+    /// directory into place (rotating the existing one). Returns the final dir.
+    pub fn finish(self, report: &RunReport, meta: &RunMeta) -> Result<PathBuf, ReportError> {
+        let view = View::new(report);
+        self.write_json(RUN_JSON, meta)?;
+        self.write_cases(&report.old, &report.new, &report.plan)?;
+        self.write_outcomes(OUTCOMES_JSON, report, &view.outcomes)?;
+        self.write_text(DIVERGENCES_JSONL, &jsonl::divergences_jsonl(&view))?;
+        self.write_text(SUMMARY_MD, &markdown::summary_md(&view))?;
+        self.write_text(JUNIT_XML, &junit::junit_xml(&view))?;
+        self.write_text(INDEX_HTML, &html::index_html(&view))?;
+        for &class in Class::ALL {
+            let keys = view.outcomes.iter().filter(|o| o.class == class);
+            self.write_text(&format!("{}.txt", class.id()), &jsonl::key_lines(keys))?;
+        }
+        self.write_text(VIOLATIONS_TXT, &jsonl::violations_txt(&view))?;
+        self.write_text(FAILURES_TXT, &jsonl::failures_txt(&view))?;
+        Ok(self.out.commit()?)
+    }
+
+    fn write_cases(&self, old: &str, new: &str, plan: &[CasePlan]) -> Result<(), ReportError> {
+        self.write_listing(
+            CASES_JSON,
+            &[("old", json_value(&old)), ("new", json_value(&new))],
+            ("cases", &sorted_plan(plan)),
+        )
+    }
+
+    fn write_outcomes(
+        &self,
+        name: &str,
+        report: &RunReport,
+        outcomes: &[&CaseOutcome],
+    ) -> Result<(), ReportError> {
+        let mut members = vec![
+            ("old", json_value(&report.old)),
+            ("new", json_value(&report.new)),
+            ("summary", json_value(&report.summary)),
+            ("ledger_use", json_value(&sorted_refs(&report.ledger_use))),
+            (
+                "ledger_issues",
+                json_value(&sorted_refs(&report.ledger_issues)),
+            ),
+            ("unusable", json_value(&report.unusable)),
+            ("sharded", json_value(&report.sharded)),
+        ];
+        if let Some(fuzz) = &report.fuzz {
+            members.push(("fuzz", json_value(fuzz)));
+        }
+        members.push(("requests", json_value(&report.requests)));
+        self.write_listing(name, &members, ("outcomes", outcomes))
+    }
+
+    /// Write a JSON object whose `list` member holds one compact element
+    /// per line (the big files: byte-stable, greppable, diffable), every
+    /// other member compact on its own line.
+    fn write_listing<T: Serialize>(
+        &self,
+        name: &str,
+        members: &[(&str, serde_json::Value)],
+        list: (&str, &[T]),
+    ) -> Result<(), ReportError> {
+        let path = self.tmp.join(name);
+        let file = fs::File::create(&path).map_err(io_error(&path, "write"))?;
+        let mut w = io::BufWriter::new(file);
+        let mut go = || -> io::Result<()> {
+            w.write_all(b"{\n")?;
+            for (k, v) in members {
+                serde_json::to_writer(&mut w, k)?;
+                w.write_all(b": ")?;
+                serde_json::to_writer(&mut w, v)?;
+                w.write_all(b",\n")?;
+            }
+            serde_json::to_writer(&mut w, list.0)?;
+            w.write_all(b": [")?;
+            for (i, item) in list.1.iter().enumerate() {
+                w.write_all(if i == 0 { b"\n" } else { b",\n" })?;
+                serde_json::to_writer(&mut w, item)?;
+            }
+            w.write_all(b"\n]\n}\n")?;
+            w.flush()
+        };
+        go().map_err(io_error(&path, "write"))
+    }
+
+    fn write_json<T: Serialize + ?Sized>(&self, name: &str, value: &T) -> Result<(), ReportError> {
+        let path = self.tmp.join(name);
+        let file = fs::File::create(&path).map_err(io_error(&path, "write"))?;
+        let mut w = io::BufWriter::new(file);
+        serde_json::to_writer_pretty(&mut w, value)
+            .map_err(io::Error::from)
+            .and_then(|()| w.write_all(b"\n"))
+            .and_then(|()| w.flush())
+            .map_err(io_error(&path, "write"))
+    }
+
+    fn write_text(&self, name: &str, text: &str) -> Result<(), ReportError> {
+        let path = self.tmp.join(name);
+        fs::write(&path, text).map_err(io_error(&path, "write"))
+    }
+}
+
+fn json_value<T: Serialize + ?Sized>(v: &T) -> serde_json::Value {
+    serde_json::to_value(v).unwrap_or(serde_json::Value::Null)
+}
+
+fn sorted_plan(plan: &[CasePlan]) -> Vec<&CasePlan> {
+    let mut v = sorted_refs(plan);
+    v.dedup();
+    v
+}
