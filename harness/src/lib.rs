@@ -12,6 +12,7 @@
 mod catalog;
 mod config;
 mod corpus;
+pub mod date;
 mod degradation;
 mod diff;
 mod differential;

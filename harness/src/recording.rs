@@ -234,7 +234,7 @@ fn validate(path: &Path, rec: &Recording) -> Result<(), String> {
             LANE_IDS.join(", ")
         ));
     }
-    if !is_date(&rec.observed) {
+    if !crate::date::is_calendar_date(&rec.observed) {
         return Err(format!(
             "observed `{}` must be a date YYYY-MM-DD",
             rec.observed
@@ -320,23 +320,6 @@ fn unescape_once(s: &str) -> String {
         }
     }
     out
-}
-
-/// `YYYY-MM-DD` with a month 01..=12 and a day 01..=31.
-fn is_date(s: &str) -> bool {
-    let b = s.as_bytes();
-    if b.len() != 10 || b[4] != b'-' || b[7] != b'-' {
-        return false;
-    }
-    let digits = |r: std::ops::Range<usize>| -> Option<u32> {
-        b[r].iter().try_fold(0u32, |acc, &d| {
-            d.is_ascii_digit().then(|| acc * 10 + u32::from(d - b'0'))
-        })
-    };
-    matches!(
-        (digits(0..4), digits(5..7), digits(8..10)),
-        (Some(_), Some(1..=12), Some(1..=31))
-    )
 }
 
 fn is_slug(s: &str) -> bool {

@@ -57,33 +57,11 @@ pub(crate) enum OutputFormat {
 
 /// `--as-of`: a real calendar date `YYYY-MM-DD` (checked by clap, before any work).
 pub(crate) fn parse_date(s: &str) -> Result<String, wireshape::UsageError> {
-    let bad = || wireshape::UsageError::BadDate(s.to_owned());
-    let b = s.as_bytes();
-    if b.len() != 10 || b[4] != b'-' || b[7] != b'-' {
-        return Err(bad());
+    if wireshape::date::is_calendar_date(s) {
+        Ok(s.to_owned())
+    } else {
+        Err(wireshape::UsageError::BadDate(s.to_owned()))
     }
-    let num = |from: usize, to: usize| -> Option<u32> {
-        let part = &s[from..to];
-        part.bytes()
-            .all(|c| c.is_ascii_digit())
-            .then(|| part.parse().ok())
-            .flatten()
-    };
-    let (Some(year), Some(month), Some(day)) = (num(0, 4), num(5, 7), num(8, 10)) else {
-        return Err(bad());
-    };
-    let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0);
-    let days = match month {
-        1 | 3 | 5 | 7 | 8 | 10 | 12 => 31,
-        4 | 6 | 9 | 11 => 30,
-        2 if leap => 29,
-        2 => 28,
-        _ => 0,
-    };
-    if day == 0 || day > days {
-        return Err(bad());
-    }
-    Ok(s.to_owned())
 }
 
 #[derive(Debug, Args)]

@@ -197,7 +197,7 @@ pub(super) fn diff_run(
     }
     let meta = RunMeta {
         wireshape_version: env!("CARGO_PKG_VERSION").to_owned(),
-        started_at: console::rfc3339(started),
+        started_at: wireshape::date::utc_timestamp(started),
         duration_ms: u64::try_from(clock.elapsed().as_millis()).unwrap_or(u64::MAX),
         command: std::env::args().skip(1).collect(),
         old: report.old.clone(),
@@ -509,7 +509,7 @@ pub(super) fn mutants(a: &MutantsArgs) -> Result<ExitStatus> {
     };
     let run = serde_json::json!({
         "wireshape_version": env!("CARGO_PKG_VERSION"),
-        "started_at": console::rfc3339(started),
+        "started_at": wireshape::date::utc_timestamp(started),
         "duration_ms": u64::try_from(clock.elapsed().as_millis()).unwrap_or(u64::MAX),
         "command": std::env::args().skip(1).collect::<Vec<_>>(),
         "pipeline": profile.id(),
