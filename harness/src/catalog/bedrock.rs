@@ -4,8 +4,8 @@
 use serde_json::{Map, Value};
 
 use super::Format;
-use super::locate::Src;
-use super::raw::{Raw, child, tool_description, tool_name};
+use super::locate::{Src, child};
+use super::raw::{Raw, tool_description, tool_name};
 use crate::error::LoadError;
 
 pub(super) fn is_cache_point(obj: &Map<String, Value>) -> bool {

@@ -4,16 +4,15 @@
 
 use std::path::Path;
 
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use super::Format;
-use super::gemini::{GEMINI_KEY, declarations_key};
 use super::jsonl::{jsonl_line, looks_like_jsonl_line};
 use super::locate::{Src, find_container, is_json_ws, json_error, locate, position};
 use super::raw::Raw;
 use super::single::{looks_like_schema, single_schema};
 use super::suite::{is_test_suite, test_suite};
-use super::tools::{Kind, tools_list};
+use super::tools::tools_list;
 use crate::error::LoadError;
 
 /// The bytes as UTF-8 text without a leading byte-order mark.
@@ -77,27 +76,6 @@ pub(super) fn trailing_characters(src: Src<'_>) -> LoadError {
             column: 1,
             message: "trailing characters".to_owned(),
         },
-    }
-}
-
-/// The element kind of one tool object (auto-detection order).
-pub(super) fn element_kind(obj: &Map<String, Value>) -> Option<Kind> {
-    if obj.contains_key("toolSpec") {
-        Some(Kind::Bedrock)
-    } else if declarations_key(obj).is_some() {
-        Some(Kind::GeminiWrapper)
-    } else if obj.get("function").is_some_and(Value::is_object) {
-        Some(Kind::Chat)
-    } else if obj.get("type").and_then(Value::as_str) == Some("function") {
-        Some(Kind::Responses)
-    } else if obj.contains_key("inputSchema") {
-        Some(Kind::Mcp)
-    } else if obj.contains_key("input_schema") {
-        Some(Kind::Anthropic)
-    } else if GEMINI_KEY.keys.iter().any(|k| obj.contains_key(*k)) {
-        Some(Kind::GeminiDecl)
-    } else {
-        None
     }
 }
 

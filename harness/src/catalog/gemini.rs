@@ -4,8 +4,8 @@
 use serde_json::{Map, Value};
 
 use super::Format;
-use super::locate::Src;
-use super::raw::{Raw, SchemaKey, child, declaration};
+use super::locate::{Src, child, declarations_key};
+use super::raw::{Raw, SchemaKey, declaration};
 use crate::error::LoadError;
 
 pub(super) const GEMINI_KEY: SchemaKey = SchemaKey {
@@ -18,12 +18,6 @@ pub(super) const GEMINI_KEY: SchemaKey = SchemaKey {
     strict: false,
     lenient: false,
 };
-
-pub(super) fn declarations_key(obj: &Map<String, Value>) -> Option<&'static str> {
-    ["functionDeclarations", "function_declarations"]
-        .into_iter()
-        .find(|k| obj.contains_key(*k))
-}
 
 /// A `{"functionDeclarations":[…]}` element: each declaration is a tool.
 pub(super) fn wrapper_tools<'a>(

@@ -1,14 +1,15 @@
-//! Where things are in a catalog document: the tools array ([`find_container`])
-//! and the `line:column` of a JSON Pointer ([`locate`]), which every shape
-//! error names through [`Src::error`].
+//! Where things are in a catalog document: the tools array
+//! ([`find_container`]), the pointers of its members ([`child`]) and the
+//! `line:column` of a JSON Pointer ([`locate`]), which every shape error
+//! names through [`Src::error`]. The bottom of the catalog module: it uses
+//! none of its siblings.
 
 use std::path::Path;
 
-use serde_json::Value;
+use serde_json::{Map, Value};
 
-use super::gemini::declarations_key;
-use super::raw::child;
 use crate::error::LoadError;
+use crate::schema;
 
 /// Where a value came from: the text it was parsed from (the whole file, or
 /// one JSONL line) and how many lines of the file precede that text.
@@ -63,6 +64,11 @@ pub(super) fn label(pointer: &str) -> String {
         }
     }
     out
+}
+
+/// The pointer of member `token` under `pointer`.
+pub(super) fn child(pointer: &str, token: &str) -> String {
+    schema::child_path(pointer, token)
 }
 
 pub(super) fn is_json_ws(b: u8) -> bool {
@@ -233,6 +239,14 @@ pub(super) enum Origin {
     ToolConfig,
     /// `{"functionDeclarations":[…]}` (Gemini).
     Declarations,
+}
+
+/// The key a Gemini object holds its function declarations under (either
+/// spelling), if any.
+pub(super) fn declarations_key(obj: &Map<String, Value>) -> Option<&'static str> {
+    ["functionDeclarations", "function_declarations"]
+        .into_iter()
+        .find(|k| obj.contains_key(*k))
 }
 
 /// Find the tools array: its pointer and where it sits. `Ok(None)` when the

@@ -86,12 +86,13 @@
 //!
 //! # Files
 //!
-//! `detect.rs` decides the format, `locate.rs` finds the tools array and
-//! turns pointers into positions, `raw.rs` reads one tool declaration,
+//! Bottom up: `locate.rs` finds the tools array and turns pointers into
+//! positions (it uses no sibling); `raw.rs` reads one tool declaration;
 //! `tools.rs` reads a tools array through the per-family readers (`mcp.rs`,
 //! `anthropic.rs`, `openai.rs`, `gemini.rs`, `bedrock.rs`); `jsonl.rs`,
-//! `suite.rs` and `single.rs` read the other formats; `finish.rs` makes names
-//! unique and `bfcl.rs` translates the BFCL dialect.
+//! `suite.rs` and `single.rs` read the other formats; `detect.rs` decides
+//! the format; `finish.rs` makes names unique and `bfcl.rs` translates the
+//! BFCL dialect.
 
 mod anthropic;
 mod bedrock;

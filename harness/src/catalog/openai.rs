@@ -4,8 +4,8 @@
 use serde_json::{Map, Value};
 
 use super::Format;
-use super::locate::Src;
-use super::raw::{Raw, SchemaKey, child, declaration};
+use super::locate::{Src, child};
+use super::raw::{Raw, SchemaKey, declaration};
 use crate::error::LoadError;
 
 const OPENAI_KEY: SchemaKey = SchemaKey {

@@ -4,10 +4,9 @@
 
 use serde_json::{Map, Value};
 
-use super::locate::Src;
+use super::locate::{Src, child};
 use super::{Format, KnownInstance};
 use crate::error::LoadError;
-use crate::schema;
 
 /// One tool as its format yields it, before names are made unique.
 pub(super) struct Raw<'a> {
@@ -22,10 +21,6 @@ pub(super) struct Raw<'a> {
     pub(super) notes: Vec<String>,
     /// Instances the source gives with their expected verdict.
     pub(super) instances: Vec<KnownInstance>,
-}
-
-pub(super) fn child(pointer: &str, token: &str) -> String {
-    schema::child_path(pointer, token)
 }
 
 pub(super) fn tool_name(

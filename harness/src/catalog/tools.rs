@@ -7,9 +7,8 @@ use serde_json::{Map, Value};
 use super::Format;
 use super::anthropic::{ANTHROPIC_KEY, SHARED_KEY};
 use super::bedrock::{self, is_cache_point};
-use super::detect::element_kind;
-use super::gemini::{self, GEMINI_KEY, declarations_key};
-use super::locate::{Origin, Src, find_container};
+use super::gemini::{self, GEMINI_KEY};
+use super::locate::{Origin, Src, declarations_key, find_container};
 use super::mcp::MCP_KEY;
 use super::openai;
 use super::raw::{Raw, declaration};
@@ -53,6 +52,27 @@ pub(super) fn is_tools_format(f: Format) -> bool {
             | Format::BedrockTools
             | Format::SharedCorpus
     )
+}
+
+/// The element kind of one tool object (auto-detection order).
+fn element_kind(obj: &Map<String, Value>) -> Option<Kind> {
+    if obj.contains_key("toolSpec") {
+        Some(Kind::Bedrock)
+    } else if declarations_key(obj).is_some() {
+        Some(Kind::GeminiWrapper)
+    } else if obj.get("function").is_some_and(Value::is_object) {
+        Some(Kind::Chat)
+    } else if obj.get("type").and_then(Value::as_str) == Some("function") {
+        Some(Kind::Responses)
+    } else if obj.contains_key("inputSchema") {
+        Some(Kind::Mcp)
+    } else if obj.contains_key("input_schema") {
+        Some(Kind::Anthropic)
+    } else if GEMINI_KEY.keys.iter().any(|k| obj.contains_key(*k)) {
+        Some(Kind::GeminiDecl)
+    } else {
+        None
+    }
 }
 
 fn expected_containers(format: Format) -> &'static str {

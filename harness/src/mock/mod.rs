@@ -5,11 +5,11 @@
 //! A request whose tools (and `tool_choice` / `response_format`, when the
 //! recording has them) equal a recording's request gets the recorded status
 //! and body, byte for byte; any other request gets the oracle's first
-//! rejection (its status and [`error_body`](crate::error_body)) or a 200
-//! with the provider's minimal valid answer
-//! ([`accept_body`](crate::accept_body), or its streaming form when the
-//! request asks for a stream). Users point their own client's base URL at
-//! it to see which tools a provider would reject.
+//! rejection (its status and [`error_body`](crate::oracle::error_body)) or
+//! a 200 with the provider's minimal valid answer
+//! ([`accept_body`](crate::oracle::accept_body), or its streaming form when
+//! the request asks for a stream). Users point their own client's base URL
+//! at it to see which tools a provider would reject.
 //!
 //! `transport.rs` is the HTTP/1.1 server (bounded: timeouts on every socket,
 //! a deadline per request, caps on the head and body sizes and on open
@@ -80,8 +80,8 @@ impl std::fmt::Debug for MockServer {
 /// `tool_choice` and `response_format` when the recording has them; the
 /// recording that pins the most members wins, then the first by id. Any other
 /// request gets the oracle's verdict as of `as_of`: the first rejection's
-/// status and [`error_body`](crate::error_body), or 200 and
-/// [`accept_body`](crate::accept_body).
+/// status and [`error_body`](crate::oracle::error_body), or 200 and
+/// [`accept_body`](crate::oracle::accept_body).
 ///
 /// `log` receives one line per request:
 /// `POST <path> <status> <accepted | rule-id at tools[i] | recorded <id>>`
