@@ -47,10 +47,10 @@
 
 use serde_json::{Map, Value};
 
+use super::model::{Finding, Request, Rule, Status};
 use super::{each_schema, finding, nodes};
 use crate::facts;
 use crate::lane::{Lane, Wire};
-use crate::oracle::{Finding, Request, Rule, Status};
 use crate::schema::{child_path, is_object_schema};
 
 const CONVERSE: &[Lane] = &[Lane::BedrockConverse];
@@ -406,7 +406,8 @@ fn tool_name_pattern(req: &Request<'_>) -> Vec<Finding> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::oracle::{DEFAULT_AS_OF, Rejection, check};
+    use crate::rules::check;
+    use crate::rules::model::{DEFAULT_AS_OF, Rejection};
     use serde_json::json;
 
     fn tool(name: &str, schema: Value) -> Value {

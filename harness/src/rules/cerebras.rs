@@ -23,9 +23,9 @@
 
 use serde_json::{Map, Value};
 
+use super::model::{Finding, Request, Rule, Status};
 use super::{each_schema, finding, nodes, py_str};
 use crate::lane::Lane;
-use crate::oracle::{Finding, Request, Rule, Status};
 use crate::schema::is_object_schema;
 
 const CEREBRAS: &[Lane] = &[Lane::Cerebras];
@@ -192,7 +192,8 @@ fn tool_choice_named_function(req: &Request<'_>) -> Vec<Finding> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::oracle::{DEFAULT_AS_OF, Rejection, check};
+    use crate::rules::check;
+    use crate::rules::model::{DEFAULT_AS_OF, Rejection};
     use serde_json::json;
 
     fn cerebras(

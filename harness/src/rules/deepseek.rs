@@ -29,10 +29,10 @@
 
 use serde_json::Value;
 
+use super::model::{Finding, Request, Rule, Status};
 use super::{finding, nodes};
 use crate::facts::{self, deepseek as fact};
 use crate::lane::Lane;
-use crate::oracle::{Finding, Request, Rule, Status};
 use crate::schema::is_object_schema;
 
 const BOTH: &[Lane] = &[Lane::DeepseekChat, Lane::DeepseekStrict];
@@ -232,7 +232,8 @@ fn strict_object_without_properties(req: &Request<'_>) -> Vec<Finding> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::oracle::{DEFAULT_AS_OF, check};
+    use crate::rules::check;
+    use crate::rules::model::DEFAULT_AS_OF;
     use serde_json::json;
 
     fn req(lane: Lane, tools: &[Value]) -> Request<'_> {

@@ -17,9 +17,10 @@
 
 use serde_json::{Map, Value};
 
+use super::metaschema_error;
+use super::model::{Finding, Request, Rule, Status};
 use super::{each_schema, finding, nodes};
 use crate::lane::Lane;
-use crate::oracle::{Finding, Request, Rule, Status, metaschema_error};
 use crate::schema::child_path;
 
 const GROQ: &[Lane] = &[Lane::Groq];
@@ -136,7 +137,8 @@ fn metaschema_validation(req: &Request<'_>) -> Vec<Finding> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::oracle::{DEFAULT_AS_OF, Rejection, check};
+    use crate::rules::check;
+    use crate::rules::model::{DEFAULT_AS_OF, Rejection};
     use serde_json::json;
 
     fn groq(tools: &[Value]) -> Vec<Rejection> {

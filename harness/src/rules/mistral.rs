@@ -22,10 +22,10 @@
 
 use serde_json::{Value, json};
 
+use super::model::{Finding, Request, Rule, Status};
 use super::{each_schema, finding, nodes};
 use crate::lane::Lane;
 use crate::metaschema::{Want, node_violations, violation};
-use crate::oracle::{Finding, Request, Rule, Status};
 
 const MISTRAL: &[Lane] = &[Lane::Mistral];
 
@@ -101,7 +101,8 @@ fn function_extra_field_forbidden(req: &Request<'_>) -> Vec<Finding> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::oracle::{DEFAULT_AS_OF, Rejection, check};
+    use crate::rules::check;
+    use crate::rules::model::{DEFAULT_AS_OF, Rejection};
 
     fn mistral(tools: &[Value]) -> Vec<Rejection> {
         check(&crate::rules::request(Lane::Mistral, tools, DEFAULT_AS_OF))

@@ -25,10 +25,10 @@
 
 use serde_json::Value;
 
+use super::model::{Finding, Request, Rule, Status};
 use super::{each_schema, finding, nodes};
 use crate::facts::{self, moonshot as fact};
 use crate::lane::Lane;
-use crate::oracle::{Finding, Request, Rule, Status};
 
 const MOONSHOT: &[Lane] = &[Lane::Moonshot];
 
@@ -187,7 +187,8 @@ fn ref_sibling_conflict(req: &Request<'_>) -> Vec<Finding> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::oracle::{DEFAULT_AS_OF, check};
+    use crate::rules::check;
+    use crate::rules::model::DEFAULT_AS_OF;
     use serde_json::json;
 
     fn req(tools: &[Value]) -> Request<'_> {

@@ -22,9 +22,9 @@
 
 use serde_json::Value;
 
+use super::model::{Finding, Request, Rule, Status};
 use super::{each_schema, finding};
 use crate::lane::Lane;
-use crate::oracle::{Finding, Request, Rule, Status};
 use crate::schema::child_path;
 
 const OLLAMA: &[Lane] = &[Lane::Ollama];
@@ -151,7 +151,8 @@ fn properties_must_be_map(req: &Request<'_>) -> Vec<Finding> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::oracle::{DEFAULT_AS_OF, Rejection, check};
+    use crate::rules::check;
+    use crate::rules::model::{DEFAULT_AS_OF, Rejection};
     use serde_json::json;
 
     fn ollama(tools: &[Value], as_of: &str) -> Vec<Rejection> {

@@ -22,10 +22,10 @@
 //! (`minLength`/`maxLength` up to 2,048) disagree with the recorded 502 for
 //! any length keyword; the recording wins (`xai-length-count-constraints`).
 
+use super::model::{Finding, Request, Rule, Status};
 use super::{each_schema, finding, nodes};
 use crate::facts::{self, xai as fact};
 use crate::lane::Lane;
-use crate::oracle::{Finding, Request, Rule, Status};
 
 const XAI: &[Lane] = &[Lane::Xai];
 
@@ -156,7 +156,8 @@ fn tool_choice_without_tools(req: &Request<'_>) -> Vec<Finding> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::oracle::{DEFAULT_AS_OF, check};
+    use crate::rules::check;
+    use crate::rules::model::DEFAULT_AS_OF;
     use serde_json::{Value, json};
 
     fn req<'a>(tools: &'a [Value], tool_choice: Option<&'a Value>) -> Request<'a> {

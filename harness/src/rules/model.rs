@@ -1,0 +1,138 @@
+//! The rules' data model: what a rule is ([`Rule`], [`Status`]), what it
+//! sees ([`Request`]), what it finds ([`Finding`]) and what a lane's table
+//! answers ([`Rejection`]). Plain data on the floor below the rule files and
+//! the oracle; it names nothing above `lane` (no `oracle`, no `rules` file).
+
+use serde::Serialize;
+use serde_json::Value;
+
+use crate::lane::{Lane, Wire};
+
+/// Where a rule's evidence comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Status {
+    /// Seen as a real provider rejection (a recording exists).
+    Recorded,
+    /// Stated by the provider's documentation only.
+    Documented,
+    /// Confirmed by a live probe.
+    Probed,
+}
+
+impl Status {
+    pub fn id(self) -> &'static str {
+        match self {
+            Self::Recorded => "recorded",
+            Self::Documented => "documented",
+            Self::Probed => "probed",
+        }
+    }
+}
+
+/// What a rule sees: the request as the wire carries it.
+#[derive(Debug, Clone, Copy)]
+pub struct Request<'a> {
+    pub lane: Lane,
+    /// The wire tool objects (on Gemini: the function declarations).
+    pub tools: &'a [Value],
+    /// Whether the request carries a `tools` member at all (an absent
+    /// member and an empty array are different requests).
+    pub tools_present: bool,
+    pub tool_choice: Option<&'a Value>,
+    pub response_format: Option<&'a Value>,
+    /// The date the verdict is for (`YYYY-MM-DD`), for rules that changed.
+    pub as_of: &'a str,
+}
+
+impl Request<'_> {
+    /// The tool's name on this wire.
+    pub fn name(&self, i: usize) -> Option<&str> {
+        let t = self.tools.get(i)?;
+        match self.lane.wire() {
+            Wire::Chat => t.pointer("/function/name"),
+            Wire::Bedrock => t.pointer("/toolSpec/name"),
+            _ => t.get("name"),
+        }
+        .and_then(Value::as_str)
+    }
+
+    /// The tool's input schema on this wire (`None` when the member is absent).
+    pub fn schema(&self, i: usize) -> Option<&Value> {
+        self.tools.get(i)?.pointer(self.lane.schema_pointer())
+    }
+
+    /// The tool's `strict` flag on this wire.
+    pub fn strict(&self, i: usize) -> Option<bool> {
+        let t = self.tools.get(i)?;
+        let v = match self.lane.wire() {
+            Wire::Chat => t.pointer("/function/strict"),
+            _ => t.get("strict"),
+        };
+        v.and_then(Value::as_bool)
+            .or_else(|| self.lane.strict_by_default().then_some(true))
+    }
+
+    /// The pointer of the schema inside the request, as providers print it
+    /// (`tools.3.input_schema`, `tools[3].function.parameters`, …).
+    pub fn schema_location(&self, i: usize) -> String {
+        match self.lane.wire() {
+            Wire::Messages => format!("tools.{i}.custom.input_schema"),
+            Wire::Chat => format!("tools[{i}].function.parameters"),
+            Wire::Responses => format!("tools[{i}].parameters"),
+            Wire::GeminiParameters => format!("tools[0].function_declarations[{i}].parameters"),
+            Wire::GeminiJsonSchema => {
+                format!("tools[0].function_declarations[{i}].parameters_json_schema")
+            }
+            Wire::Bedrock => format!("toolConfig.tools.{i}.toolSpec.inputSchema.json"),
+        }
+    }
+}
+
+/// One thing a rule found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Finding {
+    /// The offending tool, when the finding is about one.
+    pub tool: Option<usize>,
+    /// JSON Pointer inside that tool's schema (`""`: the root or the tool).
+    pub path: String,
+    /// The message, in the provider's own words (it contains the rule's
+    /// recorded `match` text).
+    pub message: String,
+}
+
+/// One rule of a provider's oracle.
+pub struct Rule {
+    /// Equal to the `rule` of the recordings that evidence it.
+    pub id: &'static str,
+    pub lanes: &'static [Lane],
+    pub status: Status,
+    /// What it rejects, in one line.
+    pub summary: &'static str,
+    /// Documentation URLs.
+    pub docs: &'static [&'static str],
+    /// First and last date a rejection was observed (`YYYY-MM-DD`).
+    pub first_seen: Option<&'static str>,
+    pub last_seen: Option<&'static str>,
+    /// The date the documentation in `docs` was read (`YYYY-MM-DD`), for
+    /// documented rules built from the provider-facts table (`facts.rs`).
+    pub read: Option<&'static str>,
+    /// HTTP status the provider answers with.
+    pub status_code: u16,
+    /// The predicate: every finding in the request.
+    pub check: fn(&Request<'_>) -> Vec<Finding>,
+}
+
+/// A rule that rejects a request.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Rejection {
+    pub rule: &'static str,
+    pub status: u16,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tool: Option<usize>,
+    pub path: String,
+    pub message: String,
+}
+
+/// Today's date for verdicts without `--as-of`: the newest rule dates.
+pub const DEFAULT_AS_OF: &str = "2026-11-30";
