@@ -3,9 +3,9 @@
 
 use serde_json::{Map, Value};
 
-use super::Format;
 use super::locate::{Src, child};
 use super::raw::{Raw, tool_description, tool_name};
+use super::types::Format;
 use crate::error::LoadError;
 
 pub(super) fn is_cache_point(obj: &Map<String, Value>) -> bool {

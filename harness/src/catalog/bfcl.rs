@@ -3,7 +3,7 @@
 
 use serde_json::Value;
 
-use super::LoadNote;
+use super::types::LoadNote;
 use crate::schema::{self, TooDeep};
 
 /// The JSON Schema type names.

@@ -6,13 +6,13 @@ use std::path::Path;
 
 use serde_json::Value;
 
-use super::Format;
 use super::jsonl::{jsonl_line, looks_like_jsonl_line};
 use super::locate::{Src, find_container, is_json_ws, json_error, locate, position};
 use super::raw::Raw;
 use super::single::{looks_like_schema, single_schema};
 use super::suite::{is_test_suite, test_suite};
 use super::tools::tools_list;
+use super::types::Format;
 use crate::error::LoadError;
 
 /// The bytes as UTF-8 text without a leading byte-order mark.

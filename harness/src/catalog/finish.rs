@@ -5,7 +5,7 @@ use std::collections::{HashMap, HashSet};
 
 use super::bfcl::{translate_bfcl, uses_bfcl_types};
 use super::raw::Raw;
-use super::{Format, KnownInstance, LoadNote};
+use super::types::{Format, KnownInstance, LoadNote};
 use crate::error::LoadError;
 use crate::schema::{self, TooDeep};
 use crate::tool::Tool;

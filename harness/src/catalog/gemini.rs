@@ -3,9 +3,9 @@
 
 use serde_json::{Map, Value};
 
-use super::Format;
 use super::locate::{Src, child, declarations_key};
 use super::raw::{Raw, SchemaKey, declaration};
+use super::types::Format;
 use crate::error::LoadError;
 
 pub(super) const GEMINI_KEY: SchemaKey = SchemaKey {

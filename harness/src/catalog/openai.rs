@@ -3,9 +3,9 @@
 
 use serde_json::{Map, Value};
 
-use super::Format;
 use super::locate::{Src, child};
 use super::raw::{Raw, SchemaKey, declaration};
+use super::types::Format;
 use crate::error::LoadError;
 
 const OPENAI_KEY: SchemaKey = SchemaKey {

@@ -5,7 +5,7 @@
 use serde_json::{Map, Value};
 
 use super::locate::{Src, child};
-use super::{Format, KnownInstance};
+use super::types::{Format, KnownInstance};
 use crate::error::LoadError;
 
 /// One tool as its format yields it, before names are made unique.

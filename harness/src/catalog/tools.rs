@@ -4,7 +4,6 @@
 
 use serde_json::{Map, Value};
 
-use super::Format;
 use super::anthropic::{ANTHROPIC_KEY, SHARED_KEY};
 use super::bedrock::{self, is_cache_point};
 use super::gemini::{self, GEMINI_KEY};
@@ -12,6 +11,7 @@ use super::locate::{Origin, Src, declarations_key, find_container};
 use super::mcp::MCP_KEY;
 use super::openai;
 use super::raw::{Raw, declaration};
+use super::types::Format;
 use crate::error::LoadError;
 
 /// The kind of element a tools array holds.

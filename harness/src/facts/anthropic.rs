@@ -1,6 +1,6 @@
 //! Anthropic: strict tool use / structured outputs.
 
-use super::{KeywordSet, Limit, READ};
+use super::types::{KeywordSet, Limit, READ};
 
 pub const JSON_SCHEMA_LIMITATIONS: &str = "https://platform.claude.com/docs/en/build-with-claude/structured-outputs#json-schema-limitations";
 pub const STRICT_TOOL_USE: &str =

@@ -1,6 +1,6 @@
 //! AWS Bedrock Converse.
 
-use super::{KeywordSet, Limit, READ};
+use super::types::{KeywordSet, Limit, READ};
 
 pub const TOOL_SPECIFICATION: &str =
     "https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_ToolSpecification.html";

@@ -1,6 +1,6 @@
 //! Cerebras: the documented strict-mode subset.
 
-use super::{KeywordSet, Limit, READ};
+use super::types::{KeywordSet, Limit, READ};
 
 pub const STRUCTURED_OUTPUTS: &str =
     "https://inference-docs.cerebras.ai/capabilities/structured-outputs";

@@ -1,6 +1,6 @@
 //! DeepSeek: strict function calling (beta).
 
-use super::{KeywordSet, READ};
+use super::types::{KeywordSet, READ};
 
 pub const STRICT_MODE: &str =
     "https://api-docs.deepseek.com/guides/function_calling#strict-mode-beta";

@@ -1,6 +1,6 @@
 //! Google Gemini: the `Schema` proto (`parameters`) and `parametersJsonSchema`.
 
-use super::{KeywordSet, Limit, READ};
+use super::types::{KeywordSet, Limit, READ};
 
 /// The Gemini API `Schema` reference.
 pub const SCHEMA: &str = "https://ai.google.dev/api/caching#Schema";

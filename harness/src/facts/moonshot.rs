@@ -1,6 +1,6 @@
 //! Moonshot (Kimi): the documented tool-use subset (MFJS).
 
-use super::{KeywordSet, Limit, READ};
+use super::types::{KeywordSet, Limit, READ};
 
 pub const TOOL_USE: &str = "https://platform.kimi.ai/docs/api/tool-use";
 pub const MFJS_SPEC: &str = "https://github.com/MoonshotAI/walle/blob/main/docs/mfjs-spec.md";

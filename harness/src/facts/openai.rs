@@ -1,6 +1,6 @@
 //! OpenAI: Structured Outputs / strict function calling.
 
-use super::{KeywordSet, Limit, READ};
+use super::types::{KeywordSet, Limit, READ};
 
 /// The Structured Outputs guide, supported-schemas section.
 pub const STRUCTURED_OUTPUTS: &str =

@@ -1,9 +1,8 @@
 //! What the provider documentation leaves open: [`OPEN_QUESTIONS`], each
 //! answered by a live probe, never guessed.
 
-use super::{
-    OpenQuestion, READ, anthropic, bedrock, cerebras, deepseek, gemini, moonshot, openai, xai,
-};
+use super::types::{OpenQuestion, READ};
+use super::{anthropic, bedrock, cerebras, deepseek, gemini, moonshot, openai, xai};
 
 const OPENAI_STRICT: &[&str] = openai::STRICT_LANES;
 

@@ -1,7 +1,7 @@
 //! xAI: the documented Structured Outputs subset (enforced formats and the
 //! ceilings of the length, item and property keywords).
 
-use super::{KeywordSet, Limit, READ};
+use super::types::{KeywordSet, Limit, READ};
 
 pub const STRUCTURED_OUTPUTS: &str =
     "https://docs.x.ai/developers/model-capabilities/text/structured-outputs";

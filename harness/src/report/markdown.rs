@@ -5,8 +5,8 @@
 use std::collections::BTreeMap;
 use std::fmt::{self, Write as _};
 
+use super::files::{DIVERGENCES_JSONL, FAILURES_TXT, OUTCOMES_JSON, VIOLATIONS_TXT};
 use super::view::{View, clip, exit_code_meaning, first_line, plural, side_details, sorted_refs};
-use super::{DIVERGENCES_JSONL, FAILURES_TXT, OUTCOMES_JSON, VIOLATIONS_TXT};
 use crate::generate::FuzzSpec;
 use crate::outcome::{Class, Rejected, RequestClass, RequestCounts};
 use crate::semantic::SemanticClass;

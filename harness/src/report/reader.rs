@@ -8,7 +8,7 @@ use std::path::Path;
 
 use serde::Deserialize;
 
-use super::{CASES_JSON, OUTCOMES_JSON, RUN_JSON, ReportError};
+use super::files::{CASES_JSON, OUTCOMES_JSON, RUN_JSON, ReportError};
 use crate::error::LoadError;
 use crate::generate::FuzzSpec;
 use crate::outcome::{

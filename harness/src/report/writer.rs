@@ -8,11 +8,12 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
-use super::view::{View, sorted_outcomes, sorted_refs};
-use super::{
+use super::files::{
     CASES_JSON, DIVERGENCES_JSONL, FAILURES_TXT, INDEX_HTML, JUNIT_XML, OUTCOMES_JSON, RUN_JSON,
-    ReportError, SUMMARY_MD, VIOLATIONS_TXT, html, io_error, jsonl, junit, markdown,
+    ReportError, SUMMARY_MD, VIOLATIONS_TXT, io_error,
 };
+use super::view::{View, sorted_outcomes, sorted_refs};
+use super::{html, jsonl, junit, markdown};
 use crate::outcome::{CaseOutcome, CasePlan, Class, RunMeta, RunReport};
 use crate::outdir::{OutputDir, ReportKind, Rotate};
 

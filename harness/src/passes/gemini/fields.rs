@@ -4,8 +4,8 @@
 
 use serde_json::{Map, Value, json};
 
+use super::notes::{noted, show};
 use super::openapi::{NOTE_WORTHY, merge_into, proto_fields, rename_key};
-use super::{noted, show};
 use crate::degradation::Action;
 use crate::passes::{Cx, Pass, PassMutant, Step};
 use crate::schema::{self, TooDeep};

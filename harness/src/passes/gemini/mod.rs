@@ -13,6 +13,7 @@
 //! into one description note per tool.
 
 mod fields;
+mod notes;
 mod openapi;
 #[cfg(test)]
 mod tests;
@@ -27,6 +28,7 @@ use crate::schema::{self, TooDeep};
 use crate::tool::Tool;
 
 pub(crate) use fields::*;
+use notes::{fragments, noted, show};
 pub(crate) use openapi::*;
 pub(crate) use validation::*;
 
@@ -54,40 +56,6 @@ pub(crate) const PARAMETER_NAME: NameSpec = NameSpec {
 
 /// The `maxItems` sum one declaration may reach.
 pub(crate) const MAX_ITEMS_BUDGET: f64 = 960.0;
-
-// ---------------------------------------------------------------------------
-// Notes carried in record reasons.
-
-const NOTE_OPEN: &str = " [note: ";
-
-/// A record reason that also carries the note fragment `location: what`.
-pub(crate) fn noted(reason: &str, pointer: &str, what: &str) -> String {
-    format!(
-        "{reason}{NOTE_OPEN}{}: {what}]",
-        super::notes::location(pointer)
-    )
-}
-
-/// `keyword value` as a note shows it (strings bare, others as JSON).
-pub(crate) fn show(keyword: &str, value: &Value) -> String {
-    match value {
-        Value::String(s) => format!("{keyword} {s}"),
-        other => format!("{keyword} {}", schema::to_bytes(other)),
-    }
-}
-
-/// The note fragments the records of this tool carry, in record order.
-fn fragments(cx: &Cx<'_>) -> Vec<String> {
-    cx.degradations
-        .iter()
-        .filter(|d| d.action != Action::Noted)
-        .filter_map(|d| {
-            let at = d.reason.find(NOTE_OPEN)?;
-            let rest = &d.reason[at + NOTE_OPEN.len()..];
-            Some(rest.strip_suffix(']').unwrap_or(rest).to_owned())
-        })
-        .collect()
-}
 
 /// `gemini-constraint-note`: the one description note per tool listing the
 /// constraints earlier passes removed but the model should still honour

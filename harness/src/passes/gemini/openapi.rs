@@ -6,7 +6,7 @@
 
 use serde_json::{Map, Value, json};
 
-use super::noted;
+use super::notes::noted;
 use crate::degradation::Action;
 use crate::passes::notes;
 use crate::passes::root::{self, MergeOrder};
@@ -239,7 +239,7 @@ impl Pass for RootObject {
                     Action::Removed,
                     format!(
                         "root {lead} groups surfaced{}{}]",
-                        super::NOTE_OPEN,
+                        super::notes::NOTE_OPEN,
                         t.trim_end_matches('.')
                     ),
                 );

@@ -5,6 +5,7 @@
 
 use serde_json::{Value, json};
 
+use super::notes::NOTE_OPEN;
 use super::*;
 use crate::degradation::Action;
 use crate::invariants;

@@ -4,8 +4,8 @@
 
 use serde_json::{Map, Value, json};
 
+use super::notes::{noted, show};
 use super::openapi::{ANY_TYPES, merge_into, put_first, type_of, typed_branches, unrequire};
-use super::{noted, show};
 use crate::degradation::Action;
 use crate::passes::{Cx, Pass, PassMutant, Step};
 use crate::schema::{self, MAX_DEPTH, TooDeep};

@@ -5,9 +5,8 @@ use super::*;
 use crate::exit_code::ExitStatus;
 use crate::outcome::merge_reports;
 use crate::outdir::OutputError;
-use crate::report::{
-    CASES_JSON, DIVERGENCES_JSONL, OUTCOMES_JSON, ReportError, ReportWriter, read_report,
-};
+use crate::report::files::{CASES_JSON, DIVERGENCES_JSONL, OUTCOMES_JSON};
+use crate::report::{ReportError, ReportWriter, read_report};
 
 #[test]
 fn writing_the_same_report_twice_gives_identical_files_except_run_json() {

@@ -1,7 +1,7 @@
 //! `index.html`: badges, escaping, self-containment and the diff limit.
 
 use super::*;
-use crate::report::INDEX_HTML;
+use crate::report::files::INDEX_HTML;
 use crate::report::html::{HTML_DIFF_LIMIT, index_html};
 
 #[test]

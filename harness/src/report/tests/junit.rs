@@ -1,7 +1,7 @@
 //! `junit.xml`: suites, cases, failures and escaping.
 
 use super::*;
-use crate::report::JUNIT_XML;
+use crate::report::files::JUNIT_XML;
 use crate::report::junit::junit_xml;
 
 /// The sample report's `junit.xml`, whole: one suite per lane in lane

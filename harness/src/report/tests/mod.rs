@@ -11,8 +11,9 @@ use std::collections::BTreeMap;
 use std::fs;
 use std::path::Path;
 
+use super::files::RUN_JSON;
 use super::view::View;
-use super::{RUN_JSON, write_report};
+use super::write_report;
 use crate::degradation::{Action, Degradation};
 use crate::outcome::{
     CaseOutcome, CasePlan, Class, LedgerIssue, LedgerMatch, LedgerTable, LedgerUse, RunMeta,
