@@ -6,6 +6,7 @@
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::PathBuf;
+use std::sync::Arc;
 
 use serde::Deserialize;
 
@@ -68,13 +69,15 @@ pub(crate) enum EquivalentOn {
     Wire,
 }
 
-/// The loaded evidence.
+/// The loaded evidence (shared: a clone is cheap, and each thread that
+/// judges a mutant owns one).
+#[derive(Clone)]
 pub struct MutantEvidence {
-    pub(super) inputs: Inputs,
-    pub(super) recordings: Vec<Recording>,
-    pub(super) gaps: Vec<KnownGap>,
-    pub(super) examples: BTreeMap<String, Vec<PassExample>>,
-    pub(super) equivalent: Vec<Equivalent>,
+    pub(super) inputs: Arc<Inputs>,
+    pub(super) recordings: Arc<[Recording]>,
+    pub(super) gaps: Arc<[KnownGap]>,
+    pub(super) examples: Arc<BTreeMap<String, Vec<PassExample>>>,
+    pub(super) equivalent: Arc<[Equivalent]>,
     pub(super) config: PipelineConfig,
 }
 
@@ -118,11 +121,14 @@ pub fn load_evidence(opts: &EvidenceOptions, lanes: &[Lane]) -> Result<MutantEvi
         }
     };
     Ok(MutantEvidence {
-        inputs,
-        recordings,
-        gaps,
-        examples: load_examples(&opts.examples_dir, &opts.example_snapshots_dir)?,
-        equivalent,
+        inputs: Arc::new(inputs),
+        recordings: recordings.into(),
+        gaps: gaps.into(),
+        examples: Arc::new(load_examples(
+            &opts.examples_dir,
+            &opts.example_snapshots_dir,
+        )?),
+        equivalent: equivalent.into(),
         config: opts.config.clone(),
     })
 }

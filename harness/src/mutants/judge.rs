@@ -3,12 +3,13 @@
 //! applies or refutes.
 
 use std::collections::BTreeMap;
+use std::sync::{Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
 
 use crate::lane::Lane;
-use crate::pipeline::Profile;
+use crate::pipeline::{PassList, Profile};
 
 use super::evidence::{
     CaseVerdict, Equivalent, EquivalentOn, LaneBaseline, MutantEvidence, lane_key,
@@ -157,77 +158,38 @@ impl MutantResult {
     }
 }
 
-/// Run every check of the suite on `m` (the corpus checks stop scanning
-/// cases once each has noticed, or when the budget runs out).
-pub(super) fn judge(
-    ev: &MutantEvidence,
-    base: &LaneBaseline,
-    m: &Mutant,
-    budget: Duration,
-) -> MutantOutcome {
-    if let Some(reason) = &m.unviable {
-        return MutantOutcome::Unviable {
-            reason: reason.clone(),
-        };
+/// What the checks have noticed of one mutant so far (check → on what),
+/// shared with the watchdog: a mutant it stops waiting for is judged on
+/// what was noticed before ([`outcome_of`] with the budget exhausted). The
+/// lock is held only to read or add an entry, never while a pass runs.
+#[derive(Debug, Default)]
+pub(super) struct Noticed(Mutex<BTreeMap<String, String>>);
+
+impl Noticed {
+    fn lock(&self) -> MutexGuard<'_, BTreeMap<String, String>> {
+        self.0.lock().unwrap_or_else(PoisonError::into_inner)
     }
-    let started = Instant::now();
-    let lane = Lane::parse(&m.info.lane).unwrap_or(Lane::OpenaiChat);
-    let mut details: BTreeMap<String, String> = BTreeMap::new();
-    if let Some((pass, stand_in)) = &m.examples {
-        let p = stand_in.map(|i| m.pipeline.passes[i].as_ref());
-        if let Some(ex) = failing_example(ev.examples_of(pass), |ex| run_example(p, ex)) {
-            details.insert(
-                "pass-examples".to_owned(),
-                format!("example {:?} of {pass}", ex.name),
-            );
-        }
+
+    /// Record what `check` noticed, unless it already noticed something.
+    fn note(&self, check: &str, detail: impl FnOnce() -> String) {
+        self.lock().entry(check.to_owned()).or_insert_with(detail);
     }
-    let key = lane_key(lane);
-    if let Some(ex) = failing_example(ev.examples_of(&key), |ex| {
-        run_pipeline_example(&m.pipeline, ex)
-    }) {
-        details.insert(
-            "pipeline-examples".to_owned(),
-            format!("example {:?} of {key}", ex.name),
-        );
+
+    fn all(&self, checks: &[&str]) -> bool {
+        let noticed = self.lock();
+        checks.iter().all(|c| noticed.contains_key(*c))
     }
-    let v0 = Profile::V0.with_config(ev.config.clone());
-    let mutant = &m.pipeline;
-    let corpus_checks = ["invariants", "ledger-diff", "oracle", "semantic"];
-    let mut exhausted = false;
-    for (i, want) in &base.cases {
-        if corpus_checks.iter().all(|c| details.contains_key(*c)) {
-            break;
-        }
-        if started.elapsed() > budget {
-            exhausted = true;
-            break;
-        }
-        let case = &ev.inputs.cases[*i];
-        let got = CaseVerdict::of(&v0, mutant, case, ev.inputs.ledgers.get(&lane));
-        for (check, detail) in got.differences(want) {
-            details
-                .entry(check.to_owned())
-                .or_insert_with(|| format!("{}: {detail}", case.plan.case));
-        }
+
+    /// Every check that noticed, with on what.
+    pub(super) fn details(&self) -> BTreeMap<String, String> {
+        self.lock().clone()
     }
-    if !exhausted && started.elapsed() > budget {
-        exhausted = true;
-    }
-    if !exhausted {
-        let replay = ev.replay(lane, mutant);
-        if let Some(((id, kind, failed), (_, bkind, _))) =
-            replay.iter().zip(&base.replay).find(|(a, b)| a != b)
-        {
-            details.insert(
-                "replay".to_owned(),
-                format!(
-                    "{id}: {kind}{} (baseline {bkind})",
-                    if *failed { ", fails" } else { "" }
-                ),
-            );
-        }
-    }
+}
+
+/// How a mutant ended, given what its checks noticed (`details`) and
+/// whether the budget ran out before every check ran: nothing noticed is
+/// missed (a timeout when the budget ran out), anything noticed is caught.
+pub(super) fn outcome_of(details: BTreeMap<String, String>, exhausted: bool) -> MutantOutcome {
     if details.is_empty() {
         return if exhausted {
             MutantOutcome::Timeout
@@ -246,6 +208,74 @@ pub(super) fn judge(
         details,
         budget_exhausted: exhausted,
     }
+}
+
+/// Run every check of the suite on `m`, recording into `noticed` what each
+/// notices (the corpus checks stop scanning cases once each has noticed,
+/// or when the budget runs out: it is checked between cases).
+pub(super) fn judge(
+    ev: &MutantEvidence,
+    base: &LaneBaseline,
+    m: &Mutant,
+    budget: Duration,
+    noticed: &Noticed,
+) -> MutantOutcome {
+    if let Some(reason) = &m.unviable {
+        return MutantOutcome::Unviable {
+            reason: reason.clone(),
+        };
+    }
+    let started = Instant::now();
+    let lane = Lane::parse(&m.info.lane).unwrap_or(Lane::OpenaiChat);
+    let mutant: &PassList = &m.pipeline;
+    if let Some((pass, stand_in)) = &m.examples {
+        let p = stand_in.map(|i| mutant.passes[i].as_ref());
+        if let Some(ex) = failing_example(ev.examples_of(pass), |ex| run_example(p, ex)) {
+            noticed.note("pass-examples", || {
+                format!("example {:?} of {pass}", ex.name)
+            });
+        }
+    }
+    let key = lane_key(lane);
+    if let Some(ex) = failing_example(ev.examples_of(&key), |ex| run_pipeline_example(mutant, ex)) {
+        noticed.note("pipeline-examples", || {
+            format!("example {:?} of {key}", ex.name)
+        });
+    }
+    let v0 = Profile::V0.with_config(ev.config.clone());
+    let corpus_checks = ["invariants", "ledger-diff", "oracle", "semantic"];
+    let mut exhausted = false;
+    for (i, want) in &base.cases {
+        if noticed.all(&corpus_checks) {
+            break;
+        }
+        if started.elapsed() > budget {
+            exhausted = true;
+            break;
+        }
+        let case = &ev.inputs.cases[*i];
+        let got = CaseVerdict::of(&v0, mutant, case, ev.inputs.ledgers.get(&lane));
+        for (check, detail) in got.differences(want) {
+            noticed.note(check, || format!("{}: {detail}", case.plan.case));
+        }
+    }
+    if !exhausted && started.elapsed() > budget {
+        exhausted = true;
+    }
+    if !exhausted {
+        let replay = ev.replay(lane, mutant);
+        if let Some(((id, kind, failed), (_, bkind, _))) =
+            replay.iter().zip(&base.replay).find(|(a, b)| a != b)
+        {
+            noticed.note("replay", || {
+                format!(
+                    "{id}: {kind}{} (baseline {bkind})",
+                    if *failed { ", fails" } else { "" }
+                )
+            });
+        }
+    }
+    outcome_of(noticed.details(), exhausted)
 }
 
 /// Mark the listed equivalent mutants unviable, and return the entries the

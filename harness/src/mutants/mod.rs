@@ -5,12 +5,14 @@
 //! Mutants, per lane with passes (lanes in id order):
 //! 1. each pass switched off;
 //! 2. each pair of adjacent passes swapped;
-//! 3. each pass's declared mutation points ([`Pass::mutants`]).
+//! 3. each pass's declared mutation points
+//!    ([`Pass::mutants`](crate::passes::Pass::mutants)).
 //!
-//! A mutant is a pipeline value ([`PassList`]): the lane's pass list with one
-//! change; every other lane runs v1 unchanged. The evidence suite, in the
-//! order the checks run (the first one that changes verdict catches the
-//! mutant and is named in the outcome):
+//! A mutant is a pipeline value ([`PassList`](crate::pipeline::PassList)):
+//! the lane's pass list with one change; every other lane runs v1
+//! unchanged. The evidence suite, in the order the checks run (the first
+//! one that changes verdict catches the mutant and is named in the
+//! outcome):
 //! 1. `pass-examples`: the mutated pass's own expected examples
 //!    (`corpus/pass-examples/<pass>.json`; a switched-off pass runs them as
 //!    the identity);
@@ -27,12 +29,16 @@
 //!    (a recording's fix kind or pass/fail changes).
 //!
 //! The unmutated pipeline runs the same suite first (the baseline): it must
-//! pass every check, else the run stops (exit 4).
+//! pass every check, else the run stops (exit 4). Each mutant is then judged
+//! on a thread of its own under a watchdog (`watchdog`): one still running
+//! past its budget (a pass that never returns inside a case) is a timeout,
+//! its thread is abandoned, and the run goes on.
 //!
 //! Files: `plan` (the mutants), `examples` (pass and pipeline examples and
 //! their snapshots), `evidence` (loading the evidence, the baseline
 //! verdicts), `judge` (one mutant against the suite, outcomes, equivalent
-//! entries), `summary` (the counts), `writer` (the output folder).
+//! entries), `watchdog` (the judging threads and their deadlines),
+//! `summary` (the counts), `writer` (the output folder).
 
 mod evidence;
 mod examples;
@@ -41,17 +47,16 @@ mod plan;
 mod summary;
 #[cfg(test)]
 mod tests;
+mod watchdog;
 mod writer;
 
 use std::collections::BTreeMap;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Mutex, mpsc};
 use std::time::Duration;
 
 use crate::lane::Lane;
 
 use evidence::LaneBaseline;
-use judge::{apply_equivalent, judge};
+use judge::apply_equivalent;
 
 pub use evidence::{EvidenceOptions, MutantEvidence, load_evidence};
 pub use judge::{CHECKS, Evidence, INDEPENDENT_CHECKS, MutantOutcome, MutantResult};
@@ -61,13 +66,17 @@ pub use writer::MutantsWriter;
 
 /// What a run needs besides the evidence.
 pub struct RunOptions {
+    /// How many mutants are judged at once.
     pub jobs: usize,
-    /// Per-mutant budget.
+    /// Per-mutant budget: checked between cases, and enforced by the
+    /// watchdog (a mutant still running a grace past it is a timeout).
     pub timeout: Duration,
 }
 
-/// Run the baseline, then every mutant (on `jobs` threads; results in plan
-/// order). `on_result` gets each result as it arrives.
+/// Run the baseline, then every mutant (each on a thread of its own, at
+/// most `jobs` at a time, under the watchdog; results in plan order).
+/// `on_result` gets each result as it arrives. A thread the watchdog gave up
+/// on is left running detached: this returns without waiting for it.
 pub fn run(
     ev: &MutantEvidence,
     mutants: &[Mutant],
@@ -88,53 +97,7 @@ pub fn run(
     if !problems.is_empty() {
         return Err(BaselineFailed { problems });
     }
-    let next = AtomicUsize::new(0);
-    let slots: Mutex<Vec<Option<MutantResult>>> = Mutex::new(vec![None; mutants.len()]);
-    let (tx, rx) = mpsc::channel::<MutantResult>();
-    std::thread::scope(|scope| {
-        for _ in 0..opts.jobs.max(1).min(mutants.len().max(1)) {
-            let tx = tx.clone();
-            let (next, slots, baselines) = (&next, &slots, &baselines);
-            scope.spawn(move || {
-                loop {
-                    let i = next.fetch_add(1, Ordering::Relaxed);
-                    let Some(m) = mutants.get(i) else { break };
-                    let lane = Lane::parse(&m.info.lane).unwrap_or(Lane::OpenaiChat);
-                    let base = baselines.get(&lane);
-                    let outcome = base.map_or(MutantOutcome::Missed, |base| {
-                        judge(ev, base, m, opts.timeout)
-                    });
-                    // Only a mutant that stays missed, or that only examples
-                    // notice, gets a witness (for one listed equivalent, it
-                    // refutes the entry).
-                    let witness = base
-                        .filter(|_| outcome == MutantOutcome::Missed || outcome.only_by_examples())
-                        .and_then(|base| ev.witness(base, m));
-                    let r = MutantResult {
-                        info: m.info.clone(),
-                        outcome,
-                        witness,
-                    };
-                    if let Ok(mut s) = slots.lock() {
-                        s[i] = Some(r.clone());
-                    }
-                    if tx.send(r).is_err() {
-                        break;
-                    }
-                }
-            });
-        }
-        drop(tx);
-        for r in rx {
-            on_result(&r);
-        }
-    });
-    let mut results: Vec<MutantResult> = slots
-        .into_inner()
-        .unwrap_or_default()
-        .into_iter()
-        .flatten()
-        .collect();
+    let mut results = watchdog::judge_all(ev, baselines, mutants, opts, on_result);
     let stale_equivalent = apply_equivalent(&ev.equivalent, &mut results);
     Ok(MutantsReport {
         summary: MutantsSummary::of(&results),

@@ -2,6 +2,8 @@
 //! (lanes by id; per lane each pass switched off, each adjacent pair
 //! swapped, each declared mutation point).
 
+use std::sync::Arc;
+
 use serde::{Deserialize, Serialize};
 
 use crate::lane::Lane;
@@ -31,10 +33,12 @@ pub struct MutantInfo {
     pub change: String,
 }
 
-/// One mutant: its plan entry and the mutated pipeline.
+/// One mutant: its plan entry and the mutated pipeline (shared: a clone
+/// is cheap, and the thread that judges the mutant owns one).
+#[derive(Clone)]
 pub struct Mutant {
     pub info: MutantInfo,
-    pub(super) pipeline: PassList,
+    pub(super) pipeline: Arc<PassList>,
     /// The pass whose examples judge the mutant and the index of its
     /// stand-in in the pass list (`None`: switched off); `None` for swaps.
     pub(super) examples: Option<(String, Option<usize>)>,
@@ -77,12 +81,14 @@ pub fn plan(profile: Profile, lanes: &[Lane], config: &PipelineConfig) -> Vec<Mu
             kind,
             change,
         };
-        let pipeline = |info: &MutantInfo, passes| PassList {
-            id: info.name.clone(),
-            base: profile,
-            lane,
-            passes,
-            config: config.clone(),
+        let pipeline = |info: &MutantInfo, passes| {
+            Arc::new(PassList {
+                id: info.name.clone(),
+                base: profile,
+                lane,
+                passes,
+                config: config.clone(),
+            })
         };
         for (i, pass) in names.iter().enumerate() {
             let mut passes = profile.passes(lane);

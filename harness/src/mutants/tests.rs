@@ -3,6 +3,7 @@
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::Duration;
 
 use super::evidence::{Equivalent, EquivalentOn};
@@ -45,10 +46,8 @@ fn pass_examples_match_their_snapshots() {
     });
 }
 
-/// A missed mutant names the smallest corpus case whose output it
-/// changes; one that changes no output says so.
-#[test]
-fn a_missed_mutant_names_its_smallest_witness() {
+/// Three corpus cases on openai-strict, no ledger, recordings or examples.
+fn strict_evidence() -> MutantEvidence {
     use crate::outcome::CasePlan;
     let lane = Lane::OpenaiStrict;
     let case = |id: &str, schema: serde_json::Value| PlannedCase {
@@ -64,8 +63,8 @@ fn a_missed_mutant_names_its_smallest_witness() {
         semantic_memo: None,
     };
     let string = serde_json::json!({"type": "string"});
-    let ev = MutantEvidence {
-        inputs: Inputs {
+    MutantEvidence {
+        inputs: Arc::new(Inputs {
             cases: vec![
                 // Both passes act, and the largest input: a witness too.
                 case(
@@ -88,13 +87,21 @@ fn a_missed_mutant_names_its_smallest_witness() {
             external_loaded: false,
             ledgers: BTreeMap::new(),
             requests: crate::prefix::RequestPlan::default(),
-        },
-        recordings: Vec::new(),
-        gaps: Vec::new(),
-        examples: BTreeMap::new(),
-        equivalent: Vec::new(),
+        }),
+        recordings: Arc::from(Vec::new()),
+        gaps: Arc::from(Vec::new()),
+        examples: Arc::default(),
+        equivalent: Arc::from(Vec::new()),
         config: PipelineConfig::default(),
-    };
+    }
+}
+
+/// A missed mutant names the smallest corpus case whose output it
+/// changes; one that changes no output says so.
+#[test]
+fn a_missed_mutant_names_its_smallest_witness() {
+    let lane = Lane::OpenaiStrict;
+    let ev = strict_evidence();
     // Swapped, the two strict passes write `required` and
     // `additionalProperties` in the other order: bytes no independent
     // check judges (a missed mutant with a witness).
@@ -393,19 +400,21 @@ fn an_exhausted_budget_keeps_what_the_examples_caught() {
     };
     example.expect = Some(run_example(Some(pass.as_ref()), &example));
     let ev = MutantEvidence {
-        inputs: Inputs {
+        inputs: Arc::new(Inputs {
             cases: Vec::new(),
             unusable: BTreeMap::new(),
             external_loaded: false,
             ledgers: BTreeMap::new(),
             requests: crate::prefix::RequestPlan::default(),
-        },
-        recordings: Vec::new(),
-        gaps: Vec::new(),
-        examples: [("strip-lookaround-patterns".to_owned(), vec![example])]
-            .into_iter()
-            .collect(),
-        equivalent: Vec::new(),
+        }),
+        recordings: Arc::from(Vec::new()),
+        gaps: Arc::from(Vec::new()),
+        examples: Arc::new(
+            [("strip-lookaround-patterns".to_owned(), vec![example])]
+                .into_iter()
+                .collect(),
+        ),
+        equivalent: Arc::from(Vec::new()),
         config: PipelineConfig::default(),
     };
     let names = [
@@ -476,5 +485,154 @@ fn the_plan_is_deterministic_and_names_are_unique() {
             &"v1/deepseek-strict/deepseek-post-gate: drop \"allOf\" from unrepresentable keywords"
                 .to_owned()
         )
+    );
+}
+
+/// A pass that never returns: it parks its thread for good, as a pass
+/// looping inside one case would hold it.
+struct NeverReturns;
+
+impl crate::passes::Pass for NeverReturns {
+    fn name(&self) -> &'static str {
+        "never-returns"
+    }
+
+    fn apply(
+        &self,
+        _: &mut Tool,
+        _: &mut crate::passes::Cx<'_>,
+    ) -> Result<crate::passes::Step, crate::schema::TooDeep> {
+        loop {
+            std::thread::park();
+        }
+    }
+}
+
+/// A mutant of openai-strict whose first pass never returns.
+fn never_returning_mutant() -> Mutant {
+    let lane = Lane::OpenaiStrict;
+    let name = "v1/openai-strict/never-returns: added first";
+    let mut passes = Profile::V1.passes(lane);
+    passes.insert(0, Box::new(NeverReturns));
+    Mutant {
+        info: MutantInfo {
+            name: name.to_owned(),
+            lane: lane.id().to_owned(),
+            pass: "never-returns".to_owned(),
+            kind: MutantKind::Declared,
+            change: "added first".to_owned(),
+        },
+        pipeline: Arc::new(crate::pipeline::PassList {
+            id: name.to_owned(),
+            base: Profile::V1,
+            lane,
+            passes,
+            config: PipelineConfig::default(),
+        }),
+        examples: None,
+        unviable: None,
+    }
+}
+
+/// A mutant whose pass never returns inside a case is a `timeout` once its
+/// budget (and the watchdog's grace) is spent; its thread is abandoned, and
+/// the mutants after it (on the one job) get the outcomes they get without
+/// it, in plan order.
+#[test]
+fn a_mutant_whose_pass_never_returns_is_a_timeout_and_the_run_goes_on() {
+    let ev = strict_evidence();
+    let names = [
+        "v1/openai-strict/sanitize-tool-name: switched off",
+        "v1/openai-strict/strict-close-objects: swapped with strict-require-all",
+    ];
+    let planned = || -> Vec<Mutant> {
+        plan(
+            Profile::V1,
+            &[Lane::OpenaiStrict],
+            &PipelineConfig::default(),
+        )
+        .into_iter()
+        .filter(|m| names.contains(&m.info.name.as_str()))
+        .collect()
+    };
+    let opts = RunOptions {
+        jobs: 1,
+        timeout: Duration::from_millis(300),
+    };
+    let without = run(&ev, &planned(), &opts, &mut |_| {}).unwrap();
+    let outcomes: Vec<&str> = without.results.iter().map(|r| r.outcome.id()).collect();
+    assert_eq!(outcomes, ["missed", "missed"]);
+
+    let mut mutants = planned();
+    mutants.insert(1, never_returning_mutant());
+    let mut arrived = Vec::new();
+    let with = run(&ev, &mutants, &opts, &mut |r| {
+        arrived.push(r.info.name.clone());
+    })
+    .unwrap();
+
+    assert_eq!(
+        with.results,
+        [
+            without.results[0].clone(),
+            MutantResult {
+                info: mutants[1].info.clone(),
+                outcome: MutantOutcome::Timeout,
+                witness: None,
+            },
+            without.results[1].clone(),
+        ]
+    );
+    arrived.sort();
+    let mut all: Vec<String> = mutants.iter().map(|m| m.info.name.clone()).collect();
+    all.sort();
+    assert_eq!(arrived, all);
+    assert_eq!(with.summary.timeout, 1);
+    assert_eq!(with.summary.missed, 2);
+    assert_eq!(with.exit_status(), crate::ExitStatus::Timeout);
+}
+
+/// What the checks noticed before the pass stopped returning still counts:
+/// the watchdog judges the mutant on it (caught, `budget_exhausted`, no
+/// witness), as the budget does between cases.
+#[test]
+fn a_mutant_noticed_before_its_pass_never_returns_is_caught_with_its_budget_exhausted() {
+    let mut ev = strict_evidence();
+    let lane = Lane::OpenaiStrict;
+    let mut example = PassExample {
+        name: "not the identity".to_owned(),
+        lane: lane.id().to_owned(),
+        config: PipelineConfig::default(),
+        input: Tool::new("t", serde_json::json!({"type": "object"})),
+        expect: None,
+    };
+    let mut expect = run_example(None, &example);
+    expect.step = "fail-closed".to_owned();
+    example.expect = Some(expect);
+    ev.examples = Arc::new([("never-returns".to_owned(), vec![example])].into());
+    let mut mutant = never_returning_mutant();
+    // Its examples run with the pass switched off: the identity.
+    mutant.examples = Some(("never-returns".to_owned(), None));
+    let opts = RunOptions {
+        jobs: 1,
+        timeout: Duration::from_millis(300),
+    };
+    let report = run(&ev, std::slice::from_ref(&mutant), &opts, &mut |_| {}).unwrap();
+    assert_eq!(
+        report.results,
+        [MutantResult {
+            info: mutant.info.clone(),
+            outcome: MutantOutcome::Caught {
+                caught_by: vec!["pass-examples".to_owned()],
+                evidence: Evidence::ExamplesOnly,
+                details: [(
+                    "pass-examples".to_owned(),
+                    "example \"not the identity\" of never-returns".to_owned()
+                )]
+                .into(),
+                budget_exhausted: true,
+            },
+            witness: None,
+        }]
     );
 }
