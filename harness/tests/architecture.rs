@@ -529,7 +529,9 @@ fn arrows(mods: &BTreeMap<String, PathBuf>) -> BTreeSet<(String, String)> {
             rest = &rest[end..];
         }
         for word in code.split(|c: char| !(c.is_alphanumeric() || c == '_' || c == ':')) {
-            if word.starts_with("crate::") || word.starts_with("super::") {
+            // (`super::{a, b}` is a group: the `use` reading above has it.)
+            if (word.starts_with("crate::") || word.starts_with("super::")) && !word.ends_with("::")
+            {
                 paths.push(word.to_owned());
             }
         }

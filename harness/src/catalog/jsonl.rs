@@ -4,9 +4,9 @@ use std::path::Path;
 
 use serde_json::{Map, Value};
 
-use super::known_instances;
 use super::locate::{Src, is_json_ws, json_error};
 use super::raw::{Raw, tool_description, tool_name, tool_strict};
+use super::types::known_instances;
 use crate::error::LoadError;
 
 pub(super) fn jsonl_tools<'a>(path: &'a Path, text: &'a str) -> Result<Vec<Raw<'a>>, LoadError> {

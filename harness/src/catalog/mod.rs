@@ -122,7 +122,6 @@ use single::single_schema;
 use suite::test_suite;
 use tools::{is_tools_format, tools_list};
 pub(crate) use types::KnownInstance;
-use types::known_instances;
 pub use types::{Catalog, Format, LoadNote};
 
 /// Read and load a catalog file; the catalog id is the file stem.

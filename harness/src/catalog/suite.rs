@@ -3,9 +3,9 @@
 
 use serde_json::Value;
 
-use super::known_instances;
 use super::locate::Src;
 use super::raw::{Raw, tool_description};
+use super::types::known_instances;
 use crate::error::LoadError;
 
 /// Lowercase ASCII alphanumerics, every other run of characters one `-`,
