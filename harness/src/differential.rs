@@ -663,9 +663,9 @@ pub fn execute(
                     rendered,
                 } => (index, outcome, stale, rendered),
             };
-            if let Some(l) = inputs
-                .ledgers
-                .get(&Lane::parse(&outcome.lane).unwrap_or(Lane::OpenaiChat))
+            if let Some(l) = Lane::parse(&outcome.lane)
+                .ok()
+                .and_then(|lane| inputs.ledgers.get(&lane))
             {
                 for i in stale_idx {
                     stale.push(l.stale_issue(i, &outcome.case));

@@ -286,6 +286,21 @@ impl std::fmt::Display for Lane {
     }
 }
 
+/// A lane is written as its id; reading an unknown id is an error naming it
+/// (serde adds the file position), never a default lane.
+impl serde::Serialize for Lane {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.id())
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for Lane {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let id = <std::borrow::Cow<'de, str>>::deserialize(d)?;
+        Lane::parse(&id).map_err(serde::de::Error::custom)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -395,7 +395,7 @@ impl MutantEvidence {
     /// and outcome kind) differs from v1's, though no check noticed. `None`: no
     /// corpus tool's output changes.
     pub(super) fn witness(&self, base: &LaneBaseline, m: &Mutant) -> Option<String> {
-        let lane = Lane::parse(&m.info.lane).unwrap_or(Lane::OpenaiChat);
+        let lane = m.info.lane;
         base.outputs.iter().find_map(|(i, want)| {
             let case = &self.inputs.cases[*i];
             (output_bytes(&m.pipeline.shape(lane, &case.tool)) != *want)

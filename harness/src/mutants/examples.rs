@@ -46,7 +46,7 @@ pub(crate) struct ExampleResult {
 #[serde(deny_unknown_fields)]
 pub(crate) struct PassExample {
     pub name: String,
-    pub lane: String,
+    pub lane: Lane,
     #[serde(default, skip_serializing_if = "is_default_config")]
     pub config: PipelineConfig,
     pub input: Tool,
@@ -194,7 +194,7 @@ pub(crate) fn load_examples(
 
 /// Run one example through `pass` (`None`: the pass is switched off).
 pub(crate) fn run_example(pass: Option<&dyn Pass>, ex: &PassExample) -> ExampleResult {
-    let lane = Lane::parse(&ex.lane).unwrap_or(Lane::OpenaiChat);
+    let lane = ex.lane;
     let mut tool = ex.input.clone();
     let mut cx = Cx::new(lane, &ex.config, &tool.name);
     let step = match pass {
@@ -229,7 +229,7 @@ pub(crate) fn run_example(pass: Option<&dyn Pass>, ex: &PassExample) -> ExampleR
 
 /// Run one example through a whole pipeline (on the example's lane).
 pub(crate) fn run_pipeline_example(pipeline: &dyn Pipeline, ex: &PassExample) -> ExampleResult {
-    let lane = Lane::parse(&ex.lane).unwrap_or(Lane::OpenaiChat);
+    let lane = ex.lane;
     let shaped = pipeline.shape(lane, &ex.input);
     let step = shaped.outcome.id().to_owned();
     let reason = match shaped.outcome {

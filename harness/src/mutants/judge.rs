@@ -8,7 +8,6 @@ use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
 
-use crate::lane::Lane;
 use crate::pipeline::{PassList, Profile};
 
 use super::evidence::{
@@ -226,7 +225,7 @@ pub(super) fn judge(
         };
     }
     let started = Instant::now();
-    let lane = Lane::parse(&m.info.lane).unwrap_or(Lane::OpenaiChat);
+    let lane = m.info.lane;
     let mutant: &PassList = &m.pipeline;
     if let Some((pass, stand_in)) = &m.examples {
         let p = stand_in.map(|i| mutant.passes[i].as_ref());

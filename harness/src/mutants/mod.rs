@@ -83,10 +83,7 @@ pub fn run(
     opts: &RunOptions,
     on_result: &mut dyn FnMut(&MutantResult),
 ) -> Result<MutantsReport, BaselineFailed> {
-    let mut lanes: Vec<Lane> = mutants
-        .iter()
-        .filter_map(|m| Lane::parse(&m.info.lane).ok())
-        .collect();
+    let mut lanes: Vec<Lane> = mutants.iter().map(|m| m.info.lane).collect();
     lanes.sort_by_key(|l| l.id());
     lanes.dedup();
     let mut problems = Vec::new();

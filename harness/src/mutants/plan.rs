@@ -27,7 +27,7 @@ pub enum MutantKind {
 pub struct MutantInfo {
     /// `v1/<lane>/<pass>: <change>`: stable, unique.
     pub name: String,
-    pub lane: String,
+    pub lane: Lane,
     pub pass: String,
     pub kind: MutantKind,
     pub change: String,
@@ -76,7 +76,7 @@ pub fn plan(profile: Profile, lanes: &[Lane], config: &PipelineConfig) -> Vec<Mu
         };
         let info = |at: usize, pass: &str, kind, change: String| MutantInfo {
             name: name(at, &change),
-            lane: lane.id().to_owned(),
+            lane,
             pass: pass.to_owned(),
             kind,
             change,

@@ -165,7 +165,7 @@ fn result(pass: &str, outcome: MutantOutcome) -> MutantResult {
     MutantResult {
         info: MutantInfo {
             name: format!("v1/xai/{pass}: {}", outcome.id()),
-            lane: "xai".to_owned(),
+            lane: Lane::Xai,
             pass: pass.to_owned(),
             kind: MutantKind::Off,
             change: "switched off".to_owned(),
@@ -393,7 +393,7 @@ fn an_exhausted_budget_keeps_what_the_examples_caught() {
         .unwrap();
     let mut example = PassExample {
         name: "lookahead stripped".to_owned(),
-        lane: lane.id().to_owned(),
+        lane,
         config: PipelineConfig::default(),
         input,
         expect: None,
@@ -517,7 +517,7 @@ fn never_returning_mutant() -> Mutant {
     Mutant {
         info: MutantInfo {
             name: name.to_owned(),
-            lane: lane.id().to_owned(),
+            lane,
             pass: "never-returns".to_owned(),
             kind: MutantKind::Declared,
             change: "added first".to_owned(),
@@ -601,7 +601,7 @@ fn a_mutant_noticed_before_its_pass_never_returns_is_caught_with_its_budget_exha
     let lane = Lane::OpenaiStrict;
     let mut example = PassExample {
         name: "not the identity".to_owned(),
-        lane: lane.id().to_owned(),
+        lane,
         config: PipelineConfig::default(),
         input: Tool::new("t", serde_json::json!({"type": "object"})),
         expect: None,
@@ -635,4 +635,25 @@ fn a_mutant_noticed_before_its_pass_never_returns_is_caught_with_its_budget_exha
             witness: None,
         }]
     );
+}
+
+/// An example file naming a lane no one knows is refused with its file and
+/// position (it once ran silently as `openai-chat`).
+#[test]
+fn an_example_naming_an_unknown_lane_is_a_load_error_with_its_position() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("normalize.json");
+    std::fs::write(
+        &path,
+        "{\"pass\": \"normalize\", \"examples\": [\n  {\"name\": \"a\", \"lane\": \"openai-chatt\", \"input\": {\"name\": \"t\", \"input_schema\": {}}}\n]}\n",
+    )
+    .unwrap();
+    let err = super::examples::load_examples(dir.path(), dir.path()).unwrap_err();
+    let text = err.to_string();
+    assert!(
+        text.starts_with(&format!("{}:2:", path.display())),
+        "{text}"
+    );
+    assert!(text.contains("unknown lane"), "{text}");
+    assert!(text.contains("openai-chatt"), "{text}");
 }

@@ -65,7 +65,7 @@ impl Job {
 
     fn judge(&self) -> MutantResult {
         let (ev, m) = (&self.shared.ev, &self.mutant);
-        let lane = Lane::parse(&m.info.lane).unwrap_or(Lane::OpenaiChat);
+        let lane = m.info.lane;
         let base = self.shared.baselines.get(&lane);
         let outcome = base.map_or(MutantOutcome::Missed, |base| {
             judge(ev, base, m, self.budget, &self.noticed)
