@@ -33,6 +33,32 @@ fn every_pass_names_a_rule_an_oracle_has() {
     assert_eq!(unknown, Vec::<String>::new());
 }
 
+/// A pass id names one pass: pass examples, mutants, ledgers and reports
+/// key by it, so two different passes (types) never share one, on any lane
+/// of any profile.
+#[test]
+fn every_pass_id_names_one_pass() {
+    let mut types: std::collections::BTreeMap<&str, std::collections::BTreeSet<&str>> =
+        std::collections::BTreeMap::new();
+    for profile in Profile::ALL {
+        for lane in Lane::ALL {
+            for pass in profile.passes(*lane) {
+                types
+                    .entry(pass.name())
+                    .or_default()
+                    .insert(pass.type_name());
+            }
+        }
+    }
+    let shared: Vec<String> = types
+        .iter()
+        .filter(|(_, t)| t.len() > 1)
+        .map(|(id, t)| format!("{id}: {t:?}"))
+        .collect();
+    assert!(types.len() > 60, "only {} pass ids", types.len());
+    assert_eq!(shared, Vec::<String>::new());
+}
+
 /// The request rules of the built-in profiles (moved from `request`).
 mod request_rules {
     use super::*;

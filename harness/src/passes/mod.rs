@@ -56,6 +56,11 @@ pub(crate) trait Pass: Send + Sync {
     fn mutants(&self) -> Vec<PassMutant> {
         Vec::new()
     }
+    /// The implementing type (never overridden): one id names one type.
+    #[cfg(test)]
+    fn type_name(&self) -> &'static str {
+        std::any::type_name::<Self>()
+    }
 }
 
 /// One declared mutation point: what changed (for the mutant's name, e.g.

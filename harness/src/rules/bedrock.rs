@@ -33,7 +33,7 @@
 //! The strict flag is read from `toolSpec.strict`, where Converse carries it.
 //! The two `anthropic-strict-*` rules are documented for the Messages API
 //! too (structured-outputs limitations, read 2026-12-01), but they do not
-//! judge `anthropic-messages` yet: v1's `strict-fallback` pass consults that
+//! judge `anthropic-messages` yet: v1's `anthropic-strict-fallback` pass consults that
 //! lane's oracle while shaping, so the rule would change v1's bytes until
 //! the pass reads the provider-facts table instead. `is_strict` already
 //! reads the Messages `strict` flag for that day.

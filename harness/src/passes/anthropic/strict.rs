@@ -288,11 +288,11 @@ impl Pass for StrictBounds {
     }
 }
 
-/// `strict-close-objects`: strict mode wants `additionalProperties: false`
+/// `anthropic-strict-close-objects`: strict mode wants `additionalProperties: false`
 /// on every object (rule `anthropic-strict-additionalproperties-false`,
 /// recorded through Converse). An object that says nothing gets it; an
 /// explicit `true` or schema (a map the author wants) is left to
-/// `strict-fallback`, which drops `strict` for it.
+/// `anthropic-strict-fallback`, which drops `strict` for it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct StrictCloseObjects {
     /// Close only objects that say nothing (mutant: overwrite open ones too).
@@ -307,7 +307,7 @@ impl Default for StrictCloseObjects {
 
 impl Pass for StrictCloseObjects {
     fn name(&self) -> &'static str {
-        "strict-close-objects"
+        "anthropic-strict-close-objects"
     }
 
     fn rule(&self) -> Option<&'static str> {
@@ -328,7 +328,7 @@ impl Pass for StrictCloseObjects {
             return Ok(Step::Continue);
         }
         // Never inside `if`/`then`/`else`/`not`: closing there changes the
-        // condition, not the shape (`strict-fallback` drops `strict` for them).
+        // condition, not the shape (`anthropic-strict-fallback` drops `strict` for them).
         schema::rewrite_pre_order_outside_conditionals(
             &mut tool.input_schema,
             &mut |path, node| {
@@ -350,7 +350,7 @@ impl Pass for StrictCloseObjects {
     }
 }
 
-/// `strict-fallback`: a strict tool that breaks a strict-mode rule the
+/// `anthropic-strict-fallback`: a strict tool that breaks a strict-mode rule the
 /// rewrites after it cannot mend has no faithful strict form: too many
 /// optional or union-typed properties for the grammar compiler (recording
 /// `anthropic-strict-schema-too-complex-5230`), a recursive or external
@@ -434,7 +434,7 @@ pub(super) fn strict_rejections(tool: &Tool) -> Result<Vec<(&'static str, String
 
 impl Pass for StrictFallback {
     fn name(&self) -> &'static str {
-        "strict-fallback"
+        "anthropic-strict-fallback"
     }
 
     fn rule(&self) -> Option<&'static str> {

@@ -35,7 +35,7 @@
 //! `anthropic-strict-additionalproperties-false` and
 //! `anthropic-strict-numeric-bounds` (recorded through Bedrock Converse,
 //! documented for Messages) live in `bedrock.rs`; they judge Converse only
-//! until v1's `strict-fallback` pass stops consulting this lane's oracle
+//! until v1's `anthropic-strict-fallback` pass stops consulting this lane's oracle
 //! (see `bedrock.rs`).
 //! Formats and limits come from the provider-facts table
 //! (`facts::anthropic`).
