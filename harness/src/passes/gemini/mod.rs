@@ -1,5 +1,5 @@
 //! v1 on `gemini-openapi` and `gemini-jsonschema`: every tool passes the
-//! Gemini oracle (`rules/gemini.rs`), every loss recorded.
+//! Gemini oracle (`rules/gemini/`), every loss recorded.
 //!
 //! `gemini-jsonschema` (`parametersJsonSchema`) takes full JSON Schema; only
 //! the function-name pattern and the `maxItems` budget apply there, so its

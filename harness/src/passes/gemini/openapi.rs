@@ -2,7 +2,7 @@
 //! structure (root object, `$ref` inlining, scalar subschemas), and the
 //! helpers the other pass files share. `parameters` is parsed into Gemini's
 //! `Schema` proto (an OpenAPI 3.0 subset), then validated; each pass exists
-//! for one rule of `rules/gemini.rs` and its docs quote the recorded message.
+//! for one rule of `rules/gemini/` and its docs quote the recorded message.
 
 use serde_json::{Map, Value, json};
 
