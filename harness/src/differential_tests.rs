@@ -79,7 +79,7 @@ fn unused(report: &RunReport) -> Vec<String> {
     report
         .ledger_issues
         .iter()
-        .filter(|i| i.kind == "unused")
+        .filter(|i| i.kind == crate::outcome::LedgerIssueKind::Unused)
         .map(|i| i.message.clone())
         .collect()
 }

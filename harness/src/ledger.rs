@@ -506,7 +506,7 @@ impl LaneLedger {
             table: LedgerTable::Divergence,
             index,
             class: e.class.clone(),
-            kind: "stale".to_owned(),
+            kind: crate::outcome::LedgerIssueKind::Stale,
             message: format!(
                 "ledger entry {}#{index} ({}) pins new_sha256 that no longer matches {case}: review the new output and update the pin",
                 self.file, e.class

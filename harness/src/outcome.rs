@@ -428,10 +428,35 @@ pub struct LedgerIssue {
     pub table: LedgerTable,
     pub index: usize,
     pub class: String,
-    /// `unused` (matched nothing: fails the run) or `stale` (its sha256 pin
-    /// no longer matches the new bytes).
-    pub kind: String,
+    pub kind: LedgerIssueKind,
     pub message: String,
+}
+
+/// What is wrong with a ledger entry. Declared in id order (the issues
+/// sort by it).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum LedgerIssueKind {
+    /// Its sha256 pin no longer matches the new bytes.
+    Stale,
+    /// It matched nothing: fails the run.
+    Unused,
+}
+
+impl LedgerIssueKind {
+    /// The stable id (`stale`, `unused`).
+    pub fn id(self) -> &'static str {
+        match self {
+            Self::Stale => "stale",
+            Self::Unused => "unused",
+        }
+    }
+}
+
+impl std::fmt::Display for LedgerIssueKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.id())
+    }
 }
 
 /// How often one ledger entry matched in a run (zero: unused).
@@ -567,7 +592,8 @@ impl RunReport {
             .sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
         self.requests.dedup_by(|a, b| a.sort_key() == b.sort_key());
         self.ledger_use.sort();
-        self.ledger_issues.retain(|i| i.kind != "unused");
+        self.ledger_issues
+            .retain(|i| i.kind != LedgerIssueKind::Unused);
         for u in self
             .ledger_use
             .iter()
@@ -582,7 +608,7 @@ impl RunReport {
                 table: u.table,
                 index: u.index,
                 class: u.class.clone(),
-                kind: "unused".to_owned(),
+                kind: LedgerIssueKind::Unused,
                 message: format!(
                     "ledger entry {at} ({}) matched no case: remove it or fix its `case`",
                     u.class
@@ -643,12 +669,12 @@ impl RunReport {
         let unused = self
             .ledger_issues
             .iter()
-            .filter(|i| i.kind == "unused")
+            .filter(|i| i.kind == LedgerIssueKind::Unused)
             .count();
         let stale = self
             .ledger_issues
             .iter()
-            .filter(|i| i.kind == "stale")
+            .filter(|i| i.kind == LedgerIssueKind::Stale)
             .count();
         self.summary = Summary {
             classes,
@@ -699,7 +725,10 @@ impl RunReport {
     pub fn exit_status(&self) -> ExitStatus {
         if self.outcomes.iter().any(CaseOutcome::is_failure)
             || self.requests.iter().any(RequestOutcome::is_failure)
-            || self.ledger_issues.iter().any(|i| i.kind == "unused")
+            || self
+                .ledger_issues
+                .iter()
+                .any(|i| i.kind == LedgerIssueKind::Unused)
         {
             ExitStatus::Failures
         } else {
@@ -730,7 +759,7 @@ pub fn merge_reports(shards: Vec<RunReport>) -> RunReport {
             shard
                 .ledger_issues
                 .into_iter()
-                .filter(|i| i.kind != "unused"),
+                .filter(|i| i.kind != LedgerIssueKind::Unused),
         );
         for u in shard.ledger_use {
             uses.entry((u.file.clone(), u.table, u.index))

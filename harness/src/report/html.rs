@@ -525,7 +525,7 @@ fn ledger(view: &View<'_>) -> Markup {
                         tbody {
                             @for i in view.unused.iter().chain(&view.stale) {
                                 tr {
-                                    td { (badge(&i.kind)) }
+                                    td { (badge(i.kind.id())) }
                                     td class="mono" { (i.file) "#" (i.index) }
                                     td { (i.class) }
                                     td { (i.message) }

@@ -90,7 +90,7 @@ pub(super) fn divergences_jsonl(view: &View<'_>) -> String {
             file: &i.file,
             index: i.index,
             class: &i.class,
-            kind: &i.kind,
+            kind: i.kind.id(),
             message: &i.message,
         });
     }

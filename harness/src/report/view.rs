@@ -48,12 +48,12 @@ impl<'a> View<'a> {
             unused: issues
                 .iter()
                 .copied()
-                .filter(|i| i.kind == "unused")
+                .filter(|i| i.kind == crate::outcome::LedgerIssueKind::Unused)
                 .collect(),
             stale: issues
                 .iter()
                 .copied()
-                .filter(|i| i.kind != "unused")
+                .filter(|i| i.kind != crate::outcome::LedgerIssueKind::Unused)
                 .collect(),
             report,
             outcomes,

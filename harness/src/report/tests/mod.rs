@@ -157,7 +157,7 @@ fn sample_parts() -> (Vec<CaseOutcome>, Vec<LedgerUse>, Vec<LedgerIssue>) {
         table: LedgerTable::Divergence,
         index: 0,
         class: "reordered".to_owned(),
-        kind: "stale".to_owned(),
+        kind: crate::outcome::LedgerIssueKind::Stale,
         message: "sha256 pin no longer matches the new bytes".to_owned(),
     }];
     (outcomes, uses, issues)
