@@ -16,7 +16,7 @@ use serde_json::{Map, Value};
 
 use crate::degradation::{Action, Degradation};
 use crate::lane::Lane;
-use crate::outcome::Violation;
+use crate::outcome::{Invariant, Violation};
 use crate::pipeline::{Outcome, Pipeline, Shaped};
 use crate::schema::{self, NAME_MAPS, SCHEMA_ARRAYS, SINGLE_SCHEMA};
 use crate::tool::Tool;
@@ -29,9 +29,9 @@ fn wire(lane: Lane, t: &Tool) -> String {
     compact(&lane.render(t))
 }
 
-fn violation(invariant: &str, pipeline: &dyn Pipeline, message: String) -> Violation {
+fn violation(invariant: Invariant, pipeline: &dyn Pipeline, message: String) -> Violation {
     Violation {
-        invariant: invariant.to_owned(),
+        invariant,
         pipeline: pipeline.id(),
         message,
     }
@@ -53,7 +53,7 @@ pub fn idempotence(
         return Ok(());
     }
     Err(violation(
-        "idempotence",
+        Invariant::Idempotence,
         pipeline,
         format!(
             "{} on {}: shaping the output again changes it\n  input: {}\n  once:  {a}\n  twice: {b}",
@@ -77,7 +77,7 @@ pub fn determinism(
         return Ok(());
     }
     Err(violation(
-        "determinism",
+        Invariant::Determinism,
         pipeline,
         format!(
             "{} on {}: two runs on the same input differ\n  input:  {}\n  first:  {a}\n  second: {b}",
@@ -97,7 +97,7 @@ pub fn no_panic(
 ) -> Result<(), Violation> {
     match &shaped.outcome {
         Outcome::Errored { message } if message.starts_with("panic") => Err(violation(
-            "no-panic",
+            Invariant::NoPanic,
             pipeline,
             format!(
                 "{} on {}: {message}\n  input: {}",
@@ -223,7 +223,7 @@ pub fn never_silent(
         return Ok(());
     }
     Err(violation(
-        "never-silent",
+        Invariant::NeverSilent,
         pipeline,
         format!(
             "{} on {} {} without a degradation record\n  input:  {}\n  output: {}",
@@ -314,7 +314,7 @@ mod tests {
         let t = tool();
         let s = Silent.shape(Lane::OpenaiChat, &t);
         let v = never_silent(&Silent, Lane::OpenaiChat, &t, &s).unwrap_err();
-        assert_eq!(v.invariant, "never-silent");
+        assert_eq!(v.invariant, Invariant::NeverSilent);
         assert!(v.message.starts_with("silent on openai-chat dropped `minLength` at /properties/name without a degradation record"), "{}", v.message);
         assert!(
             v.message.contains("\"minLength\":1"),
@@ -354,7 +354,7 @@ mod tests {
         let t = tool();
         let once = Growing.shape(Lane::OpenaiChat, &t);
         let v = idempotence(&Growing, Lane::OpenaiChat, &t, &once).unwrap_err();
-        assert_eq!(v.invariant, "idempotence");
+        assert_eq!(v.invariant, Invariant::Idempotence);
         assert!(
             v.message.contains("once:") && v.message.contains("twice:"),
             "{}",
@@ -373,7 +373,7 @@ mod tests {
             },
         };
         let v = no_panic(&Silent, Lane::OpenaiChat, &t, &s).unwrap_err();
-        assert_eq!(v.invariant, "no-panic");
+        assert_eq!(v.invariant, Invariant::NoPanic);
         assert!(v.message.contains("panic: boom"));
     }
 

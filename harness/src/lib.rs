@@ -76,9 +76,9 @@ pub use oracle::{
     rules_for,
 };
 pub use outcome::{
-    ByteDifference, CaseOutcome, CasePlan, Class, LedgerIssue, LedgerIssueKind, LedgerMatch,
-    LedgerUse, PinBreak, RequestClass, RequestCounts, RequestIssue, RequestOutcome, RequestSide,
-    RunMeta, RunReport, Side, Summary, Violation, WirePair, merge_reports,
+    ByteDifference, CaseOutcome, CasePlan, Class, Invariant, LedgerIssue, LedgerIssueKind,
+    LedgerMatch, LedgerUse, PinBreak, RequestClass, RequestCounts, RequestIssue, RequestOutcome,
+    RequestSide, RunMeta, RunReport, Side, Summary, Violation, WirePair, merge_reports,
 };
 pub use outdir::{OutputError, ReportKind, replace_file};
 pub use pipeline::{

@@ -98,11 +98,43 @@ pub struct Side {
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Violation {
-    /// `idempotence`, `determinism`, `never-silent` or `no-panic`.
-    pub invariant: String,
+    pub invariant: Invariant,
     pub pipeline: String,
     /// What went wrong, with the input and both outputs.
     pub message: String,
+}
+
+/// The invariants every pipeline output must hold. Declared in id order
+/// (violations sort by it).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Invariant {
+    /// The same input shaped twice gives the same bytes.
+    Determinism,
+    /// Shaping the output again changes nothing.
+    Idempotence,
+    /// Every change is recorded.
+    NeverSilent,
+    /// No pass panics.
+    NoPanic,
+}
+
+impl Invariant {
+    /// The stable id (`determinism`, `idempotence`, `never-silent`, `no-panic`).
+    pub fn id(self) -> &'static str {
+        match self {
+            Self::Determinism => "determinism",
+            Self::Idempotence => "idempotence",
+            Self::NeverSilent => "never-silent",
+            Self::NoPanic => "no-panic",
+        }
+    }
+}
+
+impl std::fmt::Display for Invariant {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.id())
+    }
 }
 
 /// Which table of a ledger file an entry sits in.

@@ -165,7 +165,7 @@ impl CaseVerdict {
             .violations
             .iter()
             .filter(|v| v.pipeline == new.id())
-            .map(|v| v.invariant.clone())
+            .map(|v| v.invariant.id().to_owned())
             .collect();
         invariants.dedup();
         let matches = o

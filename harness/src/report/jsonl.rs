@@ -79,7 +79,7 @@ pub(super) fn divergences_jsonl(view: &View<'_>) -> String {
             lines.push(Line::Violation {
                 lane: &o.lane,
                 case: &o.case,
-                invariant: &v.invariant,
+                invariant: v.invariant.id(),
                 pipeline: &v.pipeline,
                 message: &v.message,
             });

@@ -212,7 +212,7 @@ fn write_summary_md(out: &mut String, view: &View<'_>) -> fmt::Result {
                 out,
                 "- {} {} ({}): {}",
                 Code(&o.key()),
-                Md(&v.invariant),
+                Md(v.invariant.id()),
                 Code(&v.pipeline),
                 Md(first_line(&v.message))
             )?;

@@ -110,7 +110,7 @@ fn sample_parts() -> (Vec<CaseOutcome>, Vec<LedgerUse>, Vec<LedgerIssue>) {
     errored.wire = None;
     let mut violated = case("openai", "o#same", Class::Identical, &[]);
     violated.violations.push(Violation {
-        invariant: "idempotence".to_owned(),
+        invariant: crate::outcome::Invariant::Idempotence,
         pipeline: "v1".to_owned(),
         message: "shape(shape(x)) != shape(x)\nfirst: {}\nsecond: {\"type\":\"object\"}".to_owned(),
     });
@@ -284,7 +284,7 @@ fn hostile_report() -> RunReport {
     m.reason = format!("keeps {HOSTILE}");
     o.ledger.push(m);
     o.violations.push(Violation {
-        invariant: "idempotence".to_owned(),
+        invariant: crate::outcome::Invariant::Idempotence,
         pipeline: "v1".to_owned(),
         message: format!("tool {HOSTILE} changed twice"),
     });
