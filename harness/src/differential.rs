@@ -274,14 +274,14 @@ fn plan_requests(
 }
 
 fn side(pipeline: &dyn Pipeline, shaped: &Shaped, wire: &str, keep_records: bool) -> Side {
-    let (outcome, detail) = match &shaped.outcome {
-        Outcome::Shaped => ("shaped", None),
-        Outcome::FailedClosed { reason } => ("failed-closed", Some(reason.clone())),
-        Outcome::Errored { message } => ("errored", Some(message.clone())),
+    let detail = match &shaped.outcome {
+        Outcome::Shaped => None,
+        Outcome::FailedClosed { reason } => Some(reason.clone()),
+        Outcome::Errored { message } => Some(message.clone()),
     };
     Side {
         pipeline: pipeline.id(),
-        outcome: outcome.to_owned(),
+        outcome: shaped.outcome.kind(),
         detail,
         sha256: diff::sha256_hex(wire),
         degradations: if keep_records {

@@ -82,7 +82,8 @@ pub use outcome::{
 };
 pub use outdir::{OutputError, ReportKind, replace_file};
 pub use pipeline::{
-    BuiltinPipeline, Outcome, PassList, Pipeline, PipelineConfig, Profile, Shaped, build_request,
+    BuiltinPipeline, Outcome, OutcomeKind, PassList, Pipeline, PipelineConfig, Profile, Shaped,
+    build_request,
 };
 pub use prefix::{PlannedRequest, RequestPlan, ToolSource};
 pub use recording::{

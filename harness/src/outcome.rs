@@ -77,8 +77,7 @@ impl Class {
 #[serde(deny_unknown_fields)]
 pub struct Side {
     pub pipeline: String,
-    /// `shaped`, `failed-closed` or `errored`.
-    pub outcome: String,
+    pub outcome: crate::pipeline::OutcomeKind,
     /// The fail-closed reason or error message.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub detail: Option<String>,
@@ -274,7 +273,8 @@ impl CaseOutcome {
         let declared = |t: LedgerTable| self.ledger.iter().any(|m| m.table == t);
         match s.class {
             SemanticClass::Narrowed
-                if self.new.outcome == "shaped" && !declared(LedgerTable::Narrowing) =>
+                if self.new.outcome == crate::pipeline::OutcomeKind::Shaped
+                    && !declared(LedgerTable::Narrowing) =>
             {
                 Some(SemanticClass::Narrowed)
             }

@@ -33,11 +33,42 @@ pub enum Outcome {
 
 impl Outcome {
     pub fn id(&self) -> &'static str {
+        self.kind().id()
+    }
+
+    /// Which of the three it is, without the reason or message.
+    pub fn kind(&self) -> OutcomeKind {
+        match self {
+            Self::Shaped => OutcomeKind::Shaped,
+            Self::FailedClosed { .. } => OutcomeKind::FailedClosed,
+            Self::Errored { .. } => OutcomeKind::Errored,
+        }
+    }
+}
+
+/// An [`Outcome`] without its reason or message, as a report writes it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum OutcomeKind {
+    Shaped,
+    FailedClosed,
+    Errored,
+}
+
+impl OutcomeKind {
+    /// The stable id (`shaped`, `failed-closed`, `errored`).
+    pub fn id(self) -> &'static str {
         match self {
             Self::Shaped => "shaped",
-            Self::FailedClosed { .. } => "failed-closed",
-            Self::Errored { .. } => "errored",
+            Self::FailedClosed => "failed-closed",
+            Self::Errored => "errored",
         }
+    }
+}
+
+impl std::fmt::Display for OutcomeKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.id())
     }
 }
 

@@ -54,7 +54,7 @@ impl<'a> From<&'a Side> for SideLine<'a> {
     fn from(side: &'a Side) -> Self {
         Self {
             pipeline: &side.pipeline,
-            outcome: &side.outcome,
+            outcome: side.outcome.id(),
             detail: side.detail.as_deref(),
             sha256: &side.sha256,
         }

@@ -430,7 +430,7 @@ fn write_rejected_md(out: &mut String, view: &View<'_>) -> fmt::Result {
                 "- {} ({}, {}): {}",
                 Code(&o.key()),
                 o.verdict.map_or("", Verdict::id),
-                Md(&o.new.outcome),
+                Md(o.new.outcome.id()),
                 o.new
                     .rejected_by
                     .iter()

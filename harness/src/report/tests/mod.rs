@@ -25,7 +25,7 @@ const NASTY: &str = r#"weird#<&"'>"#;
 fn side(pipeline: &str, outcome: &str, sha: &str) -> Side {
     Side {
         pipeline: pipeline.to_owned(),
-        outcome: outcome.to_owned(),
+        outcome: serde_json::from_value(serde_json::Value::from(outcome)).unwrap(),
         detail: None,
         sha256: sha.repeat(64 / sha.len()),
         degradations: Vec::new(),
@@ -105,7 +105,7 @@ fn sample_parts() -> (Vec<CaseOutcome>, Vec<LedgerUse>, Vec<LedgerIssue>) {
         Class::Errored,
         &["outcome:shaped->errored"],
     );
-    errored.new.outcome = "errored".to_owned();
+    errored.new.outcome = crate::pipeline::OutcomeKind::Errored;
     errored.new.detail = Some("panic: index out of bounds\nat passes/flatten.rs".to_owned());
     errored.wire = None;
     let mut violated = case("openai", "o#same", Class::Identical, &[]);
