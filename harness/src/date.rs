@@ -18,7 +18,7 @@ pub fn is_calendar_date(s: &str) -> bool {
 
 /// RFC 3339 UTC timestamp of `t`, whole seconds (`2026-12-02T06:30:00Z`).
 pub fn utc_timestamp(t: SystemTime) -> String {
-    let secs = jiff::Timestamp::try_from(t).map_or(0, |ts| ts.as_second());
+    let secs = jiff::Timestamp::try_from(t).map_or(0, jiff::Timestamp::as_second);
     jiff::Timestamp::from_second(secs)
         .unwrap_or(jiff::Timestamp::UNIX_EPOCH)
         .to_string()

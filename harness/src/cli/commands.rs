@@ -11,7 +11,11 @@ use wireshape::{
     Profile, RunMeta, RunReport, Shaped, load_catalog, load_catalog_bytes, scan_corpus,
 };
 
-use super::args::*;
+use super::args::{
+    AcceptArgs, CheckArgs, Cli, Command, CorpusArgs, DEFAULT_CORPUS, LedgerCommand, ListArgs,
+    MergeArgs, MetamorphicArgs, MockProviderArgs, MutantsArgs, OutputArgs, OutputFormat,
+    ReplayArgs, ReportCommand, ShapeArgs,
+};
 use crate::console;
 
 impl Cli {

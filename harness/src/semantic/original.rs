@@ -12,10 +12,10 @@ use crate::lane::Lane;
 use crate::metaschema::Validator;
 use crate::tool::Tool;
 
-use super::class::*;
+use super::class::{Losses, NarrowingKind, SemanticClass, Semantics, constraints, descriptions};
 use super::instances::{self, Instance};
 use super::legacy::{draft3_required, openapi_nullable};
-use super::view::*;
+use super::view::{Pair, fill, has_undeclared, prune, unfill};
 
 /// Subschemas a judged original may have: past it the case is `unjudged`
 /// (limit tests such as 5,001 properties say nothing about meaning, and

@@ -4,7 +4,7 @@
 
 use serde_json::{Map, Value, json};
 
-use super::narrow::*;
+use super::narrow::Flip;
 use crate::degradation::Action;
 use crate::passes::{Cx, Pass, PassMutant, Step};
 use crate::schema::{self, TooDeep};

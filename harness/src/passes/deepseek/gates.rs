@@ -3,7 +3,7 @@
 
 use serde_json::{Map, Value};
 
-use super::subset::*;
+use super::subset::{at, find_in_shipped};
 use crate::passes::{Cx, Pass, PassMutant, Step};
 use crate::schema::TooDeep;
 use crate::tool::Tool;

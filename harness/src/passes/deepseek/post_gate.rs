@@ -3,7 +3,7 @@
 
 use serde_json::{Map, Value, json};
 
-use super::subset::*;
+use super::subset::{UNREPRESENTABLE, at};
 use crate::degradation::Action;
 use crate::passes::{Cx, Pass, PassMutant, Step};
 use crate::schema::{self, TooDeep};

@@ -3,7 +3,7 @@
 
 use serde_json::{Map, Value};
 
-use super::subset::*;
+use super::subset::{Close, FORMATS, WIDENING, close_object};
 use crate::degradation::Action;
 use crate::passes::notes::{self, Unenforced};
 use crate::passes::{Cx, Pass, PassMutant, Step};

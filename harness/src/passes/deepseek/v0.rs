@@ -2,7 +2,7 @@
 
 use serde_json::{Value, json};
 
-use super::subset::*;
+use super::subset::{Close, close_object};
 use crate::degradation::Action;
 use crate::passes::{Cx, Pass, Step};
 use crate::schema::{self, TooDeep};

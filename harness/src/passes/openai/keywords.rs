@@ -3,7 +3,7 @@
 
 use serde_json::{Value, json};
 
-use super::repair::*;
+use super::repair::without;
 use crate::degradation::Action;
 use crate::passes::notes::{self, Unenforced};
 use crate::passes::{Cx, Pass, PassMutant, Step};
