@@ -7,7 +7,10 @@
 //! when it is empty or a report of the same [`ReportKind`] (it holds every
 //! marker file of that kind); anything else (a file, the user's own
 //! directory, the other kind of report) is refused with
-//! [`OutputError::NotAReport`] and left untouched. Wraps no external crate.
+//! [`OutputError::NotAReport`] and left untouched. One writer at a time:
+//! a writer holds an OS lock on `.<name>.lock` beside the directory (kept
+//! there, released when the writer ends or its process dies); a second
+//! writer is refused with [`OutputError::Busy`]. Wraps no external crate.
 
 use std::fs;
 use std::io;
@@ -60,6 +63,13 @@ pub enum OutputError {
     /// The target path has no final component to name the directory by.
     #[error("{}: not usable as a report directory (it has no final name)", path.display())]
     BadPath { path: PathBuf },
+    /// Another process is writing the same directory (it holds `lock`).
+    #[error(
+        "{}: another wireshape is writing this directory (it holds {}); nothing written",
+        path.display(),
+        lock.display()
+    )]
+    Busy { path: PathBuf, lock: PathBuf },
 }
 
 impl OutputError {
@@ -67,7 +77,7 @@ impl OutputError {
     /// permissions, a parent that is a file) is an environment failure (70).
     pub fn exit_status(&self) -> ExitStatus {
         match self {
-            Self::NotAReport { .. } | Self::BadPath { .. } => ExitStatus::Usage,
+            Self::NotAReport { .. } | Self::BadPath { .. } | Self::Busy { .. } => ExitStatus::Usage,
             Self::Io { .. } => ExitStatus::Internal,
         }
     }
@@ -102,6 +112,9 @@ pub(crate) struct OutputDir {
     tmp: PathBuf,
     /// Set once `tmp` was renamed into place.
     committed: bool,
+    /// The open `.<name>.lock` beside `dir`, locked while this value lives
+    /// (the OS releases it when the process ends, a crash included).
+    _lock: fs::File,
 }
 
 impl OutputDir {
@@ -134,6 +147,7 @@ impl OutputDir {
             check_replaceable(p, kind)?;
         }
         fs::create_dir_all(&parent).map_err(io_error(&parent, "create directory"))?;
+        let lock = lock_beside(dir, &parent.join(format!(".{name}.lock")))?;
         let tmp = parent.join(format!(".{name}.tmp-{}", std::process::id()));
         if fs::symlink_metadata(&tmp).is_ok() {
             // Left behind by a crashed run that had our pid.
@@ -146,6 +160,7 @@ impl OutputDir {
             previous,
             tmp,
             committed: false,
+            _lock: lock,
         })
     }
 
@@ -200,6 +215,29 @@ impl Drop for OutputDir {
         if !self.committed {
             let _ = fs::remove_dir_all(&self.tmp);
         }
+    }
+}
+
+/// Open and lock `lock` (created if missing, never truncated): one writer
+/// per output directory at a time, across processes.
+fn lock_beside(dir: &Path, lock: &Path) -> Result<fs::File, OutputError> {
+    let file = fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(lock)
+        .map_err(io_error(lock, "open the lock file"))?;
+    match file.try_lock() {
+        Ok(()) => Ok(file),
+        Err(fs::TryLockError::WouldBlock) => Err(OutputError::Busy {
+            path: dir.to_owned(),
+            lock: lock.to_owned(),
+        }),
+        Err(fs::TryLockError::Error(source)) => Err(OutputError::Io {
+            path: lock.to_owned(),
+            op: "lock",
+            source,
+        }),
     }
 }
 
@@ -277,6 +315,30 @@ mod tests {
     }
 
     #[test]
+    fn a_second_writer_of_the_same_directory_is_refused_until_the_first_is_done() {
+        let root = tempfile::tempdir().unwrap();
+        let dir = root.path().join("out");
+        let first = OutputDir::create(&dir, ReportKind::RUN, Rotate::Discard).unwrap();
+        let err = OutputDir::create(&dir, ReportKind::RUN, Rotate::Discard).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            format!(
+                "{}: another wireshape is writing this directory (it holds {}); nothing written",
+                dir.display(),
+                root.path().join(".out.lock").display()
+            )
+        );
+        assert_eq!(err.exit_status(), ExitStatus::Usage);
+        for m in ReportKind::RUN.markers {
+            fs::write(first.tmp().join(m), "one").unwrap();
+        }
+        first.commit().unwrap();
+        // The lock went with the first writer: the next one may write.
+        write_report(&dir, ReportKind::RUN, Rotate::Discard, "two");
+        assert_eq!(names(root.path()), [".out.lock", "out"]);
+    }
+
+    #[test]
     fn a_directory_holding_a_users_file_is_refused_and_kept() {
         let root = tempfile::tempdir().unwrap();
         let dir = root.path().join("out");
@@ -315,7 +377,7 @@ mod tests {
         let err = OutputDir::create(&run, ReportKind::MUTANTS, Rotate::Discard).unwrap_err();
         assert!(matches!(err, OutputError::NotAReport { .. }), "{err}");
         assert_eq!(fs::read_to_string(dir.join("run.json")).unwrap(), "m2");
-        assert_eq!(names(root.path()), ["out", "run"]);
+        assert_eq!(names(root.path()), [".out.lock", ".run.lock", "out", "run"]);
     }
 
     #[test]
@@ -324,7 +386,7 @@ mod tests {
         let dir = root.path().join("m");
         write_report(&dir, ReportKind::MUTANTS, Rotate::Discard, "one");
         write_report(&dir, ReportKind::MUTANTS, Rotate::Discard, "two");
-        assert_eq!(names(root.path()), ["m"]);
+        assert_eq!(names(root.path()), [".m.lock", "m"]);
         assert_eq!(names(&dir), ["mutants.json", "run.json"]);
         assert_eq!(fs::read_to_string(dir.join("run.json")).unwrap(), "two");
     }
@@ -346,7 +408,7 @@ mod tests {
             )
         );
         assert_eq!(names(&previous), ["notes.txt"]);
-        assert_eq!(names(root.path()), ["latest", "previous"]);
+        assert_eq!(names(root.path()), [".latest.lock", "latest", "previous"]);
     }
 
     #[test]
@@ -373,7 +435,8 @@ mod tests {
             .unwrap();
         fs::write(out.tmp().join("mutants.json"), "{}").unwrap();
         drop(out);
-        assert!(names(root.path()).is_empty());
+        // Only the (unlocked) lock file stays: no temp dir, no report.
+        assert_eq!(names(root.path()), [".m.lock"]);
     }
 
     #[test]

@@ -146,7 +146,7 @@ fn latest_is_rotated_to_previous_and_only_one_previous_is_kept() {
         write_report(&latest, &r, &meta(new)).unwrap();
         reports.push(r);
     }
-    assert_eq!(names(tmp.path()), ["latest", "previous"]);
+    assert_eq!(names(tmp.path()), [".latest.lock", "latest", "previous"]);
     assert_eq!(read_report(&latest).unwrap().0, reports[2]);
     assert_eq!(
         read_report(&tmp.path().join("previous")).unwrap().0,
@@ -160,7 +160,10 @@ fn a_report_dir_not_named_latest_is_rotated_to_name_dot_previous() {
     let dir = tmp.path().join("nightly");
     write_report(&dir, &sample(), &meta("1")).unwrap();
     write_report(&dir, &sample(), &meta("2")).unwrap();
-    assert_eq!(names(tmp.path()), ["nightly", "nightly.previous"]);
+    assert_eq!(
+        names(tmp.path()),
+        [".nightly.lock", "nightly", "nightly.previous"]
+    );
     assert_eq!(
         read_report(&tmp.path().join("nightly.previous")).unwrap().1,
         meta("1")
@@ -185,7 +188,7 @@ fn a_write_error_mid_report_leaves_the_existing_report_untouched_and_no_temp_dir
     );
     assert_eq!(err.exit_status(), ExitStatus::Internal);
     assert_eq!(files(&latest), before);
-    assert_eq!(names(tmp.path()), ["latest"]);
+    assert_eq!(names(tmp.path()), [".latest.lock", "latest"]);
 }
 
 #[test]
@@ -229,7 +232,10 @@ fn progress_writes_partial_outcomes_json_into_the_temp_dir_only() {
     let tmp_dir = writer.tmp.clone();
     assert_eq!(
         names(tmp.path()),
-        [format!(".latest.tmp-{}", std::process::id())]
+        [
+            ".latest.lock".to_owned(),
+            format!(".latest.tmp-{}", std::process::id())
+        ]
     );
     let cases: serde_json::Value = serde_json::from_str(&read(&tmp_dir, CASES_JSON)).unwrap();
     assert_eq!(cases["cases"].as_array().unwrap().len(), report.plan.len());
@@ -246,7 +252,7 @@ fn progress_writes_partial_outcomes_json_into_the_temp_dir_only() {
     assert_eq!(names(&tmp_dir), [CASES_JSON, OUTCOMES_JSON]);
 
     writer.finish(&report, &meta("t")).unwrap();
-    assert_eq!(names(tmp.path()), ["latest"]);
+    assert_eq!(names(tmp.path()), [".latest.lock", "latest"]);
     assert_eq!(read_report(&latest).unwrap().0, report);
 }
 
@@ -254,9 +260,15 @@ fn progress_writes_partial_outcomes_json_into_the_temp_dir_only() {
 fn dropping_a_writer_without_finish_removes_its_temp_dir() {
     let tmp = tempfile::tempdir().unwrap();
     let writer = ReportWriter::create(&tmp.path().join("latest"), &[]).unwrap();
-    assert_eq!(names(tmp.path()).len(), 1);
+    assert_eq!(
+        names(tmp.path()),
+        [
+            ".latest.lock".to_owned(),
+            format!(".latest.tmp-{}", std::process::id())
+        ]
+    );
     drop(writer);
-    assert!(names(tmp.path()).is_empty());
+    assert_eq!(names(tmp.path()), [".latest.lock"]);
 }
 
 #[test]
