@@ -117,7 +117,7 @@ pub(crate) struct MutantsArgs {
         env = "WIRESHAPE_EQUIVALENT"
     )]
     pub(crate) equivalent: PathBuf,
-    /// Per-mutant time budget in seconds (checked between cases).
+    /// Per-mutant time budget in seconds (a watchdog ends a mutant that overruns it).
     #[arg(long, default_value_t = 600, env = "WIRESHAPE_MUTANT_TIMEOUT")]
     pub(crate) timeout: u64,
 }
