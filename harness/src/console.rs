@@ -5,11 +5,9 @@
 use std::fmt::Write as _;
 use std::io::Write as _;
 
+use crate::{Catalog, Class, CorpusEntry, CorpusScan, Lane, Outcome, Profile, RunReport, Shaped};
 use anyhow::Result;
 use serde_json::{Value, json};
-use wireshape::{
-    Catalog, Class, CorpusEntry, CorpusScan, Lane, Outcome, Profile, RunReport, Shaped,
-};
 
 /// Pretty JSON on stdout, key order preserved.
 pub(crate) fn json(v: &Value) -> Result<()> {
@@ -21,10 +19,10 @@ pub(crate) fn json(v: &Value) -> Result<()> {
 
 pub(crate) fn lanes() {
     for lane in Lane::ALL {
-        let rules = wireshape::rules_for(*lane);
+        let rules = crate::rules_for(*lane);
         let recorded = rules
             .iter()
-            .filter(|r| r.status == wireshape::Status::Recorded)
+            .filter(|r| r.status == crate::Status::Recorded)
             .count();
         println!(
             "{:<22} {:>2} rules ({recorded} recorded)  {}",
@@ -87,7 +85,7 @@ pub(crate) fn explain(lane: Lane, pipeline: &str, catalog: &Catalog, shaped: &[S
             s,
             "load: {} {}: {}",
             note.tool,
-            wireshape::testing::display_path(&note.path),
+            crate::schema::display_path(&note.path),
             note.message
         );
     }
@@ -115,7 +113,7 @@ pub(crate) fn explain(lane: Lane, pipeline: &str, catalog: &Catalog, shaped: &[S
                 } else {
                     &d.keyword
                 },
-                wireshape::testing::display_path(&d.path),
+                crate::schema::display_path(&d.path),
                 d.reason
             );
         }
@@ -246,7 +244,7 @@ pub(crate) fn summary(report: &RunReport, dir: &std::path::Path, took: std::time
         let total = s
             .requests
             .values()
-            .fold(wireshape::RequestCounts::default(), |mut t, c| {
+            .fold(crate::RequestCounts::default(), |mut t, c| {
                 t.compared += c.compared;
                 t.identical += c.identical;
                 t.inside_tools += c.inside_tools;
@@ -274,7 +272,7 @@ pub(crate) fn summary(report: &RunReport, dir: &std::path::Path, took: std::time
         } else if o.undeclared_rejection() && o.violations.is_empty() && !o.class.is_failure() {
             format!(
                 "{} by {}",
-                o.verdict.map_or("", wireshape::Verdict::id),
+                o.verdict.map_or("", crate::Verdict::id),
                 o.new.rejected_by.join(", ")
             )
         } else if o.violations.is_empty() {
@@ -343,21 +341,21 @@ pub(crate) fn summary(report: &RunReport, dir: &std::path::Path, took: std::time
 pub(crate) fn check_findings(
     catalog: &Catalog,
     lanes: &[Lane],
-    recordings: &[wireshape::Recording],
+    recordings: &[crate::Recording],
     as_of: &str,
-    v1: &dyn wireshape::Pipeline,
-) -> Vec<wireshape::LintFinding> {
-    wireshape::lint(&catalog.tools, lanes, recordings, as_of, v1)
+    v1: &dyn crate::Pipeline,
+) -> Vec<crate::LintFinding> {
+    crate::lint(&catalog.tools, lanes, recordings, as_of, v1)
 }
 
-fn v1_words(v: &wireshape::V1Verdict) -> &'static str {
+fn v1_words(v: &crate::V1Verdict) -> &'static str {
     match v {
-        wireshape::V1Verdict::Fixed => "v1 fixes it",
-        wireshape::V1Verdict::FailedClosed => {
+        crate::V1Verdict::Fixed => "v1 fixes it",
+        crate::V1Verdict::FailedClosed => {
             "v1 fails closed (ships it unchanged, non-strict): still rejected"
         }
-        wireshape::V1Verdict::NoShaping => "no v1 shaping for this lane yet",
-        wireshape::V1Verdict::StillRejected => "v1 does NOT fix it",
+        crate::V1Verdict::NoShaping => "no v1 shaping for this lane yet",
+        crate::V1Verdict::StillRejected => "v1 does NOT fix it",
     }
 }
 
@@ -367,7 +365,7 @@ pub(crate) fn check_text(
     catalog: &Catalog,
     lanes: &[Lane],
     as_of: &str,
-    findings: &[wireshape::LintFinding],
+    findings: &[crate::LintFinding],
 ) {
     let mut s = String::new();
     let mut by_lane: std::collections::BTreeMap<&str, usize> = std::collections::BTreeMap::new();
@@ -444,7 +442,7 @@ pub(crate) fn check_json(
     catalog: &Catalog,
     lanes: &[Lane],
     as_of: &str,
-    findings: &[wireshape::LintFinding],
+    findings: &[crate::LintFinding],
 ) -> Result<()> {
     json(&json!({
         "as_of": as_of,
@@ -456,44 +454,42 @@ pub(crate) fn check_json(
 
 /// `replay` over every recording.
 pub(crate) fn replay_results(
-    recordings: &[wireshape::Recording],
-    v1: &dyn wireshape::Pipeline,
-    gaps: &[wireshape::KnownGap],
-) -> Vec<wireshape::ReplayResult> {
-    wireshape::replay_all(recordings, v1, gaps)
+    recordings: &[crate::Recording],
+    v1: &dyn crate::Pipeline,
+    gaps: &[crate::KnownGap],
+) -> Vec<crate::ReplayResult> {
+    crate::replay_all(recordings, v1, gaps)
 }
 
-pub(crate) fn replay_text(results: &[wireshape::ReplayResult]) {
+pub(crate) fn replay_text(results: &[crate::ReplayResult]) {
     let mut s = String::new();
     let mut counts: std::collections::BTreeMap<&str, usize> = std::collections::BTreeMap::new();
     for r in results {
         let fix = match &r.fix {
-            wireshape::Fix::Fixed => "v1 fixes it".to_owned(),
-            wireshape::Fix::FailedClosed { tools } => {
+            crate::Fix::Fixed => "v1 fixes it".to_owned(),
+            crate::Fix::FailedClosed { tools } => {
                 format!(
                     "v1 fails closed ({}) and the request is STILL REJECTED",
                     tools.join(", ")
                 )
             }
-            wireshape::Fix::KnownGap { .. } => {
-                "known gap: no v1 shaping for this lane yet".to_owned()
-            }
-            wireshape::Fix::StillRejected { rejections } => {
+            crate::Fix::KnownGap { .. } => "known gap: no v1 shaping for this lane yet".to_owned(),
+            crate::Fix::StillRejected { rejections } => {
                 format!("v1 STILL REJECTED: {}", rejections.join("; "))
             }
-            wireshape::Fix::RuleRetired { rejections } => format!(
+            crate::Fix::RuleRetired { rejections } => format!(
                 "accepted today: the rule that rejected v1's request on the recording date is retired ({})",
                 rejections.join("; ")
             ),
-            wireshape::Fix::Unreadable { message } => format!("unreadable: {message}"),
+            crate::Fix::Unreadable { message } => format!("unreadable: {message}"),
         };
         let key = match (&r.oracle_error, &r.fix) {
             (Some(_), _) => "oracle-missed",
             (None, _) if r.known_gap.is_some() && !r.failed => "declared-gap",
-            (None, wireshape::Fix::Fixed) => "fixed",
-            (None, wireshape::Fix::FailedClosed { .. }) => "failed-closed-rejected",
-            (None, wireshape::Fix::RuleRetired { .. }) => "rule-retired",
-            (None, wireshape::Fix::KnownGap { .. }) => "known-gap",
+            (None, crate::Fix::Fixed) => "fixed",
+            (None, crate::Fix::FailedClosed { .. }) => "failed-closed-rejected",
+            (None, crate::Fix::RuleRetired { .. }) => "rule-retired",
+            (None, crate::Fix::KnownGap { .. }) => "known-gap",
             (None, _) => "still-rejected",
         };
         *counts.entry(key).or_default() += 1;
@@ -512,7 +508,7 @@ pub(crate) fn replay_text(results: &[wireshape::ReplayResult]) {
 }
 
 /// `wireshape mutants --list`: one mutant name per line.
-pub(crate) fn mutant_list(infos: &[&wireshape::MutantInfo]) {
+pub(crate) fn mutant_list(infos: &[&crate::MutantInfo]) {
     for m in infos {
         println!("{}", m.name);
     }
@@ -521,7 +517,7 @@ pub(crate) fn mutant_list(infos: &[&wireshape::MutantInfo]) {
 /// The end-of-run lines of `wireshape mutants`: counts, then every mutant
 /// that failed the run (missed, timed out) and stale equivalent entries.
 pub(crate) fn mutants_summary(
-    report: &wireshape::MutantsReport,
+    report: &crate::MutantsReport,
     dir: &std::path::Path,
     took: std::time::Duration,
 ) {
@@ -573,7 +569,7 @@ pub(crate) fn mutants_summary(
     for s in &report.stale_equivalent {
         println!("  stale equivalent entry: {s}");
     }
-    let status = if report.exit_status() == wireshape::ExitStatus::Clean {
+    let status = if report.exit_status() == crate::ExitStatus::Clean {
         "clean"
     } else {
         "failures"
@@ -582,7 +578,7 @@ pub(crate) fn mutants_summary(
 }
 
 /// `wireshape metamorphic`: the handled rate per lane and rule.
-pub(crate) fn metamorphic_text(pipeline: &str, rates: &[wireshape::RuleRate]) {
+pub(crate) fn metamorphic_text(pipeline: &str, rates: &[crate::RuleRate]) {
     println!(
         "schema mutation of {pipeline}: handled = accepted by the oracle (failed closed and still rejected is not handled)"
     );
@@ -595,7 +591,7 @@ pub(crate) fn metamorphic_text(pipeline: &str, rates: &[wireshape::RuleRate]) {
             let pct = 100.0 * r.fixed as f64 / total as f64;
             format!("{pct:5.1}%")
         };
-        let positions: Vec<String> = wireshape::METAMORPHIC_POSITIONS
+        let positions: Vec<String> = crate::METAMORPHIC_POSITIONS
             .iter()
             .map(|p| format!("{p} {}", r.cases.get(*p).copied().unwrap_or(0)))
             .collect();

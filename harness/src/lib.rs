@@ -10,7 +10,10 @@
 //! (`generate`) feeds the fuzz targets, the proptest properties and `run --fuzz`.
 
 mod catalog;
+#[doc(hidden)]
+pub mod cli;
 mod config;
+mod console;
 mod corpus;
 pub mod date;
 mod degradation;

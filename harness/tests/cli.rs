@@ -227,9 +227,49 @@ fn an_unknown_lane_is_a_usage_error_with_exit_2() {
     let (code, out, err) = run(&["shape", "--lane", "anthropic", "union.json"]);
     assert_eq!(code, 2);
     assert_eq!(out, "");
+    // Refused by the argument parser, before the file is read.
     assert_eq!(
         err,
-        "wireshape: unknown lane `anthropic` (see `wireshape lanes`)\n"
+        "error: invalid value 'anthropic' for '--lane <LANE>': unknown lane `anthropic` (see `wireshape lanes`)\n\n\
+         For more information, try '--help'.\n"
+    );
+}
+
+#[test]
+fn an_unknown_lane_in_a_list_is_refused_before_any_work() {
+    // `run` would write reports/latest: nothing is written.
+    let dir = copy_of_testdata();
+    let out = wireshape(dir.path())
+        .args(["run", "--lanes", "openai-chat,gemini-pro"])
+        .output()
+        .expect("run");
+    let (code, (out, err)) = (out.status.code().expect("exit code"), outputs(&out));
+    assert_eq!(code, 2);
+    assert_eq!(out, "");
+    assert_eq!(
+        err,
+        "error: invalid value 'gemini-pro' for '--lanes <LANES>': unknown lane `gemini-pro` (see `wireshape lanes`)\n\n\
+         For more information, try '--help'.\n"
+    );
+    assert!(!dir.path().join("reports").exists());
+}
+
+#[test]
+fn an_unknown_catalog_format_is_refused_by_the_parser() {
+    let (code, out, err) = run(&[
+        "shape",
+        "--lane",
+        "openai-chat",
+        "--format",
+        "yaml",
+        "union.json",
+    ]);
+    assert_eq!(code, 2);
+    assert_eq!(out, "");
+    assert_eq!(
+        err,
+        "error: invalid value 'yaml' for '--format <FORMAT>': unknown catalog format `yaml`\n\n\
+         For more information, try '--help'.\n"
     );
 }
 
@@ -246,7 +286,8 @@ fn an_unknown_pipeline_is_a_usage_error_with_exit_2() {
     assert_eq!(code, 2);
     assert_eq!(
         err,
-        "wireshape: unknown pipeline `v9` (see `wireshape pipelines`)\n"
+        "error: invalid value 'v9' for '--pipeline <PIPELINE>': unknown pipeline `v9` (see `wireshape pipelines`)\n\n\
+         For more information, try '--help'.\n"
     );
 }
 

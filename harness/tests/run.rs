@@ -311,7 +311,8 @@ fn a_bad_shard_is_a_usage_error() {
     assert_eq!(code, 2);
     assert_eq!(
         err,
-        "wireshape: bad shard `5/4`: expected K/N with 1 <= K <= N\n"
+        "error: invalid value '5/4' for '--shard <K/N>': bad shard `5/4`: expected K/N with 1 <= K <= N\n\n\
+         For more information, try '--help'.\n"
     );
 }
 

@@ -3,10 +3,10 @@
 
 use std::path::{Path, PathBuf};
 
+use crate::generate::FuzzSpec;
+use crate::{Format, Lane, PipelineConfig, Profile, UsageError};
 use anyhow::Result;
 use clap::{Args, Parser, Subcommand, ValueEnum};
-use wireshape::PipelineConfig;
-use wireshape::generate::FuzzSpec;
 
 /// Differential conformance harness for LLM tool-schema shaping.
 #[derive(Debug, Parser)]
@@ -55,13 +55,65 @@ pub(crate) enum OutputFormat {
     Json,
 }
 
-/// `--as-of`: a real calendar date `YYYY-MM-DD` (checked by clap, before any work).
-pub(crate) fn parse_date(s: &str) -> Result<String, wireshape::UsageError> {
-    if wireshape::date::is_calendar_date(s) {
+// The value parsers: clap calls them while parsing, so a bad value is a
+// usage error (exit 2) before any file is read or any work is done.
+
+/// `--as-of`: a real calendar date `YYYY-MM-DD`.
+pub(crate) fn parse_date(s: &str) -> Result<String, UsageError> {
+    if crate::date::is_calendar_date(s) {
         Ok(s.to_owned())
     } else {
-        Err(wireshape::UsageError::BadDate(s.to_owned()))
+        Err(UsageError::BadDate(s.to_owned()))
     }
+}
+
+/// `--lane`, `--lanes`: a lane id (`wireshape lanes`).
+pub(crate) fn parse_lane(s: &str) -> Result<Lane, UsageError> {
+    Lane::parse(s)
+}
+
+/// `check --lane`: a lane id, or `all`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum LaneChoice {
+    All,
+    One(Lane),
+}
+
+pub(crate) fn parse_lane_choice(s: &str) -> Result<LaneChoice, UsageError> {
+    if s == "all" {
+        Ok(LaneChoice::All)
+    } else {
+        Lane::parse(s).map(LaneChoice::One)
+    }
+}
+
+/// `--pipeline`, `--old`, `--new`: a built-in pipeline (`wireshape pipelines`).
+pub(crate) fn parse_profile(s: &str) -> Result<Profile, UsageError> {
+    Profile::parse(s)
+}
+
+/// `--format`: a catalog format name.
+pub(crate) fn parse_format(s: &str) -> Result<Format, UsageError> {
+    Format::parse(s)
+}
+
+/// `--shard K/N`: shard K of N, 1 <= K <= N.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Shard {
+    pub(crate) k: usize,
+    pub(crate) n: usize,
+}
+
+impl std::fmt::Display for Shard {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}/{}", self.k, self.n)
+    }
+}
+
+pub(crate) fn parse_shard(s: &str) -> Result<Shard, UsageError> {
+    crate::parse_shard(s)
+        .map(|(k, n)| Shard { k, n })
+        .ok_or_else(|| UsageError::BadShard(s.to_owned()))
 }
 
 #[derive(Debug, Args)]
@@ -73,8 +125,8 @@ pub(crate) struct MutantsArgs {
     #[arg(long, requires = "list")]
     pub(crate) json: bool,
     /// The pipeline to mutate (built-in profiles; only v1 has evidence).
-    #[arg(long, default_value = "v1", env = "WIRESHAPE_PIPELINE")]
-    pub(crate) pipeline: String,
+    #[arg(long, default_value = "v1", value_parser = parse_profile, env = "WIRESHAPE_PIPELINE")]
+    pub(crate) pipeline: Profile,
     #[command(flatten)]
     pub(crate) corpus: CorpusArgs,
     /// Output folder (mutants.json, outcomes.json, caught.txt, missed.txt, …).
@@ -125,11 +177,11 @@ pub(crate) struct MutantsArgs {
 #[derive(Debug, Args)]
 pub(crate) struct MetamorphicArgs {
     /// The pipeline under test.
-    #[arg(long, default_value = "v1", env = "WIRESHAPE_PIPELINE")]
-    pub(crate) pipeline: String,
+    #[arg(long, default_value = "v1", value_parser = parse_profile, env = "WIRESHAPE_PIPELINE")]
+    pub(crate) pipeline: Profile,
     /// Lanes (comma-separated; default: every lane).
-    #[arg(long, value_delimiter = ',', env = "WIRESHAPE_LANES")]
-    pub(crate) lanes: Vec<String>,
+    #[arg(long, value_delimiter = ',', value_parser = parse_lane, env = "WIRESHAPE_LANES")]
+    pub(crate) lanes: Vec<Lane>,
     /// The clean tools come from these catalogs.
     #[arg(
         long,
@@ -162,8 +214,8 @@ pub(crate) struct MetamorphicArgs {
 #[derive(Debug, Args)]
 pub(crate) struct MockProviderArgs {
     /// Lane id.
-    #[arg(long, env = "WIRESHAPE_LANE")]
-    pub(crate) lane: String,
+    #[arg(long, value_parser = parse_lane, env = "WIRESHAPE_LANE")]
+    pub(crate) lane: Lane,
     /// Port (0: a free one, printed at start).
     #[arg(long, default_value_t = 0, env = "WIRESHAPE_PORT")]
     pub(crate) port: u16,
@@ -186,8 +238,8 @@ pub(crate) struct MockProviderArgs {
 #[derive(Debug, Args)]
 pub(crate) struct CheckArgs {
     /// Lane id, or `all`.
-    #[arg(long, default_value = "all", env = "WIRESHAPE_LANE")]
-    pub(crate) lane: String,
+    #[arg(long, default_value = "all", value_parser = parse_lane_choice, env = "WIRESHAPE_LANE")]
+    pub(crate) lane: LaneChoice,
     /// Output format: `text` or `json` (stable).
     #[arg(
         long = "output-format",
@@ -209,8 +261,8 @@ pub(crate) struct CheckArgs {
     )]
     pub(crate) recordings: PathBuf,
     /// Force the catalog format instead of detecting it.
-    #[arg(long, env = "WIRESHAPE_FORMAT")]
-    pub(crate) format: Option<String>,
+    #[arg(long, value_parser = parse_format, env = "WIRESHAPE_FORMAT")]
+    pub(crate) format: Option<Format>,
     #[command(flatten)]
     pub(crate) config: ConfigArg,
     /// Tools file, or `-` for standard input.
@@ -243,8 +295,8 @@ pub(crate) struct ReplayArgs {
 #[derive(Debug, Args)]
 pub(crate) struct CorpusArgs {
     /// Lanes to run (comma-separated ids; default: the lanes where v0 and v1 differ).
-    #[arg(long, value_delimiter = ',', env = "WIRESHAPE_LANES")]
-    pub(crate) lanes: Vec<String>,
+    #[arg(long, value_delimiter = ',', value_parser = parse_lane, env = "WIRESHAPE_LANES")]
+    pub(crate) lanes: Vec<Lane>,
     /// External corpus directories (colon-separated in the environment).
     #[arg(
         long = "corpus",
@@ -270,8 +322,8 @@ pub(crate) struct CorpusArgs {
     )]
     pub(crate) ledger: PathBuf,
     /// Run only shard K of N (deterministic split of the sorted plan).
-    #[arg(long, value_name = "K/N", env = "WIRESHAPE_SHARD")]
-    pub(crate) shard: Option<String>,
+    #[arg(long, value_name = "K/N", value_parser = parse_shard, env = "WIRESHAPE_SHARD")]
+    pub(crate) shard: Option<Shard>,
     /// Worker threads (default: available cores).
     #[arg(long, env = "WIRESHAPE_JOBS")]
     pub(crate) jobs: Option<usize>,
@@ -326,11 +378,11 @@ pub(crate) struct RunArgs {
 #[derive(Debug, Args)]
 pub(crate) struct DiffArgs {
     /// The old pipeline.
-    #[arg(long, default_value = "v0", env = "WIRESHAPE_OLD")]
-    pub(crate) old: String,
+    #[arg(long, default_value = "v0", value_parser = parse_profile, env = "WIRESHAPE_OLD")]
+    pub(crate) old: Profile,
     /// The new pipeline.
-    #[arg(long, default_value = "v1", env = "WIRESHAPE_NEW")]
-    pub(crate) new: String,
+    #[arg(long, default_value = "v1", value_parser = parse_profile, env = "WIRESHAPE_NEW")]
+    pub(crate) new: Profile,
     #[command(flatten)]
     pub(crate) corpus: CorpusArgs,
     #[command(flatten)]
@@ -361,11 +413,11 @@ pub(crate) struct AcceptArgs {
     #[arg(long, value_name = "GLOB")]
     pub(crate) glob: Option<String>,
     /// The old pipeline.
-    #[arg(long, default_value = "v0", env = "WIRESHAPE_OLD")]
-    pub(crate) old: String,
+    #[arg(long, default_value = "v0", value_parser = parse_profile, env = "WIRESHAPE_OLD")]
+    pub(crate) old: Profile,
     /// The new pipeline.
-    #[arg(long, default_value = "v1", env = "WIRESHAPE_NEW")]
-    pub(crate) new: String,
+    #[arg(long, default_value = "v1", value_parser = parse_profile, env = "WIRESHAPE_NEW")]
+    pub(crate) new: Profile,
     #[command(flatten)]
     pub(crate) corpus: CorpusArgs,
 }
@@ -394,11 +446,11 @@ pub(crate) struct MergeArgs {
 #[derive(Debug, Args)]
 pub(crate) struct ShapeArgs {
     /// Lane id (see `wireshape lanes`).
-    #[arg(long, env = "WIRESHAPE_LANE")]
-    pub(crate) lane: String,
+    #[arg(long, value_parser = parse_lane, env = "WIRESHAPE_LANE")]
+    pub(crate) lane: Lane,
     /// Pipeline: v0, v1 or verbatim.
-    #[arg(long, default_value = "v1", env = "WIRESHAPE_PIPELINE")]
-    pub(crate) pipeline: String,
+    #[arg(long, default_value = "v1", value_parser = parse_profile, env = "WIRESHAPE_PIPELINE")]
+    pub(crate) pipeline: Profile,
     /// Also print each tool's outcome and degradations (to stderr).
     #[arg(long)]
     pub(crate) explain: bool,
@@ -406,8 +458,8 @@ pub(crate) struct ShapeArgs {
     #[arg(long)]
     pub(crate) trace: bool,
     /// Force the catalog format instead of detecting it.
-    #[arg(long, env = "WIRESHAPE_FORMAT")]
-    pub(crate) format: Option<String>,
+    #[arg(long, value_parser = parse_format, env = "WIRESHAPE_FORMAT")]
+    pub(crate) format: Option<Format>,
     #[command(flatten)]
     pub(crate) config: ConfigArg,
     /// Tools file, or `-` for standard input.

@@ -4,18 +4,19 @@
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
-use anyhow::Result;
-use wireshape::generate::FuzzSpec;
-use wireshape::{
-    CaseOutcome, Class, DiffOptions, ExitStatus, Format, Lane, LedgerEntry, Outcome, Pipeline,
-    Profile, RunMeta, RunReport, Shaped, load_catalog, load_catalog_bytes, scan_corpus,
+use crate::generate::FuzzSpec;
+use crate::{
+    CaseOutcome, Class, ExitStatus, Format, Lane, LedgerEntry, Outcome, Pipeline, Profile, RunMeta,
+    RunReport, Shaped, load_catalog, load_catalog_bytes, scan_corpus,
 };
+use anyhow::Result;
 
 use super::args::{
-    AcceptArgs, CheckArgs, Cli, Command, CorpusArgs, DEFAULT_CORPUS, LedgerCommand, ListArgs,
-    MergeArgs, MetamorphicArgs, MockProviderArgs, MutantsArgs, OutputArgs, OutputFormat,
-    ReplayArgs, ReportCommand, ShapeArgs,
+    AcceptArgs, CheckArgs, Cli, Command, CorpusArgs, DEFAULT_CORPUS, LaneChoice, LedgerCommand,
+    ListArgs, MergeArgs, MetamorphicArgs, MockProviderArgs, MutantsArgs, OutputArgs, OutputFormat,
+    ReplayArgs, ReportCommand, ShapeArgs, Shard,
 };
+use super::options::{CorpusOptions, DiffRun, lanes_or};
 use crate::console;
 
 impl Cli {
@@ -31,8 +32,8 @@ impl Cli {
                 Ok(ExitStatus::Clean)
             }
             Command::List(a) => list(&a),
-            Command::Run(a) => diff_run("v0", "v1", &a.corpus, a.fuzz.spec(), &a.out),
-            Command::Diff(a) => diff_run(&a.old, &a.new, &a.corpus, a.fuzz.spec(), &a.out),
+            Command::Run(a) => diff_run(Profile::V0, Profile::V1, &a.corpus, a.fuzz.spec(), &a.out),
+            Command::Diff(a) => diff_run(a.old, a.new, &a.corpus, a.fuzz.spec(), &a.out),
             Command::Ledger(LedgerCommand::Accept(a)) => accept(&a),
             Command::Report(ReportCommand::Merge(a)) => merge(&a),
             Command::Check(a) => check(&a),
@@ -45,16 +46,9 @@ impl Cli {
 }
 
 pub(super) fn shape(a: &ShapeArgs) -> Result<ExitStatus> {
-    let lane = Lane::parse(&a.lane)?;
-    let profile = Profile::parse(&a.pipeline)?;
-    let format = a.format.as_deref().map(Format::parse).transpose()?;
-    let config = a.config.load()?;
-    let catalog = if a.file.as_os_str() == "-" {
-        load_catalog_bytes("stdin", Path::new("<stdin>"), &read_stdin()?, format)?
-    } else {
-        load_catalog(&a.file, format)?
-    };
-    let pipeline = profile.with_config(config);
+    let lane = a.lane;
+    let pipeline = a.pipeline.with_config(a.config.load()?);
+    let catalog = read_tools(&a.file, a.format)?;
     let shaped: Vec<Shaped> = catalog
         .tools
         .iter()
@@ -86,7 +80,7 @@ pub(super) fn list(a: &ListArgs) -> Result<ExitStatus> {
         if Path::new(DEFAULT_CORPUS).is_dir() {
             dirs.push(PathBuf::from(DEFAULT_CORPUS));
         }
-        dirs.extend(wireshape::corpus_dirs_from_env());
+        dirs.extend(crate::corpus_dirs_from_env());
     }
     let scan = scan_corpus(&dirs);
     if a.json {
@@ -97,82 +91,19 @@ pub(super) fn list(a: &ListArgs) -> Result<ExitStatus> {
     Ok(ExitStatus::Clean)
 }
 
-pub(super) struct Prepared {
-    old: wireshape::BuiltinPipeline,
-    new: wireshape::BuiltinPipeline,
-    lanes: Vec<Lane>,
-    shard: Option<(usize, usize)>,
-}
-
-pub(super) fn prepare_pipelines(old: &str, new: &str, c: &CorpusArgs) -> Result<Prepared> {
-    let config = c.config.load()?;
-    let old = Profile::parse(old)?.with_config(config.clone());
-    let new = Profile::parse(new)?.with_config(config);
-    let lanes = if c.lanes.is_empty() {
-        Lane::DIFFERENTIAL.to_vec()
-    } else {
-        c.lanes
-            .iter()
-            .map(|l| Lane::parse(l))
-            .collect::<Result<Vec<_>, _>>()?
-    };
-    let shard = match &c.shard {
-        None => None,
-        Some(s) => Some(
-            wireshape::parse_shard(s).ok_or_else(|| wireshape::UsageError::BadShard(s.clone()))?,
-        ),
-    };
-    Ok(Prepared {
-        old,
-        new,
-        lanes,
-        shard,
-    })
-}
-
-pub(super) fn options<'a>(
-    p: &'a Prepared,
-    c: &CorpusArgs,
-    fuzz: Option<FuzzSpec>,
-) -> DiffOptions<'a> {
-    let jobs = c
-        .jobs
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from));
-    DiffOptions {
-        old: &p.old,
-        new: &p.new,
-        lanes: p.lanes.clone(),
-        own_corpus: if c.own.is_dir() {
-            vec![c.own.clone()]
-        } else {
-            Vec::new()
-        },
-        external_corpus: c
-            .corpus
-            .iter()
-            .filter(|d| !d.as_os_str().is_empty())
-            .cloned()
-            .collect(),
-        ledger_dir: Some(c.ledger.clone()),
-        fuzz,
-        shard: p.shard,
-        jobs,
-    }
-}
-
 pub(super) fn diff_run(
-    old: &str,
-    new: &str,
+    old: Profile,
+    new: Profile,
     c: &CorpusArgs,
     fuzz: Option<FuzzSpec>,
     out: &OutputArgs,
 ) -> Result<ExitStatus> {
     let started = std::time::SystemTime::now();
     let clock = std::time::Instant::now();
-    let p = prepare_pipelines(old, new, c)?;
-    let opts = options(&p, c, fuzz);
-    let inputs = wireshape::prepare(&opts)?;
-    let mut writer = wireshape::ReportWriter::create(
+    let p = DiffRun::new(old, new, c)?;
+    let opts = p.diff_options(fuzz);
+    let inputs = crate::prepare(&opts)?;
+    let mut writer = crate::ReportWriter::create(
         &out.output,
         &inputs
             .cases
@@ -186,7 +117,7 @@ pub(super) fn diff_run(
     let mut write_error = None;
     // outcomes.json is rewritten as results arrive, at most every 10 s (it
     // holds every outcome so far: rewriting it more often dominates a run).
-    let report = wireshape::execute(&opts, &inputs, &mut |so_far| {
+    let report = crate::execute(&opts, &inputs, &mut |so_far| {
         progress.tick(so_far.len());
         if last_write.elapsed() > std::time::Duration::from_secs(10) {
             if let Err(e) = writer.progress(so_far) {
@@ -201,19 +132,19 @@ pub(super) fn diff_run(
     }
     let meta = RunMeta {
         wireshape_version: env!("CARGO_PKG_VERSION").to_owned(),
-        started_at: wireshape::date::utc_timestamp(started),
+        started_at: crate::date::utc_timestamp(started),
         duration_ms: u64::try_from(clock.elapsed().as_millis()).unwrap_or(u64::MAX),
         command: std::env::args().skip(1).collect(),
         old: report.old.clone(),
         new: report.new.clone(),
-        lanes: p.lanes.iter().map(|l| l.id().to_owned()).collect(),
+        lanes: p.corpus.lanes.iter().map(|l| l.id().to_owned()).collect(),
         corpus: opts
             .own_corpus
             .iter()
             .chain(&opts.external_corpus)
             .map(|d| d.display().to_string())
             .collect(),
-        shard: c.shard.clone(),
+        shard: p.corpus.shard.map(|s| s.to_string()),
         fuzz,
     };
     let dir = writer.finish(&report, &meta)?;
@@ -222,10 +153,10 @@ pub(super) fn diff_run(
 }
 
 pub(super) fn accept(a: &AcceptArgs) -> Result<ExitStatus> {
-    let p = prepare_pipelines(&a.old, &a.new, &a.corpus)?;
-    let opts = options(&p, &a.corpus, None);
-    let inputs = wireshape::prepare(&opts)?;
-    let report: RunReport = wireshape::execute(&opts, &inputs, &mut |_| {});
+    let p = DiffRun::new(a.old, a.new, &a.corpus)?;
+    let opts = p.diff_options(None);
+    let inputs = crate::prepare(&opts)?;
+    let report: RunReport = crate::execute(&opts, &inputs, &mut |_| {});
     let selected: Vec<&CaseOutcome> = report
         .outcomes
         .iter()
@@ -233,7 +164,7 @@ pub(super) fn accept(a: &AcceptArgs) -> Result<ExitStatus> {
         .filter(|o| {
             a.cases
                 .as_deref()
-                .is_none_or(|g| wireshape::glob_match(g, &o.case))
+                .is_none_or(|g| crate::glob_match(g, &o.case))
         })
         .collect();
     let mut by_lane: std::collections::BTreeMap<&str, Vec<LedgerEntry>> =
@@ -261,13 +192,13 @@ pub(super) fn accept(a: &AcceptArgs) -> Result<ExitStatus> {
             )),
         }
     }
-    std::fs::create_dir_all(&a.corpus.ledger).map_err(|source| wireshape::OutputError::Io {
-        path: a.corpus.ledger.clone(),
+    std::fs::create_dir_all(&p.corpus.ledger).map_err(|source| crate::OutputError::Io {
+        path: p.corpus.ledger.clone(),
         op: "create directory",
         source,
     })?;
     for (lane, entries) in &by_lane {
-        let path = a.corpus.ledger.join(format!("{lane}.toml"));
+        let path = p.corpus.ledger.join(format!("{lane}.toml"));
         append_to_ledger(&path, entries)?;
         console::line(&format!(
             "{}: {} entries written",
@@ -290,7 +221,7 @@ pub(super) fn append_to_ledger(path: &Path, entries: &[LedgerEntry]) -> Result<(
         Ok(text) => text,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
         Err(source) => {
-            return Err(wireshape::LoadError::Io {
+            return Err(crate::LoadError::Io {
                 path: path.to_owned(),
                 source,
             }
@@ -300,8 +231,8 @@ pub(super) fn append_to_ledger(path: &Path, entries: &[LedgerEntry]) -> Result<(
     if !text.is_empty() && !text.ends_with("\n\n") {
         text.push('\n');
     }
-    text.push_str(&wireshape::ledger_to_toml(entries));
-    wireshape::replace_file(path, text.as_bytes())?;
+    text.push_str(&crate::ledger_to_toml(entries));
+    crate::replace_file(path, text.as_bytes())?;
     Ok(())
 }
 
@@ -328,33 +259,32 @@ pub(super) fn merge(a: &MergeArgs) -> Result<ExitStatus> {
     let mut reports = Vec::new();
     let mut metas = Vec::new();
     for d in &a.dirs {
-        let (r, m) = wireshape::read_report(d)?;
+        let (r, m) = crate::read_report(d)?;
         reports.push(r);
         metas.push(m);
     }
-    let report = wireshape::merge_reports(reports);
+    let report = crate::merge_reports(reports);
     let mut meta = metas.into_iter().next().unwrap_or_default();
     meta.shard = None;
     meta.command = std::env::args().skip(1).collect();
-    let dir = wireshape::write_report(&a.output, &report, &meta)?;
+    let dir = crate::write_report(&a.output, &report, &meta)?;
     console::summary(&report, &dir, clock.elapsed());
     Ok(report.exit_status())
 }
 
 /// Standard input, read to the end (a failure is an input error, exit 2).
-pub(super) fn read_stdin() -> Result<Vec<u8>, wireshape::LoadError> {
+pub(super) fn read_stdin() -> Result<Vec<u8>, crate::LoadError> {
     let mut bytes = Vec::new();
     std::io::stdin()
         .read_to_end(&mut bytes)
-        .map_err(|source| wireshape::LoadError::Io {
+        .map_err(|source| crate::LoadError::Io {
             path: PathBuf::from("<stdin>"),
             source,
         })?;
     Ok(bytes)
 }
 
-pub(super) fn read_tools(file: &Path, format: Option<&str>) -> Result<wireshape::Catalog> {
-    let format = format.map(Format::parse).transpose()?;
+pub(super) fn read_tools(file: &Path, format: Option<Format>) -> Result<crate::Catalog> {
     if file.as_os_str() == "-" {
         Ok(load_catalog_bytes(
             "stdin",
@@ -368,18 +298,17 @@ pub(super) fn read_tools(file: &Path, format: Option<&str>) -> Result<wireshape:
 }
 
 pub(super) fn check(a: &CheckArgs) -> Result<ExitStatus> {
-    let lanes = if a.lane == "all" {
-        Lane::ALL.to_vec()
-    } else {
-        vec![Lane::parse(&a.lane)?]
+    let lanes = match a.lane {
+        LaneChoice::All => Lane::ALL.to_vec(),
+        LaneChoice::One(lane) => vec![lane],
     };
-    let catalog = read_tools(&a.file, a.format.as_deref())?;
+    let catalog = read_tools(&a.file, a.format)?;
     let recordings = if a.recordings.is_dir() {
-        wireshape::load_recordings(&a.recordings)?
+        crate::load_recordings(&a.recordings)?
     } else {
         Vec::new()
     };
-    let as_of = a.as_of.as_deref().unwrap_or(wireshape::DEFAULT_AS_OF);
+    let as_of = a.as_of.as_deref().unwrap_or(crate::DEFAULT_AS_OF);
     let v1 = Profile::V1.with_config(a.config.load()?);
     let findings = console::check_findings(&catalog, &lanes, &recordings, as_of, &v1);
     match a.output_format {
@@ -394,9 +323,9 @@ pub(super) fn check(a: &CheckArgs) -> Result<ExitStatus> {
 }
 
 pub(super) fn replay(a: &ReplayArgs) -> Result<ExitStatus> {
-    let recordings = wireshape::load_recordings(&a.recordings)?;
+    let recordings = crate::load_recordings(&a.recordings)?;
     let v1 = Profile::V1.with_config(a.config.load()?);
-    let gaps = wireshape::load_known_gaps(&a.recordings.join("known-gaps.toml"))?;
+    let gaps = crate::load_known_gaps(&a.recordings.join("known-gaps.toml"))?;
     let results = console::replay_results(&recordings, &v1, &gaps);
     match a.output_format {
         OutputFormat::Json => console::json(&serde_json::to_value(&results)?)?,
@@ -410,14 +339,14 @@ pub(super) fn replay(a: &ReplayArgs) -> Result<ExitStatus> {
 }
 
 pub(super) fn mock_provider(a: &MockProviderArgs) -> Result<ExitStatus> {
-    let lane = Lane::parse(&a.lane)?;
-    let as_of = a.as_of.as_deref().unwrap_or(wireshape::DEFAULT_AS_OF);
+    let lane = a.lane;
+    let as_of = a.as_of.as_deref().unwrap_or(crate::DEFAULT_AS_OF);
     let dir = a.recordings.is_dir().then_some(a.recordings.as_path());
     let addr = format!("{}:{}", a.bind, a.port);
     // Unreadable recordings or an address that cannot be bound: the user's
     // input or choice, exit 2.
-    wireshape::run_mock_provider(lane, &addr, dir, as_of, Box::new(console::line_err)).map_err(
-        |e| wireshape::UsageError::CannotServe {
+    crate::run_mock_provider(lane, &addr, dir, as_of, Box::new(console::line_err)).map_err(
+        |e| crate::UsageError::CannotServe {
             lane: lane.id().to_owned(),
             addr: addr.clone(),
             message: e.to_string(),
@@ -426,34 +355,22 @@ pub(super) fn mock_provider(a: &MockProviderArgs) -> Result<ExitStatus> {
     Ok(ExitStatus::Clean)
 }
 
-pub(super) fn parse_lanes(ids: &[String], default: &[Lane]) -> Result<Vec<Lane>> {
-    if ids.is_empty() {
-        return Ok(default.to_vec());
-    }
-    Ok(ids
-        .iter()
-        .map(|l| Lane::parse(l))
-        .collect::<Result<Vec<_>, _>>()?)
-}
-
 pub(super) fn mutants(a: &MutantsArgs) -> Result<ExitStatus> {
     let started = std::time::SystemTime::now();
     let clock = std::time::Instant::now();
-    let profile = Profile::parse(&a.pipeline)?;
+    let profile = a.pipeline;
     if profile != Profile::V1 {
         // The evidence suite is the v0 → v1 differential: only v1 has it.
-        return Err(wireshape::UsageError::UnknownPipeline(format!(
+        return Err(crate::UsageError::UnknownPipeline(format!(
             "{} (mutants run on v1)",
-            a.pipeline
+            profile.id()
         ))
         .into());
     }
-    let config = a.corpus.config.load()?;
-    let lanes = parse_lanes(&a.corpus.lanes, Lane::ALL)?;
-    let mut plan = wireshape::mutant_plan(profile, &lanes, &config);
-    if let Some(s) = &a.corpus.shard {
-        let (k, n) =
-            wireshape::parse_shard(s).ok_or_else(|| wireshape::UsageError::BadShard(s.clone()))?;
+    let c = CorpusOptions::new(&a.corpus, Lane::ALL)?;
+    let lanes = c.lanes.clone();
+    let mut plan = crate::mutant_plan(profile, &lanes, &c.config);
+    if let Some(Shard { k, n }) = c.shard {
         plan = plan
             .into_iter()
             .enumerate()
@@ -473,38 +390,25 @@ pub(super) fn mutants(a: &MutantsArgs) -> Result<ExitStatus> {
     // The output folder is checked (and refused if it is not a mutants
     // report) before the evidence is loaded.
     let infos: Vec<_> = plan.iter().map(|m| &m.info).collect();
-    let writer = wireshape::MutantsWriter::create(&a.output, &infos)?;
-    let ev = wireshape::load_evidence(
-        &wireshape::EvidenceOptions {
-            own_corpus: if a.corpus.own.is_dir() {
-                vec![a.corpus.own.clone()]
-            } else {
-                Vec::new()
-            },
-            external_corpus: a
-                .corpus
-                .corpus
-                .iter()
-                .filter(|d| !d.as_os_str().is_empty())
-                .cloned()
-                .collect(),
-            ledger_dir: Some(a.corpus.ledger.clone()),
+    let writer = crate::MutantsWriter::create(&a.output, &infos)?;
+    let ev = crate::load_evidence(
+        &crate::EvidenceOptions {
+            own_corpus: c.own_corpus.clone(),
+            external_corpus: c.external_corpus.clone(),
+            ledger_dir: Some(c.ledger.clone()),
             recordings_dir: a.recordings.clone(),
             examples_dir: a.examples.clone(),
             example_snapshots_dir: a.example_snapshots.clone(),
             equivalent_file: a.equivalent.clone(),
-            config,
+            config: c.config.clone(),
         },
         &lanes,
     )?;
-    let opts = wireshape::MutantRunOptions {
-        jobs: a
-            .corpus
-            .jobs
-            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from)),
+    let opts = crate::MutantRunOptions {
+        jobs: c.jobs,
         timeout: std::time::Duration::from_secs(a.timeout),
     };
-    let report = match wireshape::run_mutants(&ev, &plan, &opts, &mut |_| {}) {
+    let report = match crate::run_mutants(&ev, &plan, &opts, &mut |_| {}) {
         Ok(r) => r,
         Err(baseline) => {
             console::line_err(&format!("wireshape: {baseline}"));
@@ -513,7 +417,7 @@ pub(super) fn mutants(a: &MutantsArgs) -> Result<ExitStatus> {
     };
     let run = serde_json::json!({
         "wireshape_version": env!("CARGO_PKG_VERSION"),
-        "started_at": wireshape::date::utc_timestamp(started),
+        "started_at": crate::date::utc_timestamp(started),
         "duration_ms": u64::try_from(clock.elapsed().as_millis()).unwrap_or(u64::MAX),
         "command": std::env::args().skip(1).collect::<Vec<_>>(),
         "pipeline": profile.id(),
@@ -524,18 +428,18 @@ pub(super) fn mutants(a: &MutantsArgs) -> Result<ExitStatus> {
 }
 
 pub(super) fn metamorphic(a: &MetamorphicArgs) -> Result<ExitStatus> {
-    let pipeline = Profile::parse(&a.pipeline)?.with_config(a.config.load()?);
-    let lanes = parse_lanes(&a.lanes, Lane::ALL)?;
-    let tools: Vec<wireshape::Tool> = scan_corpus(std::slice::from_ref(&a.own))
+    let pipeline = a.pipeline.with_config(a.config.load()?);
+    let lanes = lanes_or(&a.lanes, Lane::ALL);
+    let tools: Vec<crate::Tool> = scan_corpus(std::slice::from_ref(&a.own))
         .catalogs()
         .flat_map(|c| c.tools.iter().cloned())
         .collect();
     let recordings = if a.recordings.is_dir() {
-        wireshape::load_recordings(&a.recordings)?
+        crate::load_recordings(&a.recordings)?
     } else {
         Vec::new()
     };
-    let rates = wireshape::run_metamorphic(&pipeline, &lanes, &tools, &recordings);
+    let rates = crate::run_metamorphic(&pipeline, &lanes, &tools, &recordings);
     match a.output_format {
         OutputFormat::Json => console::json(&serde_json::to_value(&rates)?)?,
         OutputFormat::Text => console::metamorphic_text(&pipeline.id(), &rates),

@@ -1,7 +1,7 @@
 //! From an error that ended a command to its exit status and its one-line
 //! message.
 
-use wireshape::ExitStatus;
+use crate::ExitStatus;
 
 /// The exit status of an error that ended a command: the first of the
 /// library's typed errors in its chain decides (each maps its own variants
@@ -9,15 +9,15 @@ use wireshape::ExitStatus;
 pub(crate) fn exit_status_of(err: &anyhow::Error) -> ExitStatus {
     err.chain()
         .find_map(|e| {
-            if let Some(e) = e.downcast_ref::<wireshape::LoadError>() {
+            if let Some(e) = e.downcast_ref::<crate::LoadError>() {
                 Some(e.exit_status())
-            } else if let Some(e) = e.downcast_ref::<wireshape::UsageError>() {
+            } else if let Some(e) = e.downcast_ref::<crate::UsageError>() {
                 Some(e.exit_status())
-            } else if let Some(e) = e.downcast_ref::<wireshape::ReportError>() {
+            } else if let Some(e) = e.downcast_ref::<crate::ReportError>() {
                 Some(e.exit_status())
             } else {
-                e.downcast_ref::<wireshape::OutputError>()
-                    .map(wireshape::OutputError::exit_status)
+                e.downcast_ref::<crate::OutputError>()
+                    .map(crate::OutputError::exit_status)
             }
         })
         .unwrap_or(ExitStatus::Internal)

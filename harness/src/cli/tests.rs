@@ -2,7 +2,7 @@
 
 use super::commands::append_to_ledger;
 use super::*;
-use wireshape::{ExitStatus, LedgerEntry};
+use crate::{ExitStatus, LedgerEntry};
 
 fn ledger_entry() -> LedgerEntry {
     LedgerEntry {
@@ -48,7 +48,7 @@ fn appending_keeps_the_existing_entries_and_adds_the_new_ones() {
     let two = std::fs::read_to_string(&path).unwrap();
     assert_eq!(
         two,
-        format!("{one}\n{}", wireshape::ledger_to_toml(&[ledger_entry()]))
+        format!("{one}\n{}", crate::ledger_to_toml(&[ledger_entry()]))
     );
     assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
 }
