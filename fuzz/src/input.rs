@@ -2,7 +2,7 @@
 //! Shared by the fuzz targets (`fuzz/fuzz_targets/`) and `cargo test`
 //! (`harness/tests/props.rs` includes this file to replay committed crashes).
 //!
-//! Inputs come from the library's generator, `wireshape::generate` (the same
+//! Inputs come from the library's generator, `wireshape::testing::generate` (the same
 //! one `wireshape run --fuzz` and the proptest properties use): bytes that
 //! parse as JSON are the tool or its schema as they are (the raw-bytes path
 //! the seeds and the dictionary feed); any other bytes drive its structured
@@ -11,7 +11,7 @@
 use arbitrary::Unstructured;
 use serde_json::Value;
 use wireshape::Tool;
-use wireshape::generate::{tool, tool_from_bytes};
+use wireshape::testing::generate::{tool, tool_from_bytes};
 use wireshape::testing::properties;
 
 /// Every fuzz target, by name (`fuzz/fuzz_targets/<name>.rs`).

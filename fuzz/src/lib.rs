@@ -1,7 +1,7 @@
 //! The fuzz targets' shared code: target dispatch ([`input`], also compiled
 //! into `harness/tests/props.rs`) and [`check`], which turns a property's
 //! `Err` into the panic libFuzzer reports as a crash. The input generator
-//! (`wireshape::generate`) and the properties
+//! (`wireshape::testing::generate`) and the properties
 //! (`wireshape::testing::properties`) live in the `wireshape` library,
 //! shared with `cargo test` and `wireshape run --fuzz`.
 

@@ -5,9 +5,11 @@
 use std::fmt::Write as _;
 use std::io::Write as _;
 
-use crate::{Catalog, Class, CorpusEntry, CorpusScan, Lane, Outcome, Profile, RunReport, Shaped};
 use anyhow::Result;
 use serde_json::{Value, json};
+
+use crate::corpus::{CorpusEntry, CorpusScan};
+use crate::{Catalog, Class, Lane, Outcome, Profile, RunReport, Shaped};
 
 /// Pretty JSON on stdout, key order preserved.
 pub(crate) fn json(v: &Value) -> Result<()> {
@@ -241,17 +243,17 @@ pub(crate) fn summary(report: &RunReport, dir: &std::path::Path, took: std::time
         s.rejected.values().map(|r| r.declared).sum::<usize>(),
     );
     if !report.requests.is_empty() {
-        let total = s
-            .requests
-            .values()
-            .fold(crate::RequestCounts::default(), |mut t, c| {
-                t.compared += c.compared;
-                t.identical += c.identical;
-                t.inside_tools += c.inside_tools;
-                t.recorded += c.recorded;
-                t.failures += c.failures;
-                t
-            });
+        let total =
+            s.requests
+                .values()
+                .fold(crate::outcome::RequestCounts::default(), |mut t, c| {
+                    t.compared += c.compared;
+                    t.identical += c.identical;
+                    t.inside_tools += c.inside_tools;
+                    t.recorded += c.recorded;
+                    t.failures += c.failures;
+                    t
+                });
         println!(
             "requests: {} compared: {} identical, {} differ inside judged tools, {} recorded member changes, {} failing",
             total.compared, total.identical, total.inside_tools, total.recorded, total.failures
@@ -344,18 +346,18 @@ pub(crate) fn check_findings(
     recordings: &[crate::Recording],
     as_of: &str,
     v1: &dyn crate::Pipeline,
-) -> Vec<crate::LintFinding> {
-    crate::lint(&catalog.tools, lanes, recordings, as_of, v1)
+) -> Vec<crate::lint::LintFinding> {
+    crate::lint::lint(&catalog.tools, lanes, recordings, as_of, v1)
 }
 
-fn v1_words(v: &crate::V1Verdict) -> &'static str {
+fn v1_words(v: &crate::lint::V1Verdict) -> &'static str {
     match v {
-        crate::V1Verdict::Fixed => "v1 fixes it",
-        crate::V1Verdict::FailedClosed => {
+        crate::lint::V1Verdict::Fixed => "v1 fixes it",
+        crate::lint::V1Verdict::FailedClosed => {
             "v1 fails closed (ships it unchanged, non-strict): still rejected"
         }
-        crate::V1Verdict::NoShaping => "no v1 shaping for this lane yet",
-        crate::V1Verdict::StillRejected => "v1 does NOT fix it",
+        crate::lint::V1Verdict::NoShaping => "no v1 shaping for this lane yet",
+        crate::lint::V1Verdict::StillRejected => "v1 does NOT fix it",
     }
 }
 
@@ -365,7 +367,7 @@ pub(crate) fn check_text(
     catalog: &Catalog,
     lanes: &[Lane],
     as_of: &str,
-    findings: &[crate::LintFinding],
+    findings: &[crate::lint::LintFinding],
 ) {
     let mut s = String::new();
     let mut by_lane: std::collections::BTreeMap<&str, usize> = std::collections::BTreeMap::new();
@@ -442,7 +444,7 @@ pub(crate) fn check_json(
     catalog: &Catalog,
     lanes: &[Lane],
     as_of: &str,
-    findings: &[crate::LintFinding],
+    findings: &[crate::lint::LintFinding],
 ) -> Result<()> {
     json(&json!({
         "as_of": as_of,
@@ -456,40 +458,42 @@ pub(crate) fn check_json(
 pub(crate) fn replay_results(
     recordings: &[crate::Recording],
     v1: &dyn crate::Pipeline,
-    gaps: &[crate::KnownGap],
-) -> Vec<crate::ReplayResult> {
-    crate::replay_all(recordings, v1, gaps)
+    gaps: &[crate::replay::KnownGap],
+) -> Vec<crate::replay::ReplayResult> {
+    crate::replay::replay_all(recordings, v1, gaps)
 }
 
-pub(crate) fn replay_text(results: &[crate::ReplayResult]) {
+pub(crate) fn replay_text(results: &[crate::replay::ReplayResult]) {
     let mut s = String::new();
     let mut counts: std::collections::BTreeMap<&str, usize> = std::collections::BTreeMap::new();
     for r in results {
         let fix = match &r.fix {
-            crate::Fix::Fixed => "v1 fixes it".to_owned(),
-            crate::Fix::FailedClosed { tools } => {
+            crate::replay::Fix::Fixed => "v1 fixes it".to_owned(),
+            crate::replay::Fix::FailedClosed { tools } => {
                 format!(
                     "v1 fails closed ({}) and the request is STILL REJECTED",
                     tools.join(", ")
                 )
             }
-            crate::Fix::KnownGap { .. } => "known gap: no v1 shaping for this lane yet".to_owned(),
-            crate::Fix::StillRejected { rejections } => {
+            crate::replay::Fix::KnownGap { .. } => {
+                "known gap: no v1 shaping for this lane yet".to_owned()
+            }
+            crate::replay::Fix::StillRejected { rejections } => {
                 format!("v1 STILL REJECTED: {}", rejections.join("; "))
             }
-            crate::Fix::RuleRetired { rejections } => format!(
+            crate::replay::Fix::RuleRetired { rejections } => format!(
                 "accepted today: the rule that rejected v1's request on the recording date is retired ({})",
                 rejections.join("; ")
             ),
-            crate::Fix::Unreadable { message } => format!("unreadable: {message}"),
+            crate::replay::Fix::Unreadable { message } => format!("unreadable: {message}"),
         };
         let key = match (&r.oracle_error, &r.fix) {
             (Some(_), _) => "oracle-missed",
             (None, _) if r.known_gap.is_some() && !r.failed => "declared-gap",
-            (None, crate::Fix::Fixed) => "fixed",
-            (None, crate::Fix::FailedClosed { .. }) => "failed-closed-rejected",
-            (None, crate::Fix::RuleRetired { .. }) => "rule-retired",
-            (None, crate::Fix::KnownGap { .. }) => "known-gap",
+            (None, crate::replay::Fix::Fixed) => "fixed",
+            (None, crate::replay::Fix::FailedClosed { .. }) => "failed-closed-rejected",
+            (None, crate::replay::Fix::RuleRetired { .. }) => "rule-retired",
+            (None, crate::replay::Fix::KnownGap { .. }) => "known-gap",
             (None, _) => "still-rejected",
         };
         *counts.entry(key).or_default() += 1;
@@ -508,7 +512,7 @@ pub(crate) fn replay_text(results: &[crate::ReplayResult]) {
 }
 
 /// `wireshape mutants --list`: one mutant name per line.
-pub(crate) fn mutant_list(infos: &[&crate::MutantInfo]) {
+pub(crate) fn mutant_list(infos: &[&crate::mutants::MutantInfo]) {
     for m in infos {
         println!("{}", m.name);
     }
@@ -517,7 +521,7 @@ pub(crate) fn mutant_list(infos: &[&crate::MutantInfo]) {
 /// The end-of-run lines of `wireshape mutants`: counts, then every mutant
 /// that failed the run (missed, timed out) and stale equivalent entries.
 pub(crate) fn mutants_summary(
-    report: &crate::MutantsReport,
+    report: &crate::mutants::MutantsReport,
     dir: &std::path::Path,
     took: std::time::Duration,
 ) {
@@ -578,7 +582,7 @@ pub(crate) fn mutants_summary(
 }
 
 /// `wireshape metamorphic`: the handled rate per lane and rule.
-pub(crate) fn metamorphic_text(pipeline: &str, rates: &[crate::RuleRate]) {
+pub(crate) fn metamorphic_text(pipeline: &str, rates: &[crate::metamorphic::RuleRate]) {
     println!(
         "schema mutation of {pipeline}: handled = accepted by the oracle (failed closed and still rejected is not handled)"
     );
@@ -591,7 +595,7 @@ pub(crate) fn metamorphic_text(pipeline: &str, rates: &[crate::RuleRate]) {
             let pct = 100.0 * r.fixed as f64 / total as f64;
             format!("{pct:5.1}%")
         };
-        let positions: Vec<String> = crate::METAMORPHIC_POSITIONS
+        let positions: Vec<String> = crate::metamorphic::POSITIONS
             .iter()
             .map(|p| format!("{p} {}", r.cases.get(*p).copied().unwrap_or(0)))
             .collect();

@@ -35,7 +35,7 @@ pub(crate) const CORPUS_PATH_VAR: &str = "WIRESHAPE_CORPUS_PATH";
 
 /// The directories in `WIRESHAPE_CORPUS_PATH` (colon-separated; empty entries
 /// ignored); none when it is unset.
-pub fn corpus_dirs_from_env() -> Vec<PathBuf> {
+pub(crate) fn corpus_dirs_from_env() -> Vec<PathBuf> {
     std::env::var_os(CORPUS_PATH_VAR)
         .map(|v| parse_corpus_path(&v))
         .unwrap_or_default()
@@ -51,7 +51,7 @@ pub(crate) fn parse_corpus_path(value: &OsStr) -> Vec<PathBuf> {
 
 /// One file of a corpus scan.
 #[derive(Debug)]
-pub enum CorpusEntry {
+pub(crate) enum CorpusEntry {
     Loaded(Catalog),
     /// Not a catalog, or a catalog that failed to load; `reason` says which.
     Unusable {
@@ -63,9 +63,10 @@ pub enum CorpusEntry {
     },
 }
 
+#[cfg(test)]
 impl CorpusEntry {
     /// The file this entry is about.
-    pub fn path(&self) -> &Path {
+    pub(crate) fn path(&self) -> &Path {
         match self {
             CorpusEntry::Loaded(c) => &c.path,
             CorpusEntry::Unusable { path, .. } => path,
@@ -75,13 +76,13 @@ impl CorpusEntry {
 
 /// Everything a scan found, in scan order.
 #[derive(Debug, Default)]
-pub struct CorpusScan {
+pub(crate) struct CorpusScan {
     pub entries: Vec<CorpusEntry>,
 }
 
 impl CorpusScan {
     /// The catalogs that loaded.
-    pub fn catalogs(&self) -> impl Iterator<Item = &Catalog> {
+    pub(crate) fn catalogs(&self) -> impl Iterator<Item = &Catalog> {
         self.entries.iter().filter_map(|e| match e {
             CorpusEntry::Loaded(c) => Some(c),
             CorpusEntry::Unusable { .. } => None,
@@ -89,7 +90,8 @@ impl CorpusScan {
     }
 
     /// The files that did not load, with the reason.
-    pub fn unusable(&self) -> impl Iterator<Item = (&Path, &str)> {
+    #[cfg(test)]
+    pub(crate) fn unusable(&self) -> impl Iterator<Item = (&Path, &str)> {
         self.entries.iter().filter_map(|e| match e {
             CorpusEntry::Loaded(_) => None,
             CorpusEntry::Unusable { path, reason, .. } => Some((path.as_path(), reason.as_str())),
@@ -97,13 +99,13 @@ impl CorpusScan {
     }
 
     /// Tools over all loaded catalogs.
-    pub fn tool_count(&self) -> usize {
+    pub(crate) fn tool_count(&self) -> usize {
         self.catalogs().map(|c| c.tools.len()).sum()
     }
 }
 
 /// Scan every directory in order (see the module docs).
-pub fn scan_corpus(dirs: &[PathBuf]) -> CorpusScan {
+pub(crate) fn scan_corpus(dirs: &[PathBuf]) -> CorpusScan {
     let mut entries = Vec::new();
     for dir in dirs {
         match fs::metadata(dir) {

@@ -5,7 +5,7 @@
 use std::time::SystemTime;
 
 /// `YYYY-MM-DD` naming a real calendar day (`2025-02-29` is not one).
-pub fn is_calendar_date(s: &str) -> bool {
+pub(crate) fn is_calendar_date(s: &str) -> bool {
     let b = s.as_bytes();
     b.len() == 10
         && b[4] == b'-'
@@ -17,7 +17,7 @@ pub fn is_calendar_date(s: &str) -> bool {
 }
 
 /// RFC 3339 UTC timestamp of `t`, whole seconds (`2026-12-02T06:30:00Z`).
-pub fn utc_timestamp(t: SystemTime) -> String {
+pub(crate) fn utc_timestamp(t: SystemTime) -> String {
     let secs = jiff::Timestamp::try_from(t).map_or(0, jiff::Timestamp::as_second);
     jiff::Timestamp::from_second(secs)
         .unwrap_or(jiff::Timestamp::UNIX_EPOCH)

@@ -25,7 +25,7 @@
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, mpsc};
 
@@ -66,7 +66,7 @@ pub struct DiffOptions<'a> {
 }
 
 /// A shard spec `K/N` with 1 ≤ K ≤ N.
-pub fn parse_shard(s: &str) -> Option<(usize, usize)> {
+pub(crate) fn parse_shard(s: &str) -> Option<(usize, usize)> {
     let (k, n) = s.split_once('/')?;
     let (k, n) = (k.trim().parse().ok()?, n.trim().parse().ok()?);
     (n >= 1 && k >= 1 && k <= n).then_some((k, n))
@@ -721,11 +721,6 @@ pub fn execute(
     report.finish(&lanes);
     attach_wire_pairs(opts, inputs, &mut report.outcomes);
     report
-}
-
-/// The default directory of the project's own catalogs.
-pub fn default_own_corpus() -> PathBuf {
-    Path::new("corpus").join("catalogs")
 }
 
 #[cfg(test)]

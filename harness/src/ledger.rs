@@ -542,7 +542,7 @@ fn covering<'e>(
 }
 
 /// Render entries as TOML `[[divergence]]` tables (for `ledger accept`).
-pub fn to_toml(entries: &[Entry]) -> String {
+pub(crate) fn to_toml(entries: &[Entry]) -> String {
     let file = File {
         divergence: entries.to_vec(),
         ..File::default()

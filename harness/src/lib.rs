@@ -15,7 +15,7 @@ pub mod cli;
 mod config;
 mod console;
 mod corpus;
-pub mod date;
+mod date;
 mod degradation;
 mod diff;
 mod differential;
@@ -23,7 +23,7 @@ mod ecma;
 mod error;
 mod exit_code;
 pub mod facts;
-pub mod generate;
+mod generate;
 mod hash;
 mod invariants;
 mod lane;
@@ -51,69 +51,59 @@ mod strict_subset;
 mod tool;
 mod verdict;
 
+// The public API: what a library user needs to shape tools, judge them
+// and run the differential over their own pipelines. Nothing else is
+// public; `cli` (the binary) and `testing` (tests, fuzz targets) are
+// hidden and not part of the API.
+
+// Tools, lanes and catalogs.
 pub use catalog::{Catalog, Format, LoadNote, load_catalog, load_catalog_bytes};
-pub use corpus::{CorpusEntry, CorpusScan, corpus_dirs_from_env, scan_corpus};
-pub use degradation::{Action, Degradation};
-pub use differential::{
-    DiffOptions, Inputs, PlannedCase, default_own_corpus, execute, parse_shard, prepare, run_case,
-};
 pub use error::{LoadError, UsageError};
 pub use exit_code::ExitStatus;
 pub use lane::{Lane, Wire};
-pub use ledger::{
-    Entry as LedgerEntry, LaneLedger, PinEntry, glob_match, load_lane as load_ledger,
-    to_toml as ledger_to_toml,
-};
-pub use lint::{Evidence, LintFinding, V1Verdict, lint};
-pub use metamorphic::{POSITIONS as METAMORPHIC_POSITIONS, RuleRate, run as run_metamorphic};
-pub use mock::{MockServer, run_mock_provider, serve_mock};
-pub use mutants::{
-    BaselineFailed, CHECKS as MUTANT_CHECKS, Evidence as MutantEvidenceClass, EvidenceOptions,
-    INDEPENDENT_CHECKS as MUTANT_INDEPENDENT_CHECKS, Mutant, MutantEvidence, MutantInfo,
-    MutantKind, MutantOutcome, MutantResult, MutantsReport, MutantsSummary, MutantsWriter,
-    PassCounts as MutantPassCounts, RunOptions as MutantRunOptions, load_evidence,
-    plan as mutant_plan, run as run_mutants,
-};
-pub use oracle::{
-    DEFAULT_AS_OF, Finding, Rejection, Request, Rule, Status, accept_body, check, error_body,
-    rules_for,
-};
-pub use outcome::{
-    ByteDifference, CaseOutcome, CasePlan, Class, Invariant, LedgerIssue, LedgerIssueKind,
-    LedgerMatch, LedgerUse, PinBreak, RequestClass, RequestCounts, RequestIssue, RequestOutcome,
-    RequestSide, RunMeta, RunReport, Side, Summary, Violation, WirePair, merge_reports,
-};
-pub use outdir::{OutputError, ReportKind, replace_file};
+pub use schema::{MAX_DEPTH, TooDeep};
+pub use tool::Tool;
+
+// Shaping: the pipeline trait, the built-in profiles, what a shaping gives.
+pub use config::PipelineConfig;
+pub use degradation::{Action, Degradation};
 pub use pipeline::{
-    BuiltinPipeline, Outcome, OutcomeKind, PassList, Pipeline, PipelineConfig, Profile, Shaped,
-    build_request,
+    BuiltinPipeline, Outcome, OutcomeKind, Pipeline, Profile, Shaped, build_request,
 };
-pub use prefix::{PlannedRequest, RequestPlan, ToolSource};
-pub use recording::{
-    RecordedRequest, RecordedResponse, Recording, RecordingSource, load_recordings,
-};
-pub use replay::{
-    Context as ReplayContext, Fix, KnownGap, ReplayResult, fix as replay_fix, gap_for,
-    has_v1_shaping, judge_fix, judge_shaped, load_known_gaps, oracle_tools, replay_all, reproduces,
-    v1_request, verdict as replay_verdict,
-};
-pub use report::{ReportError, ReportWriter, read_report, write_report};
 pub use request::{
     RequestBody, RequestChange, RequestKind, RequestParts, RequestRule, ShapedRequest,
 };
-pub use schema::{MAX_DEPTH, TooDeep};
-pub use tool::Tool;
+
+// Judging: a lane's oracle over one request, and recorded evidence.
+pub use oracle::{DEFAULT_AS_OF, Finding, Rejection, Request, Rule, Status, check, rules_for};
+pub use recording::{Recording, load_recordings};
 pub use verdict::Verdict;
 
-/// Internals exposed for tests, fuzz targets and benches only.
+// The differential: old against new over a corpus, and what it found.
+pub use differential::{DiffOptions, Inputs, PlannedCase, execute, prepare, run_case};
+pub use generate::FuzzSpec;
+pub use outcome::{CaseOutcome, CasePlan, Class, RunReport, Summary};
+
+/// Internals exposed for the tests, fuzz targets and benches only: not part
+/// of the API, may change at any time.
 #[doc(hidden)]
 pub mod testing {
     pub use crate::diff::{canonical, sha256_hex};
     pub use crate::ecma::has_lookaround;
     pub use crate::invariants::{check_all, determinism, idempotence, never_silent, no_panic};
+    pub use crate::ledger::{glob_match, load_lane as load_ledger};
+    pub use crate::mock::serve_mock;
+    pub use crate::oracle::{accept_body, error_body};
+    pub use crate::replay::{
+        fix as replay_fix, judge_fix, load_known_gaps, oracle_tools, reproduces, v1_request,
+    };
+    pub use crate::schema::{display_path, visit};
+    /// The structured schema generator.
+    pub mod generate {
+        pub use crate::generate::*;
+    }
     /// The property drivers the fuzz targets and proptest properties share.
     pub mod properties {
         pub use crate::properties::*;
     }
-    pub use crate::schema::{display_path, visit};
 }

@@ -17,7 +17,7 @@ use crate::tool::Tool;
 
 /// One recording that evidences a rule.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct Evidence {
+pub(crate) struct Evidence {
     pub id: String,
     pub observed: String,
     pub url: String,
@@ -26,7 +26,7 @@ pub struct Evidence {
 /// What v1 makes of a rejected tool on that lane.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]
-pub enum V1Verdict {
+pub(crate) enum V1Verdict {
     /// The v1-shaped tool is accepted.
     Fixed,
     /// v1 ships it unchanged and non-strict by design; the provider still rejects it.
@@ -39,7 +39,7 @@ pub enum V1Verdict {
 
 /// One rejection of one tool on one lane.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct LintFinding {
+pub(crate) struct LintFinding {
     pub tool: String,
     pub tool_index: Option<usize>,
     pub lane: String,
@@ -92,7 +92,7 @@ fn judge(lane: Lane, tools: &[Tool], as_of: &str) -> Vec<oracle::Rejection> {
 }
 
 /// Every rejection of `tools` on `lanes`, sorted by (tool index, lane, rule).
-pub fn lint(
+pub(crate) fn lint(
     tools: &[Tool],
     lanes: &[Lane],
     recordings: &[Recording],

@@ -26,14 +26,14 @@ use crate::replay::{oracle_tools, verdict};
 use crate::tool::Tool;
 
 /// Where a construct is injected.
-pub const POSITIONS: &[&str] = &["root", "property", "nested"];
+pub(crate) const POSITIONS: &[&str] = &["root", "property", "nested"];
 
 /// The name of the property an injection adds.
 const INJECTED: &str = "injected_construct";
 
 /// The handled rate of one rule on one lane.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
-pub struct RuleRate {
+pub(crate) struct RuleRate {
     pub lane: String,
     pub rule: String,
     /// Distinct constructs taken from the rule's recordings.
@@ -51,12 +51,12 @@ pub struct RuleRate {
 }
 
 impl RuleRate {
-    pub fn total(&self) -> usize {
+    pub(crate) fn total(&self) -> usize {
         self.fixed + self.failed_closed + self.unhandled
     }
 
     /// Cases whose output the oracle still rejects, failed closed or not.
-    pub fn rejected(&self) -> usize {
+    pub(crate) fn rejected(&self) -> usize {
         self.failed_closed + self.unhandled
     }
 }
@@ -128,7 +128,7 @@ fn clean(lane: Lane, tool: &Tool) -> bool {
 }
 
 /// Run the schema mutation for `pipeline` on `lanes` over `tools`.
-pub fn run(
+pub(crate) fn run(
     pipeline: &dyn Pipeline,
     lanes: &[Lane],
     tools: &[Tool],

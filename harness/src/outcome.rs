@@ -772,7 +772,7 @@ impl RunReport {
 /// Merge shard reports into the report one unsharded run would give: plans,
 /// outcomes and unusable files are united, ledger uses summed (an entry is
 /// unused only when no shard used it), stale entries united.
-pub fn merge_reports(shards: Vec<RunReport>) -> RunReport {
+pub(crate) fn merge_reports(shards: Vec<RunReport>) -> RunReport {
     let mut out = RunReport::default();
     let mut lanes: Vec<String> = Vec::new();
     let mut uses: BTreeMap<(String, LedgerTable, usize), LedgerUse> = BTreeMap::new();
@@ -809,7 +809,7 @@ pub fn merge_reports(shards: Vec<RunReport>) -> RunReport {
 /// `run.json`: the only report file with times and versions.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct RunMeta {
+pub(crate) struct RunMeta {
     pub wireshape_version: String,
     /// RFC 3339, UTC.
     pub started_at: String,

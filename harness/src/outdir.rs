@@ -20,7 +20,7 @@ use crate::ExitStatus;
 
 /// Which report a directory holds, recognised by its marker files.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct ReportKind {
+pub(crate) struct ReportKind {
     /// Named in messages ("a wireshape report directory").
     pub name: &'static str,
     /// Every one of these files is present in a report of this kind.
@@ -29,12 +29,12 @@ pub struct ReportKind {
 
 impl ReportKind {
     /// A `run`/`diff`/`report merge` report directory.
-    pub const RUN: Self = Self {
+    pub(crate) const RUN: Self = Self {
         name: "wireshape report",
         markers: &["cases.json", "run.json"],
     };
     /// A `mutants` output directory.
-    pub const MUTANTS: Self = Self {
+    pub(crate) const MUTANTS: Self = Self {
         name: "wireshape mutants report",
         markers: &["mutants.json", "run.json"],
     };
@@ -42,7 +42,7 @@ impl ReportKind {
 
 /// An output directory or file that could not be (or may not be) written.
 #[derive(Debug, thiserror::Error)]
-pub enum OutputError {
+pub(crate) enum OutputError {
     /// A file system operation failed; `op` says which (`write`, `create directory`, …).
     #[error("{}: cannot {op}: {source}", path.display())]
     Io {
@@ -75,7 +75,7 @@ pub enum OutputError {
 impl OutputError {
     /// A refused target is a usage error (2); a failed write (full disk,
     /// permissions, a parent that is a file) is an environment failure (70).
-    pub fn exit_status(&self) -> ExitStatus {
+    pub(crate) fn exit_status(&self) -> ExitStatus {
         match self {
             Self::NotAReport { .. } | Self::BadPath { .. } | Self::Busy { .. } => ExitStatus::Usage,
             Self::Io { .. } => ExitStatus::Internal,
@@ -275,7 +275,7 @@ fn remove_path(path: &Path) -> Result<(), OutputError> {
 /// Replace the file `path` with `bytes` atomically: write a temporary
 /// sibling (`.<name>.tmp-<pid>`), then rename it over `path`. On error
 /// `path` is unchanged and the temporary file is gone.
-pub fn replace_file(path: &Path, bytes: &[u8]) -> Result<(), OutputError> {
+pub(crate) fn replace_file(path: &Path, bytes: &[u8]) -> Result<(), OutputError> {
     let name = path.file_name().ok_or_else(|| OutputError::BadPath {
         path: path.to_owned(),
     })?;

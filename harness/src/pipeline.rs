@@ -11,7 +11,7 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-pub use crate::config::PipelineConfig;
+pub(crate) use crate::config::PipelineConfig;
 use crate::degradation::Degradation;
 use crate::error::UsageError;
 use crate::lane::{Lane, Wire};
@@ -246,7 +246,7 @@ impl Pipeline for BuiltinPipeline {
 
 /// An explicit pass list for one lane, run as a pipeline: a mutant of a
 /// built-in profile is one of these. Every other lane runs `base`.
-pub struct PassList {
+pub(crate) struct PassList {
     pub(crate) id: String,
     pub(crate) base: Profile,
     pub(crate) lane: Lane,

@@ -37,7 +37,7 @@ pub fn oracle_tools(lane: Lane, tools: &[Value]) -> Vec<Value> {
 }
 
 /// The oracle's verdict on a recording's request, as of the recording's date.
-pub fn verdict(rec: &Recording, lane: Lane) -> Vec<Rejection> {
+pub(crate) fn verdict(rec: &Recording, lane: Lane) -> Vec<Rejection> {
     let tools = oracle_tools(lane, &rec.request.tools);
     oracle::check(&Request {
         tools_present: rec.request.tools_member().is_some(),
@@ -177,7 +177,7 @@ pub fn fix(rec: &Recording, new: &dyn Pipeline, has_shaping: bool) -> Fix {
 
 /// The request members around the tools that a verdict depends on.
 #[derive(Debug, Clone, Copy)]
-pub struct Context<'a> {
+pub(crate) struct Context<'a> {
     pub tool_choice: Option<&'a Value>,
     pub response_format: Option<&'a Value>,
     /// The verdict's date (`YYYY-MM-DD`).
@@ -186,14 +186,19 @@ pub struct Context<'a> {
 
 /// Whether v1 shapes this lane at all (a lane without passes ships
 /// verbatim: its rejections are known gaps, not failures).
-pub fn has_v1_shaping(lane: Lane) -> bool {
+pub(crate) fn has_v1_shaping(lane: Lane) -> bool {
     !crate::pipeline::Profile::V1.pass_names(lane).is_empty()
 }
 
 /// Judge tools already shaped for `lane`, sent with `cx`'s request members
 /// as they are: the verdict (b) of a replay, used by the fuzz target and the
 /// properties that check v1 output conforms.
-pub fn judge_shaped(lane: Lane, shaped: &[Shaped], cx: &Context<'_>, has_shaping: bool) -> Fix {
+pub(crate) fn judge_shaped(
+    lane: Lane,
+    shaped: &[Shaped],
+    cx: &Context<'_>,
+    has_shaping: bool,
+) -> Fix {
     let tools: Vec<_> = shaped.iter().map(|s| s.tool.clone()).collect();
     let wire = lane.render_all(&tools);
     let parts = RequestParts {
@@ -259,7 +264,7 @@ fn judge_parts(
 
 /// The outcome of replaying one recording.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct ReplayResult {
+pub(crate) struct ReplayResult {
     pub id: String,
     pub provider: String,
     pub lane: String,
@@ -277,7 +282,7 @@ pub struct ReplayResult {
 }
 
 /// Replay every recording: (a) and (b) above, (b) judged against `gaps`.
-pub fn replay_all(
+pub(crate) fn replay_all(
     recordings: &[Recording],
     new: &dyn Pipeline,
     gaps: &[KnownGap],
@@ -344,7 +349,7 @@ pub fn load_known_gaps(path: &std::path::Path) -> Result<Vec<KnownGap>, crate::e
 }
 
 /// The declared gap covering a recording, if any.
-pub fn gap_for<'a>(gaps: &'a [KnownGap], id: &str) -> Option<&'a KnownGap> {
+pub(crate) fn gap_for<'a>(gaps: &'a [KnownGap], id: &str) -> Option<&'a KnownGap> {
     gaps.iter()
         .find(|g| crate::ledger::glob_match(&g.recording, id))
 }

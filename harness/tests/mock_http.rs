@@ -20,9 +20,10 @@ use std::time::Duration;
 
 use libtest_mimic::{Arguments, Failed, Trial};
 use serde_json::{Map, Value, json};
+use wireshape::testing::{accept_body, error_body, oracle_tools, serve_mock, v1_request};
 use wireshape::{
-    Format, Lane, Pipeline, PipelineConfig, Profile, Recording, Request, RequestParts, Wire,
-    accept_body, check, error_body, load_catalog_bytes, oracle_tools, serve_mock, v1_request,
+    Format, Lane, Pipeline, PipelineConfig, Profile, Recording, Request, RequestParts, Wire, check,
+    load_catalog_bytes,
 };
 
 fn main() {

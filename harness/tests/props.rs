@@ -1,7 +1,7 @@
 //! Property tests: the fuzz targets' properties under proptest, and the
 //! replay of every committed fuzz regression.
 //!
-//! Inputs come from the library's generator (`wireshape::generate`, the one
+//! Inputs come from the library's generator (`wireshape::testing::generate`, the one
 //! the fuzz targets and `wireshape run --fuzz` use), fed by proptest bytes,
 //! so `cargo test` explores the same hostile space as `cargo fuzz` on a
 //! small budget; the properties are the library's
@@ -15,7 +15,7 @@ use arbitrary::Unstructured;
 use proptest::collection::vec;
 use proptest::prelude::*;
 use proptest::test_runner::FileFailurePersistence;
-use wireshape::generate;
+use wireshape::testing::generate;
 use wireshape::testing::properties;
 
 #[allow(unreachable_pub, dead_code)]

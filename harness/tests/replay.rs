@@ -19,13 +19,14 @@ fn main() {
     let config = PipelineConfig::load(&root.join("corpus/config.toml")).expect("config");
     let v1 = Arc::new(Profile::V1.with_config(config));
     let gaps = Arc::new(
-        wireshape::load_known_gaps(&root.join("recordings/known-gaps.toml")).expect("known gaps"),
+        wireshape::testing::load_known_gaps(&root.join("recordings/known-gaps.toml"))
+            .expect("known gaps"),
     );
     let mut trials = Vec::new();
     for g in gaps.iter() {
         let matched = recordings
             .iter()
-            .any(|r| wireshape::glob_match(&g.recording, &r.id));
+            .any(|r| wireshape::testing::glob_match(&g.recording, &r.id));
         let pattern = g.recording.clone();
         trials.push(Trial::test(format!("replay::known-gaps::{pattern}"), move || {
             if matched {
@@ -42,7 +43,7 @@ fn main() {
         let name = format!("replay::{}::{}", rec.provider, rec.id);
         let r = Arc::clone(&rec);
         trials.push(Trial::test(name.clone(), move || {
-            wireshape::reproduces(&r).map_err(Failed::from)
+            wireshape::testing::reproduces(&r).map_err(Failed::from)
         }));
         if rec.expect.as_deref() == Some("accept") {
             continue;
@@ -51,8 +52,8 @@ fn main() {
             Lane::parse(&rec.lane).is_ok_and(|l| !Profile::V1.pass_names(l).is_empty());
         let (r, p, g) = (Arc::clone(&rec), Arc::clone(&v1), Arc::clone(&gaps));
         trials.push(Trial::test(format!("{name}::v1"), move || {
-            let fix = wireshape::replay_fix(&r, p.as_ref(), has_shaping);
-            wireshape::judge_fix(&r.id, &fix, &g).map_err(Failed::from)
+            let fix = wireshape::testing::replay_fix(&r, p.as_ref(), has_shaping);
+            wireshape::testing::judge_fix(&r.id, &fix, &g).map_err(Failed::from)
         }));
     }
     libtest_mimic::run(&args, trials).exit();

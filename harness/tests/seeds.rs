@@ -195,7 +195,7 @@ fn openai_responses_v1_gives_strict_tools_the_strict_subset_and_nothing_else_cha
 
 fn pins(lane: &str) -> std::collections::BTreeMap<String, String> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus/ledger");
-    wireshape::load_ledger(&dir, lane)
+    wireshape::testing::load_ledger(&dir, lane)
         .unwrap()
         .pins
         .into_iter()

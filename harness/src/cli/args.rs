@@ -111,7 +111,7 @@ impl std::fmt::Display for Shard {
 }
 
 pub(crate) fn parse_shard(s: &str) -> Result<Shard, UsageError> {
-    crate::parse_shard(s)
+    crate::differential::parse_shard(s)
         .map(|(k, n)| Shard { k, n })
         .ok_or_else(|| UsageError::BadShard(s.to_owned()))
 }

@@ -4,10 +4,13 @@
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
+use crate::corpus::scan_corpus;
 use crate::generate::FuzzSpec;
+use crate::ledger::Entry as LedgerEntry;
+use crate::outcome::RunMeta;
 use crate::{
-    CaseOutcome, Class, ExitStatus, Format, Lane, LedgerEntry, Outcome, Pipeline, Profile, RunMeta,
-    RunReport, Shaped, load_catalog, load_catalog_bytes, scan_corpus,
+    CaseOutcome, Class, ExitStatus, Format, Lane, Outcome, Pipeline, Profile, RunReport, Shaped,
+    load_catalog, load_catalog_bytes,
 };
 use anyhow::Result;
 
@@ -80,7 +83,7 @@ pub(super) fn list(a: &ListArgs) -> Result<ExitStatus> {
         if Path::new(DEFAULT_CORPUS).is_dir() {
             dirs.push(PathBuf::from(DEFAULT_CORPUS));
         }
-        dirs.extend(crate::corpus_dirs_from_env());
+        dirs.extend(crate::corpus::corpus_dirs_from_env());
     }
     let scan = scan_corpus(&dirs);
     if a.json {
@@ -103,7 +106,7 @@ pub(super) fn diff_run(
     let p = DiffRun::new(old, new, c)?;
     let opts = p.diff_options(fuzz);
     let inputs = crate::prepare(&opts)?;
-    let mut writer = crate::ReportWriter::create(
+    let mut writer = crate::report::ReportWriter::create(
         &out.output,
         &inputs
             .cases
@@ -164,7 +167,7 @@ pub(super) fn accept(a: &AcceptArgs) -> Result<ExitStatus> {
         .filter(|o| {
             a.cases
                 .as_deref()
-                .is_none_or(|g| crate::glob_match(g, &o.case))
+                .is_none_or(|g| crate::ledger::glob_match(g, &o.case))
         })
         .collect();
     let mut by_lane: std::collections::BTreeMap<&str, Vec<LedgerEntry>> =
@@ -192,7 +195,7 @@ pub(super) fn accept(a: &AcceptArgs) -> Result<ExitStatus> {
             )),
         }
     }
-    std::fs::create_dir_all(&p.corpus.ledger).map_err(|source| crate::OutputError::Io {
+    std::fs::create_dir_all(&p.corpus.ledger).map_err(|source| crate::outdir::OutputError::Io {
         path: p.corpus.ledger.clone(),
         op: "create directory",
         source,
@@ -231,8 +234,8 @@ pub(super) fn append_to_ledger(path: &Path, entries: &[LedgerEntry]) -> Result<(
     if !text.is_empty() && !text.ends_with("\n\n") {
         text.push('\n');
     }
-    text.push_str(&crate::ledger_to_toml(entries));
-    crate::replace_file(path, text.as_bytes())?;
+    text.push_str(&crate::ledger::to_toml(entries));
+    crate::outdir::replace_file(path, text.as_bytes())?;
     Ok(())
 }
 
@@ -259,15 +262,15 @@ pub(super) fn merge(a: &MergeArgs) -> Result<ExitStatus> {
     let mut reports = Vec::new();
     let mut metas = Vec::new();
     for d in &a.dirs {
-        let (r, m) = crate::read_report(d)?;
+        let (r, m) = crate::report::read_report(d)?;
         reports.push(r);
         metas.push(m);
     }
-    let report = crate::merge_reports(reports);
+    let report = crate::outcome::merge_reports(reports);
     let mut meta = metas.into_iter().next().unwrap_or_default();
     meta.shard = None;
     meta.command = std::env::args().skip(1).collect();
-    let dir = crate::write_report(&a.output, &report, &meta)?;
+    let dir = crate::report::write_report(&a.output, &report, &meta)?;
     console::summary(&report, &dir, clock.elapsed());
     Ok(report.exit_status())
 }
@@ -325,7 +328,7 @@ pub(super) fn check(a: &CheckArgs) -> Result<ExitStatus> {
 pub(super) fn replay(a: &ReplayArgs) -> Result<ExitStatus> {
     let recordings = crate::load_recordings(&a.recordings)?;
     let v1 = Profile::V1.with_config(a.config.load()?);
-    let gaps = crate::load_known_gaps(&a.recordings.join("known-gaps.toml"))?;
+    let gaps = crate::replay::load_known_gaps(&a.recordings.join("known-gaps.toml"))?;
     let results = console::replay_results(&recordings, &v1, &gaps);
     match a.output_format {
         OutputFormat::Json => console::json(&serde_json::to_value(&results)?)?,
@@ -345,7 +348,7 @@ pub(super) fn mock_provider(a: &MockProviderArgs) -> Result<ExitStatus> {
     let addr = format!("{}:{}", a.bind, a.port);
     // Unreadable recordings or an address that cannot be bound: the user's
     // input or choice, exit 2.
-    crate::run_mock_provider(lane, &addr, dir, as_of, Box::new(console::line_err)).map_err(
+    crate::mock::run_mock_provider(lane, &addr, dir, as_of, Box::new(console::line_err)).map_err(
         |e| crate::UsageError::CannotServe {
             lane: lane.id().to_owned(),
             addr: addr.clone(),
@@ -369,7 +372,7 @@ pub(super) fn mutants(a: &MutantsArgs) -> Result<ExitStatus> {
     }
     let c = CorpusOptions::new(&a.corpus, Lane::ALL)?;
     let lanes = c.lanes.clone();
-    let mut plan = crate::mutant_plan(profile, &lanes, &c.config);
+    let mut plan = crate::mutants::plan(profile, &lanes, &c.config);
     if let Some(Shard { k, n }) = c.shard {
         plan = plan
             .into_iter()
@@ -390,9 +393,9 @@ pub(super) fn mutants(a: &MutantsArgs) -> Result<ExitStatus> {
     // The output folder is checked (and refused if it is not a mutants
     // report) before the evidence is loaded.
     let infos: Vec<_> = plan.iter().map(|m| &m.info).collect();
-    let writer = crate::MutantsWriter::create(&a.output, &infos)?;
-    let ev = crate::load_evidence(
-        &crate::EvidenceOptions {
+    let writer = crate::mutants::MutantsWriter::create(&a.output, &infos)?;
+    let ev = crate::mutants::load_evidence(
+        &crate::mutants::EvidenceOptions {
             own_corpus: c.own_corpus.clone(),
             external_corpus: c.external_corpus.clone(),
             ledger_dir: Some(c.ledger.clone()),
@@ -404,11 +407,11 @@ pub(super) fn mutants(a: &MutantsArgs) -> Result<ExitStatus> {
         },
         &lanes,
     )?;
-    let opts = crate::MutantRunOptions {
+    let opts = crate::mutants::RunOptions {
         jobs: c.jobs,
         timeout: std::time::Duration::from_secs(a.timeout),
     };
-    let report = match crate::run_mutants(&ev, &plan, &opts, &mut |_| {}) {
+    let report = match crate::mutants::run(&ev, &plan, &opts, &mut |_| {}) {
         Ok(r) => r,
         Err(baseline) => {
             console::line_err(&format!("wireshape: {baseline}"));
@@ -439,7 +442,7 @@ pub(super) fn metamorphic(a: &MetamorphicArgs) -> Result<ExitStatus> {
     } else {
         Vec::new()
     };
-    let rates = crate::run_metamorphic(&pipeline, &lanes, &tools, &recordings);
+    let rates = crate::metamorphic::run(&pipeline, &lanes, &tools, &recordings);
     match a.output_format {
         OutputFormat::Json => console::json(&serde_json::to_value(&rates)?)?,
         OutputFormat::Text => console::metamorphic_text(&pipeline.id(), &rates),

@@ -13,11 +13,11 @@ pub(crate) fn exit_status_of(err: &anyhow::Error) -> ExitStatus {
                 Some(e.exit_status())
             } else if let Some(e) = e.downcast_ref::<crate::UsageError>() {
                 Some(e.exit_status())
-            } else if let Some(e) = e.downcast_ref::<crate::ReportError>() {
+            } else if let Some(e) = e.downcast_ref::<crate::report::ReportError>() {
                 Some(e.exit_status())
             } else {
-                e.downcast_ref::<crate::OutputError>()
-                    .map(crate::OutputError::exit_status)
+                e.downcast_ref::<crate::outdir::OutputError>()
+                    .map(crate::outdir::OutputError::exit_status)
             }
         })
         .unwrap_or(ExitStatus::Internal)

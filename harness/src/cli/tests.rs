@@ -2,7 +2,8 @@
 
 use super::commands::append_to_ledger;
 use super::*;
-use crate::{ExitStatus, LedgerEntry};
+use crate::ExitStatus;
+use crate::ledger::Entry as LedgerEntry;
 
 fn ledger_entry() -> LedgerEntry {
     LedgerEntry {
@@ -48,7 +49,7 @@ fn appending_keeps_the_existing_entries_and_adds_the_new_ones() {
     let two = std::fs::read_to_string(&path).unwrap();
     assert_eq!(
         two,
-        format!("{one}\n{}", crate::ledger_to_toml(&[ledger_entry()]))
+        format!("{one}\n{}", crate::ledger::to_toml(&[ledger_entry()]))
     );
     assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
 }

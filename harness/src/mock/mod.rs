@@ -101,7 +101,7 @@ pub fn serve_mock(
 /// `wireshape mock-provider`: load the recordings (if a directory is given),
 /// serve `lane` on `bind` and block until the process is interrupted. The
 /// first line sent to `log` names the lane, the URL and the paths.
-pub fn run_mock_provider(
+pub(crate) fn run_mock_provider(
     lane: Lane,
     bind: &str,
     recordings_dir: Option<&Path>,

@@ -26,7 +26,7 @@ use super::examples::{
 use super::plan::Mutant;
 
 /// Where the evidence comes from.
-pub struct EvidenceOptions {
+pub(crate) struct EvidenceOptions {
     pub own_corpus: Vec<PathBuf>,
     pub external_corpus: Vec<PathBuf>,
     pub ledger_dir: Option<PathBuf>,
@@ -72,7 +72,7 @@ pub(crate) enum EquivalentOn {
 /// The loaded evidence (shared: a clone is cheap, and each thread that
 /// judges a mutant owns one).
 #[derive(Clone)]
-pub struct MutantEvidence {
+pub(crate) struct MutantEvidence {
     pub(super) inputs: Arc<Inputs>,
     pub(super) recordings: Arc<[Recording]>,
     pub(super) gaps: Arc<[KnownGap]>,
@@ -82,7 +82,10 @@ pub struct MutantEvidence {
 }
 
 /// Load corpora, ledgers, recordings, gaps, examples and the equivalent list.
-pub fn load_evidence(opts: &EvidenceOptions, lanes: &[Lane]) -> Result<MutantEvidence, LoadError> {
+pub(crate) fn load_evidence(
+    opts: &EvidenceOptions,
+    lanes: &[Lane],
+) -> Result<MutantEvidence, LoadError> {
     let v0 = Profile::V0.with_config(opts.config.clone());
     let v1 = Profile::V1.with_config(opts.config.clone());
     let mut inputs = differential::prepare(&DiffOptions {

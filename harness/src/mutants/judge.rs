@@ -17,7 +17,7 @@ use super::examples::{failing_example, run_example, run_pipeline_example};
 use super::plan::{Mutant, MutantInfo};
 
 /// The checks of the evidence suite, in the order they run.
-pub const CHECKS: &[&str] = &[
+pub(crate) const CHECKS: &[&str] = &[
     "pass-examples",
     "pipeline-examples",
     "invariants",
@@ -32,13 +32,13 @@ pub const CHECKS: &[&str] = &[
 /// The other checks (`pass-examples`, `pipeline-examples`) compare with
 /// outputs accepted from the pipeline itself: they pin bytes and prove
 /// nothing about providers, so a mutant only they notice is counted apart.
-pub const INDEPENDENT_CHECKS: &[&str] =
+pub(crate) const INDEPENDENT_CHECKS: &[&str] =
     &["invariants", "ledger-diff", "oracle", "replay", "semantic"];
 
 /// Which evidence noticed a caught mutant.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
-pub enum Evidence {
+pub(crate) enum Evidence {
     /// At least one of [`INDEPENDENT_CHECKS`].
     Independent,
     /// Only `pass-examples` and/or `pipeline-examples`.
@@ -47,7 +47,7 @@ pub enum Evidence {
 
 impl Evidence {
     /// The evidence class of a non-empty `caught_by` list.
-    pub fn of(caught_by: &[String]) -> Self {
+    pub(crate) fn of(caught_by: &[String]) -> Self {
         if caught_by
             .iter()
             .any(|c| INDEPENDENT_CHECKS.contains(&c.as_str()))
@@ -62,7 +62,7 @@ impl Evidence {
 /// How one mutant ended.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "outcome", rename_all = "kebab-case")]
-pub enum MutantOutcome {
+pub(crate) enum MutantOutcome {
     /// At least one check changed verdict.
     Caught {
         /// Every check that noticed the mutant, in [`CHECKS`] order.
@@ -86,7 +86,7 @@ pub enum MutantOutcome {
 }
 
 impl MutantOutcome {
-    pub fn id(&self) -> &'static str {
+    pub(crate) fn id(&self) -> &'static str {
         match self {
             Self::Caught { .. } => "caught",
             Self::Missed => "missed",
@@ -96,7 +96,7 @@ impl MutantOutcome {
     }
 
     /// A caught mutant's evidence class.
-    pub fn evidence(&self) -> Option<Evidence> {
+    pub(crate) fn evidence(&self) -> Option<Evidence> {
         match self {
             Self::Caught { evidence, .. } => Some(*evidence),
             _ => None,
@@ -104,7 +104,7 @@ impl MutantOutcome {
     }
 
     /// The checks that noticed the mutant (empty unless caught).
-    pub fn caught_by(&self) -> &[String] {
+    pub(crate) fn caught_by(&self) -> &[String] {
         match self {
             Self::Caught { caught_by, .. } => caught_by,
             _ => &[],
@@ -112,14 +112,14 @@ impl MutantOutcome {
     }
 
     /// Caught, but only by examples blessed from the pipeline's own output.
-    pub fn only_by_examples(&self) -> bool {
+    pub(crate) fn only_by_examples(&self) -> bool {
         self.evidence() == Some(Evidence::ExamplesOnly)
     }
 }
 
 /// One mutant's result.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct MutantResult {
+pub(crate) struct MutantResult {
     #[serde(flatten)]
     pub info: MutantInfo,
     #[serde(flatten)]
@@ -134,7 +134,7 @@ pub struct MutantResult {
 impl MutantResult {
     /// The line under a missed mutant (in `missed.txt` and the summary) or
     /// a mutant caught only by examples (`caught-only-by-examples.txt`).
-    pub fn witness_line(&self) -> Option<String> {
+    pub(crate) fn witness_line(&self) -> Option<String> {
         let none = match &self.outcome {
             MutantOutcome::Missed => {
                 "no corpus tool's output changes: a corpus tool must exercise it, or it is equivalent"
@@ -151,7 +151,7 @@ impl MutantResult {
     }
 
     /// The line under a caught mutant in `caught.txt`.
-    pub fn caught_by_line(&self) -> Option<String> {
+    pub(crate) fn caught_by_line(&self) -> Option<String> {
         let by = self.outcome.caught_by();
         (!by.is_empty()).then(|| format!("caught by: {}", by.join(", ")))
     }

@@ -58,14 +58,14 @@ use crate::lane::Lane;
 use evidence::LaneBaseline;
 use judge::apply_equivalent;
 
-pub use evidence::{EvidenceOptions, MutantEvidence, load_evidence};
-pub use judge::{CHECKS, Evidence, INDEPENDENT_CHECKS, MutantOutcome, MutantResult};
-pub use plan::{Mutant, MutantInfo, MutantKind, plan};
-pub use summary::{BaselineFailed, MutantsReport, MutantsSummary, PassCounts};
-pub use writer::MutantsWriter;
+pub(crate) use evidence::{EvidenceOptions, MutantEvidence, load_evidence};
+pub(crate) use judge::MutantResult;
+pub(crate) use plan::{Mutant, MutantInfo, plan};
+pub(crate) use summary::{BaselineFailed, MutantsReport, MutantsSummary};
+pub(crate) use writer::MutantsWriter;
 
 /// What a run needs besides the evidence.
-pub struct RunOptions {
+pub(crate) struct RunOptions {
     /// How many mutants are judged at once.
     pub jobs: usize,
     /// Per-mutant budget: checked between cases, and enforced by the
@@ -77,7 +77,7 @@ pub struct RunOptions {
 /// most `jobs` at a time, under the watchdog; results in plan order).
 /// `on_result` gets each result as it arrives. A thread the watchdog gave up
 /// on is left running detached: this returns without waiting for it.
-pub fn run(
+pub(crate) fn run(
     ev: &MutantEvidence,
     mutants: &[Mutant],
     opts: &RunOptions,

@@ -12,7 +12,7 @@ use crate::pipeline::{PassList, PipelineConfig, Profile};
 /// What a mutant changes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
-pub enum MutantKind {
+pub(crate) enum MutantKind {
     /// One pass switched off.
     Off,
     /// Two adjacent passes swapped.
@@ -24,7 +24,7 @@ pub enum MutantKind {
 /// One mutant as the plan lists it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct MutantInfo {
+pub(crate) struct MutantInfo {
     /// `v1/<lane>/<pass>: <change>`: stable, unique.
     pub name: String,
     pub lane: Lane,
@@ -36,7 +36,7 @@ pub struct MutantInfo {
 /// One mutant: its plan entry and the mutated pipeline (shared: a clone
 /// is cheap, and the thread that judges the mutant owns one).
 #[derive(Clone)]
-pub struct Mutant {
+pub(crate) struct Mutant {
     pub info: MutantInfo,
     pub(super) pipeline: Arc<PassList>,
     /// The pass whose examples judge the mutant and the index of its
@@ -49,7 +49,7 @@ pub struct Mutant {
 /// Every mutant of `profile` on `lanes` (lanes without passes have none), in
 /// a deterministic order: lanes by id, then switched-off, swapped and
 /// declared mutants in pass order.
-pub fn plan(profile: Profile, lanes: &[Lane], config: &PipelineConfig) -> Vec<Mutant> {
+pub(crate) fn plan(profile: Profile, lanes: &[Lane], config: &PipelineConfig) -> Vec<Mutant> {
     let mut lanes = lanes.to_vec();
     lanes.sort_by_key(|l| l.id());
     lanes.dedup();

@@ -10,7 +10,7 @@ use super::judge::{CHECKS, Evidence, MutantOutcome, MutantResult};
 /// The counts of a pass's mutants (swaps count under the earlier pass).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct PassCounts {
+pub(crate) struct PassCounts {
     pub viable: usize,
     pub independent: usize,
     pub examples_only: usize,
@@ -20,7 +20,7 @@ pub struct PassCounts {
 
 impl PassCounts {
     /// Viable mutants that no independent evidence noticed.
-    pub fn unseen(&self) -> usize {
+    pub(crate) fn unseen(&self) -> usize {
         self.viable - self.independent
     }
 }
@@ -28,7 +28,7 @@ impl PassCounts {
 /// The counts of a run.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct MutantsSummary {
+pub(crate) struct MutantsSummary {
     pub mutants: usize,
     /// Every mutant but the unviable ones.
     pub viable: usize,
@@ -52,7 +52,7 @@ pub struct MutantsSummary {
 
 impl MutantsSummary {
     /// Count `results`.
-    pub fn of(results: &[MutantResult]) -> Self {
+    pub(crate) fn of(results: &[MutantResult]) -> Self {
         let mut s = Self {
             mutants: results.len(),
             noticed_by: CHECKS.iter().map(|c| ((*c).to_owned(), 0)).collect(),
@@ -97,7 +97,7 @@ impl MutantsSummary {
 
     /// Passes with viable mutants that no independent evidence noticed,
     /// most such mutants first (ties by name).
-    pub fn unseen_passes(&self) -> Vec<(&str, &PassCounts)> {
+    pub(crate) fn unseen_passes(&self) -> Vec<(&str, &PassCounts)> {
         let mut v: Vec<(&str, &PassCounts)> = self
             .by_pass
             .iter()
@@ -121,7 +121,7 @@ pub(super) fn percent(part: usize, whole: usize) -> Option<f64> {
 
 /// A whole run.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-pub struct MutantsReport {
+pub(crate) struct MutantsReport {
     /// The counts (computed from `results`).
     pub summary: MutantsSummary,
     pub results: Vec<MutantResult>,
@@ -130,7 +130,7 @@ pub struct MutantsReport {
 }
 
 impl MutantsReport {
-    pub fn count(&self, outcome: &str) -> usize {
+    pub(crate) fn count(&self, outcome: &str) -> usize {
         self.results
             .iter()
             .filter(|r| r.outcome.id() == outcome)
@@ -138,7 +138,7 @@ impl MutantsReport {
     }
 
     /// Missed or timed-out mutants and stale equivalent entries are failures.
-    pub fn exit_status(&self) -> crate::ExitStatus {
+    pub(crate) fn exit_status(&self) -> crate::ExitStatus {
         let mut s = crate::ExitStatus::Clean;
         if self.count("missed") > 0 || !self.stale_equivalent.is_empty() {
             s = s.max(crate::ExitStatus::Failures);
@@ -153,6 +153,6 @@ impl MutantsReport {
 /// The unmutated pipeline failed the evidence suite.
 #[derive(Debug, thiserror::Error)]
 #[error("baseline failed: the unmutated pipeline does not pass the evidence suite:\n  {}", .problems.join("\n  "))]
-pub struct BaselineFailed {
+pub(crate) struct BaselineFailed {
     pub problems: Vec<String>,
 }

@@ -11,8 +11,9 @@ use super::examples::{
     ExampleFile, PassExample, SNAPSHOT_NAME, expected_text, load_expected, run_example,
     snapshot_body,
 };
-use super::judge::apply_equivalent;
-use super::summary::percent;
+use super::judge::{Evidence, MutantOutcome, apply_equivalent};
+use super::plan::MutantKind;
+use super::summary::{PassCounts, percent};
 use super::writer::list;
 use super::*;
 use crate::differential::{Inputs, PlannedCase};

@@ -23,13 +23,13 @@ struct PlanFile<'a> {
 /// [`ReportKind::MUTANTS`]: temp sibling, then rename). A target that is
 /// not a mutants output folder (the user's own directory, a `run` report)
 /// is refused before any work and left untouched.
-pub struct MutantsWriter {
+pub(crate) struct MutantsWriter {
     out: OutputDir,
 }
 
 impl MutantsWriter {
     /// Create the temp dir and write `mutants.json` (the plan) first.
-    pub fn create(dir: &Path, plan: &[&MutantInfo]) -> Result<Self, OutputError> {
+    pub(crate) fn create(dir: &Path, plan: &[&MutantInfo]) -> Result<Self, OutputError> {
         let w = Self {
             out: OutputDir::create(dir, ReportKind::MUTANTS, Rotate::Discard)?,
         };
@@ -56,7 +56,7 @@ impl MutantsWriter {
 
     /// Write the outcomes and one list per outcome, then rename into place
     /// (replacing an existing mutants folder). `run` holds the only timing data.
-    pub fn finish(
+    pub(crate) fn finish(
         self,
         report: &MutantsReport,
         run: &serde_json::Value,

@@ -22,7 +22,7 @@ pub(super) const FAILURES_TXT: &str = "failures.txt";
 
 /// A report directory that could not be written or read.
 #[derive(Debug, thiserror::Error)]
-pub enum ReportError {
+pub(crate) enum ReportError {
     /// A file system operation failed; `op` says which (`write`, `create directory`, …).
     #[error("{}: cannot {op}: {source}", path.display())]
     Io {
@@ -43,7 +43,7 @@ pub enum ReportError {
 impl ReportError {
     /// A malformed report or a refused target is a usage or input error
     /// (2); a failed write is an environment failure (70).
-    pub fn exit_status(&self) -> ExitStatus {
+    pub(crate) fn exit_status(&self) -> ExitStatus {
         match self {
             Self::Io { .. } => ExitStatus::Internal,
             Self::Load(e) => e.exit_status(),

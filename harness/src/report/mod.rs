@@ -33,13 +33,13 @@ use std::path::{Path, PathBuf};
 
 use crate::outcome::{RunMeta, RunReport};
 
-pub use files::ReportError;
-pub use reader::read_report;
-pub use writer::ReportWriter;
+pub(crate) use files::ReportError;
+pub(crate) use reader::read_report;
+pub(crate) use writer::ReportWriter;
 
 /// Create a report directory in one go: [`ReportWriter::create`] then
 /// [`ReportWriter::finish`].
-pub fn write_report(
+pub(crate) fn write_report(
     dir: &Path,
     report: &RunReport,
     meta: &RunMeta,

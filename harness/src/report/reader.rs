@@ -17,7 +17,7 @@ use crate::outcome::{
 
 /// Read a report directory back (`cases.json` + `outcomes.json` +
 /// `run.json`), as `wireshape report merge` does with shard reports.
-pub fn read_report(dir: &Path) -> Result<(RunReport, RunMeta), ReportError> {
+pub(crate) fn read_report(dir: &Path) -> Result<(RunReport, RunMeta), ReportError> {
     let cases: CasesIn = read_json(&dir.join(CASES_JSON))?;
     let outcomes_path = dir.join(OUTCOMES_JSON);
     let outcomes: OutcomesIn = read_json(&outcomes_path)?;

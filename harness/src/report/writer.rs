@@ -29,7 +29,7 @@ use crate::outdir::{OutputDir, ReportKind, Rotate};
 /// crash or error mid-run leaves the old report untouched; dropping the
 /// writer without `finish` removes the temporary directory.
 #[derive(Debug)]
-pub struct ReportWriter {
+pub(crate) struct ReportWriter {
     out: OutputDir,
     /// `out`'s temporary directory, where every file is written.
     pub(super) tmp: PathBuf,
@@ -40,7 +40,7 @@ impl ReportWriter {
     ///
     /// `old` and `new` in this early `cases.json` are empty; `finish` rewrites
     /// it from the final report.
-    pub fn create(dir: &Path, plan: &[CasePlan]) -> Result<Self, ReportError> {
+    pub(crate) fn create(dir: &Path, plan: &[CasePlan]) -> Result<Self, ReportError> {
         let out = OutputDir::create(dir, ReportKind::RUN, Rotate::ToPrevious)?;
         let writer = Self {
             tmp: out.tmp().to_owned(),
@@ -52,7 +52,7 @@ impl ReportWriter {
 
     /// Rewrite `outcomes.json` in the temp dir with the outcomes so far
     /// (sorted, with a default summary). Called periodically as results arrive.
-    pub fn progress(&mut self, outcomes: &[CaseOutcome]) -> Result<(), ReportError> {
+    pub(crate) fn progress(&mut self, outcomes: &[CaseOutcome]) -> Result<(), ReportError> {
         let partial = RunReport::default();
         // Write beside and rename, so a reader never sees half a file.
         let part = format!("{OUTCOMES_JSON}.part");
@@ -64,7 +64,7 @@ impl ReportWriter {
 
     /// Write every file from the final report and meta, then rename the
     /// directory into place (rotating the existing one). Returns the final dir.
-    pub fn finish(self, report: &RunReport, meta: &RunMeta) -> Result<PathBuf, ReportError> {
+    pub(crate) fn finish(self, report: &RunReport, meta: &RunMeta) -> Result<PathBuf, ReportError> {
         let view = View::new(report);
         self.write_json(RUN_JSON, meta)?;
         self.write_cases(&report.old, &report.new, &report.plan)?;
