@@ -1,13 +1,21 @@
 //! wireshape: a differential conformance harness for LLM tool-schema shaping.
 //!
-//! Stages: load (`catalog`, `corpus`) → shape (`pipeline` of `passes`, per
-//! `lane`) → check (`invariants`) → diff (`diff`) → classify (`ledger`) →
-//! report (`outcome`, `report`); `differential` runs them over a corpus.
-//! Provider facts (`facts`: documented keyword sets, formats, limits and
-//! open questions, plain data) sit below both the passes and the oracles'
-//! documented rules. Oracles (`oracle`, `rules`) judge outputs per provider; `recording`,
-//! `replay`, `lint` (`check`) and `mock` build on them. The schema generator
-//! (`generate`) feeds the fuzz targets, the proptest properties and `run --fuzz`.
+//! The library API is small on purpose:
+//! - **tools and lanes**: [`load_catalog`] reads a catalog into [`Tool`]s;
+//!   a [`Lane`] is one provider wire.
+//! - **shaping**: a [`Pipeline`] turns a tool into what one lane sends
+//!   ([`Shaped`]: the tool, its [`Outcome`], every [`Degradation`]); the
+//!   built-in ones are the [`Profile`]s.
+//! - **judging**: [`check`] runs a lane's oracle over a [`Request`] and
+//!   gives the [`Finding`]s; [`Verdict`] is what an old and a new verdict
+//!   mean together.
+//! - **the differential**: [`prepare`] plans a corpus run for two pipelines
+//!   ([`DiffOptions`]), [`execute`] runs it, [`run_case`] runs one case; the
+//!   result types are in [`outcome`].
+//! - **provider facts**: [`facts`], the documented keyword sets, formats
+//!   and limits as plain data.
+//!
+//! Everything else is internal. Module map and stages: `ARCHITECTURE.md`.
 
 mod catalog;
 #[doc(hidden)]
@@ -34,7 +42,7 @@ mod metaschema;
 mod mock;
 mod mutants;
 mod oracle;
-mod outcome;
+pub mod outcome;
 mod outdir;
 mod passes;
 mod pipeline;
@@ -79,7 +87,8 @@ pub use oracle::{DEFAULT_AS_OF, Finding, Rejection, Request, Rule, Status, check
 pub use recording::{Recording, load_recordings};
 pub use verdict::Verdict;
 
-// The differential: old against new over a corpus, and what it found.
+// The differential: old against new over a corpus, and what it found
+// (`outcome` holds every type of a run's result).
 pub use differential::{DiffOptions, Inputs, PlannedCase, execute, prepare, run_case};
 pub use generate::FuzzSpec;
 pub use outcome::{CaseOutcome, CasePlan, Class, RunReport, Summary};
