@@ -147,7 +147,7 @@ pub fn prepare(opts: &DiffOptions<'_>) -> Result<Inputs, LoadError> {
             for lane in &opts.lanes {
                 cases.push(PlannedCase {
                     plan: CasePlan {
-                        lane: lane.id().to_owned(),
+                        lane: *lane,
                         case: format!("{}#{}", catalog.id, tool.name),
                     },
                     lane: *lane,
@@ -177,7 +177,7 @@ pub fn prepare(opts: &DiffOptions<'_>) -> Result<Inputs, LoadError> {
             for lane in &opts.lanes {
                 cases.push(PlannedCase {
                     plan: CasePlan {
-                        lane: lane.id().to_owned(),
+                        lane: *lane,
                         case: spec.case_id(i),
                     },
                     lane: *lane,
@@ -249,7 +249,7 @@ fn plan_requests(
         let mut tools = Vec::with_capacity(catalog.tools.len());
         for (pos, tool) in catalog.tools.iter().enumerate() {
             let key = CasePlan {
-                lane: lane.id().to_owned(),
+                lane,
                 case: format!("{}#{}", catalog.id, tool.name),
             };
             let at = cases
@@ -455,7 +455,7 @@ fn run_case_rendered(
     old_side.semantic = Some(old_semantic);
     new_side.semantic = Some(new_semantic);
     let outcome = CaseOutcome {
-        lane: case.plan.lane.clone(),
+        lane: case.plan.lane,
         case: case.plan.case.clone(),
         class,
         tags,
@@ -571,14 +571,14 @@ fn attach_wire_pairs(opts: &DiffOptions<'_>, inputs: &Inputs, outcomes: &mut [Ca
     chosen.sort_by_key(|&i| {
         (
             !outcomes[i].is_failure(),
-            outcomes[i].lane.clone(),
+            outcomes[i].lane,
             outcomes[i].case.clone(),
         )
     });
     chosen.truncate(MAX_WIRE_PAIRS);
     for i in chosen {
         let key = CasePlan {
-            lane: outcomes[i].lane.clone(),
+            lane: outcomes[i].lane,
             case: outcomes[i].case.clone(),
         };
         if let Ok(at) = inputs.cases.binary_search_by(|c| c.plan.cmp(&key)) {
@@ -663,10 +663,7 @@ pub fn execute(
                     rendered,
                 } => (index, outcome, stale, rendered),
             };
-            if let Some(l) = Lane::parse(&outcome.lane)
-                .ok()
-                .and_then(|lane| inputs.ledgers.get(&lane))
-            {
+            if let Some(l) = inputs.ledgers.get(&outcome.lane) {
                 for i in stale_idx {
                     stale.push(l.stale_issue(i, &outcome.case));
                 }
@@ -717,8 +714,7 @@ pub fn execute(
         fuzz: opts.fuzz,
         requests,
     };
-    let lanes: Vec<String> = opts.lanes.iter().map(|l| l.id().to_owned()).collect();
-    report.finish(&lanes);
+    report.finish(&opts.lanes);
     attach_wire_pairs(opts, inputs, &mut report.outcomes);
     report
 }
