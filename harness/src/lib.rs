@@ -47,6 +47,7 @@ mod semantic;
 mod strict_subset;
 mod tool;
 mod verdict;
+mod workers;
 
 pub use catalog::{Catalog, Format, LoadNote, load_catalog, load_catalog_bytes};
 pub use corpus::{CorpusEntry, CorpusScan, corpus_dirs_from_env, scan_corpus};
