@@ -296,7 +296,7 @@ pub(crate) fn summary(report: &RunReport, dir: &std::path::Path, took: std::time
         let mut lanes: Vec<&str> = failing
             .iter()
             .filter(|o| o.case.starts_with(&prefix))
-            .map(|o| o.lane.as_str())
+            .map(|o| o.lane.id())
             .collect();
         lanes.dedup();
         let command = fuzz.command(&report.old, &report.new);
@@ -374,7 +374,7 @@ pub(crate) fn check_text(
     let mut tools_hit = std::collections::BTreeSet::new();
     let mut current: Option<(&str, Option<usize>)> = None;
     for f in findings {
-        *by_lane.entry(f.lane.as_str()).or_default() += 1;
+        *by_lane.entry(f.lane.id()).or_default() += 1;
         tools_hit.insert(f.tool_index);
         if current != Some((f.tool.as_str(), f.tool_index)) {
             let at = f
@@ -385,7 +385,7 @@ pub(crate) fn check_text(
             current = Some((f.tool.as_str(), f.tool_index));
         }
         let path = if f.path.is_empty() { "/" } else { &f.path };
-        let _ = writeln!(s, "  {:<20} {} at {path}", f.lane, f.rule);
+        let _ = writeln!(s, "  {:<20} {} at {path}", f.lane.id(), f.rule);
         let _ = writeln!(s, "      {}", f.message);
         let seen = match (&f.first_seen, &f.last_seen) {
             (Some(a), Some(b)) if a == b => format!(", seen {a}"),
@@ -601,7 +601,7 @@ pub(crate) fn metamorphic_text(pipeline: &str, rates: &[crate::metamorphic::Rule
             .collect();
         println!(
             "  {:<22} {:<48} {rate}  {} cases ({}; {} fixed, {} failed closed and rejected, {} still rejected){}",
-            r.lane,
+            r.lane.id(),
             r.rule,
             total,
             positions.join(", "),

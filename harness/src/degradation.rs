@@ -6,6 +6,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::lane::Lane;
+
 /// What a pass did to one keyword.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
@@ -38,7 +40,7 @@ impl Action {
 #[serde(deny_unknown_fields)]
 pub struct Degradation {
     pub tool: String,
-    pub lane: String,
+    pub lane: Lane,
     pub path: String,
     pub keyword: String,
     pub action: Action,

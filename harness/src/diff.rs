@@ -122,7 +122,7 @@ mod tests {
                 .iter()
                 .map(|(p, k, a)| Degradation {
                     tool: "t".into(),
-                    lane: "l".into(),
+                    lane: crate::lane::Lane::OpenaiChat,
                     path: (*p).into(),
                     keyword: (*k).into(),
                     action: *a,

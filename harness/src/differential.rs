@@ -20,14 +20,13 @@
 //! its own cases, so every request is compared exactly once over the
 //! shards, and `report merge` unites them.
 //!
-//! Work is spread over `jobs` threads; results are sorted by key, so the
-//! report does not depend on scheduling.
+//! Work is spread over `jobs` threads (the worker pool, `workers`);
+//! results are sorted by key, so the report does not depend on scheduling.
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, mpsc};
+use std::sync::Arc;
 
 use crate::catalog::{Catalog, KnownInstance};
 use crate::corpus::{CorpusEntry, scan_corpus};
@@ -46,6 +45,7 @@ use crate::prefix::{self, PlannedRequest, RenderedPair, RequestPlan, ToolSource}
 use crate::semantic;
 use crate::tool::Tool;
 use crate::verdict::{Verdict, rejected_by};
+use crate::workers;
 
 /// What to run.
 pub struct DiffOptions<'a> {
@@ -147,7 +147,7 @@ pub fn prepare(opts: &DiffOptions<'_>) -> Result<Inputs, LoadError> {
             for lane in &opts.lanes {
                 cases.push(PlannedCase {
                     plan: CasePlan {
-                        lane: lane.id().to_owned(),
+                        lane: *lane,
                         case: format!("{}#{}", catalog.id, tool.name),
                     },
                     lane: *lane,
@@ -177,7 +177,7 @@ pub fn prepare(opts: &DiffOptions<'_>) -> Result<Inputs, LoadError> {
             for lane in &opts.lanes {
                 cases.push(PlannedCase {
                     plan: CasePlan {
-                        lane: lane.id().to_owned(),
+                        lane: *lane,
                         case: spec.case_id(i),
                     },
                     lane: *lane,
@@ -249,7 +249,7 @@ fn plan_requests(
         let mut tools = Vec::with_capacity(catalog.tools.len());
         for (pos, tool) in catalog.tools.iter().enumerate() {
             let key = CasePlan {
-                lane: lane.id().to_owned(),
+                lane,
                 case: format!("{}#{}", catalog.id, tool.name),
             };
             let at = cases
@@ -455,7 +455,7 @@ fn run_case_rendered(
     old_side.semantic = Some(old_semantic);
     new_side.semantic = Some(new_semantic);
     let outcome = CaseOutcome {
-        lane: case.plan.lane.clone(),
+        lane: case.plan.lane,
         case: case.plan.case.clone(),
         class,
         tags,
@@ -474,10 +474,9 @@ fn run_case_rendered(
 /// What a worker hands the collecting thread.
 #[allow(clippy::large_enum_variant)] // one per case, moved once: boxing buys nothing
 enum Done {
-    /// Case `index` finished (with its rendered outputs when a request
-    /// reuses them).
+    /// A case finished (with its rendered outputs when a request reuses
+    /// them).
     Case {
-        index: usize,
         outcome: CaseOutcome,
         stale: Vec<usize>,
         rendered: Option<RenderedPair>,
@@ -571,14 +570,14 @@ fn attach_wire_pairs(opts: &DiffOptions<'_>, inputs: &Inputs, outcomes: &mut [Ca
     chosen.sort_by_key(|&i| {
         (
             !outcomes[i].is_failure(),
-            outcomes[i].lane.clone(),
+            outcomes[i].lane,
             outcomes[i].case.clone(),
         )
     });
     chosen.truncate(MAX_WIRE_PAIRS);
     for i in chosen {
         let key = CasePlan {
-            lane: outcomes[i].lane.clone(),
+            lane: outcomes[i].lane,
             case: outcomes[i].case.clone(),
         };
         if let Ok(at) = inputs.cases.binary_search_by(|c| c.plan.cmp(&key)) {
@@ -587,9 +586,11 @@ fn attach_wire_pairs(opts: &DiffOptions<'_>, inputs: &Inputs, outcomes: &mut [Ca
     }
 }
 
-/// Run every planned case on `jobs` threads. `on_result` gets every outcome
-/// finished so far (completion order) each time one finishes; it is called on the
-/// calling thread for each finished case, in completion order.
+/// Run every planned case on `jobs` threads (the worker pool's scoped
+/// front end: cases borrow the loaded inputs). `on_result` gets every
+/// outcome finished so far (completion order) each time one finishes; it
+/// is called on the calling thread for each finished case, in completion
+/// order.
 pub fn execute(
     opts: &DiffOptions<'_>,
     inputs: &Inputs,
@@ -610,63 +611,42 @@ pub fn execute(
     let mut remaining: Vec<usize> = plan.requests.iter().map(reused).collect();
     let mut slots: Vec<Vec<Option<RenderedPair>>> = vec![Vec::new(); plan.requests.len()];
     let items = total + fresh.len();
-    let jobs = opts.jobs.max(1).min(items.max(1));
-    let next = AtomicUsize::new(0);
-    let (tx, rx) = mpsc::channel::<Done>();
     let mut outcomes = Vec::with_capacity(total);
     let mut requests: Vec<RequestOutcome> = Vec::new();
     let mut stale: Vec<LedgerIssue> = Vec::new();
-    std::thread::scope(|scope| {
-        for _ in 0..jobs {
-            let tx = tx.clone();
-            let next = &next;
-            let fresh = &fresh;
-            scope.spawn(move || {
-                loop {
-                    let i = next.fetch_add(1, Ordering::Relaxed);
-                    let done = if let Some(case) = inputs.cases.get(i) {
-                        let (outcome, stale, rendered) = run_case_rendered(
-                            opts.old,
-                            opts.new,
-                            case,
-                            inputs.ledgers.get(&case.lane),
-                        );
-                        let feeds = plan.feeds.get(i).copied().flatten().is_some();
-                        Done::Case {
-                            index: i,
-                            outcome,
-                            stale,
-                            rendered: feeds.then_some(rendered),
-                        }
-                    } else if let Some(&r) = fresh.get(i - total) {
-                        Done::Requests(compare_request(opts, inputs, r, Vec::new()))
-                    } else {
-                        break;
-                    };
-                    if tx.send(done).is_err() {
-                        break;
-                    }
-                }
-            });
+    // Item `i` is case `i`, then the requests no case feeds.
+    let work = |i: usize| {
+        if let Some(case) = inputs.cases.get(i) {
+            let (outcome, stale, rendered) =
+                run_case_rendered(opts.old, opts.new, case, inputs.ledgers.get(&case.lane));
+            let feeds = plan.feeds.get(i).copied().flatten().is_some();
+            Done::Case {
+                outcome,
+                stale,
+                rendered: feeds.then_some(rendered),
+            }
+        } else {
+            Done::Requests(compare_request(opts, inputs, fresh[i - total], Vec::new()))
         }
-        drop(tx);
-        for done in rx {
-            let (index, outcome, stale_idx, rendered) = match done {
+    };
+    workers::scoped(
+        "differential",
+        opts.jobs,
+        items,
+        &work,
+        &mut |index, done| {
+            let (outcome, stale_idx, rendered) = match done {
                 Done::Requests(r) => {
                     requests.extend(r);
-                    continue;
+                    return;
                 }
                 Done::Case {
-                    index,
                     outcome,
                     stale,
                     rendered,
-                } => (index, outcome, stale, rendered),
+                } => (outcome, stale, rendered),
             };
-            if let Some(l) = Lane::parse(&outcome.lane)
-                .ok()
-                .and_then(|lane| inputs.ledgers.get(&lane))
-            {
+            if let Some(l) = inputs.ledgers.get(&outcome.lane) {
                 for i in stale_idx {
                     stale.push(l.stale_issue(i, &outcome.case));
                 }
@@ -686,8 +666,8 @@ pub fn execute(
             }
             outcomes.push(outcome);
             on_result(&outcomes);
-        }
-    });
+        },
+    );
     // Generated cases are judged by the ledger but never count as its use.
     let generated: std::collections::BTreeSet<&str> = inputs
         .cases
@@ -717,8 +697,7 @@ pub fn execute(
         fuzz: opts.fuzz,
         requests,
     };
-    let lanes: Vec<String> = opts.lanes.iter().map(|l| l.id().to_owned()).collect();
-    report.finish(&lanes);
+    report.finish(&opts.lanes);
     attach_wire_pairs(opts, inputs, &mut report.outcomes);
     report
 }

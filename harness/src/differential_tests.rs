@@ -270,7 +270,7 @@ fn a_pipeline_reversing_the_summary_tools_fails_the_run_at_the_exact_byte() {
     );
     assert_eq!(report.summary.request_failures, 1);
     assert_eq!(
-        report.summary.requests["anthropic-messages"],
+        report.summary.requests[&Lane::AnthropicMessages],
         crate::outcome::RequestCounts {
             compared: 2,
             identical: 1,

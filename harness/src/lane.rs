@@ -25,8 +25,9 @@ pub enum Wire {
     Bedrock,
 }
 
-/// One provider wire.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+/// One provider wire. Lanes order by their id string (see the `Ord`
+/// impl), not by declaration order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Lane {
     /// First-party Anthropic Messages (api.anthropic.com).
     AnthropicMessages,
@@ -280,6 +281,21 @@ impl Lane {
     }
 }
 
+/// Lanes order by id, as the strings they serialize to: a sorted list or a
+/// map keyed by lane (`outcomes.json`, the summary) has the bytes it had
+/// when lanes were strings. The declaration order above is not id order.
+impl Ord for Lane {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.id().cmp(other.id())
+    }
+}
+
+impl PartialOrd for Lane {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
 impl std::fmt::Display for Lane {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.id())
@@ -319,6 +335,31 @@ mod tests {
         sorted.sort_unstable();
         assert_eq!(ids, sorted);
         assert!(Lane::parse("anthropic").is_err());
+    }
+
+    #[test]
+    fn lanes_order_by_id_not_by_declaration() {
+        let mut lanes = [
+            Lane::Xai,
+            Lane::AnthropicMessages,
+            Lane::OpenaiChat,
+            Lane::AnthropicCompatible,
+            Lane::BedrockConverse,
+        ];
+        lanes.sort();
+        assert_eq!(
+            lanes.iter().map(|l| l.id()).collect::<Vec<_>>(),
+            [
+                "anthropic-compatible",
+                "anthropic-messages",
+                "bedrock-converse",
+                "openai-chat",
+                "xai"
+            ]
+        );
+        let mut all = Lane::ALL.to_vec();
+        all.sort();
+        assert_eq!(all, Lane::ALL);
     }
 
     #[test]

@@ -58,6 +58,7 @@ mod semantic;
 mod strict_subset;
 mod tool;
 mod verdict;
+mod workers;
 
 // The public API: what a library user needs to shape tools, judge them
 // and run the differential over their own pipelines. Nothing else is

@@ -42,7 +42,7 @@ pub(crate) enum V1Verdict {
 pub(crate) struct LintFinding {
     pub tool: String,
     pub tool_index: Option<usize>,
-    pub lane: String,
+    pub lane: Lane,
     pub rule: String,
     pub status: String,
     pub summary: String,
@@ -148,7 +148,7 @@ pub(crate) fn lint(
                     .and_then(|i| tools.get(i))
                     .map_or_else(|| "(request)".to_owned(), |t| t.name.clone()),
                 tool_index: r.tool,
-                lane: lane.id().to_owned(),
+                lane,
                 rule: r.rule.to_owned(),
                 status: rule
                     .map_or(Status::Documented, |x| x.status)
@@ -177,8 +177,9 @@ pub(crate) fn lint(
             });
         }
     }
+    // `Lane` orders by id.
     out.sort_by(|a, b| {
-        (a.tool_index, &a.lane, &a.rule, &a.path).cmp(&(b.tool_index, &b.lane, &b.rule, &b.path))
+        (a.tool_index, a.lane, &a.rule, &a.path).cmp(&(b.tool_index, b.lane, &b.rule, &b.path))
     });
     out
 }

@@ -32,9 +32,9 @@ pub(crate) const POSITIONS: &[&str] = &["root", "property", "nested"];
 const INJECTED: &str = "injected_construct";
 
 /// The handled rate of one rule on one lane.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub(crate) struct RuleRate {
-    pub lane: String,
+    pub lane: Lane,
     pub rule: String,
     /// Distinct constructs taken from the rule's recordings.
     pub constructs: usize,
@@ -140,10 +140,14 @@ pub(crate) fn run(
         for rule in oracle::rules_for(lane) {
             let found = constructs(rule.id, recordings);
             let mut rate = RuleRate {
-                lane: lane.id().to_owned(),
+                lane,
                 rule: rule.id.to_owned(),
                 constructs: found.len(),
-                ..RuleRate::default()
+                cases: BTreeMap::new(),
+                fixed: 0,
+                failed_closed: 0,
+                unhandled: 0,
+                unhandled_cases: Vec::new(),
             };
             for construct in &found {
                 for tool in &clean_tools {

@@ -11,14 +11,16 @@ use serde::{Deserialize, Serialize};
 use crate::degradation::Degradation;
 use crate::exit_code::ExitStatus;
 use crate::generate::FuzzSpec;
+use crate::lane::Lane;
 use crate::semantic::{SemanticClass, Semantics};
 use crate::verdict::Verdict;
 
-/// One planned unit of work: a tool on a lane.
+/// One planned unit of work: a tool on a lane. Plans sort by (lane id,
+/// case): `Lane` orders by id.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct CasePlan {
-    pub lane: String,
+    pub lane: Lane,
     /// `<catalog>#<tool>`.
     pub case: String,
 }
@@ -206,7 +208,7 @@ pub struct WirePair {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct CaseOutcome {
-    pub lane: String,
+    pub lane: Lane,
     pub case: String,
     pub class: Class,
     /// What changed between old and new, as change tags
@@ -406,7 +408,7 @@ pub struct RequestSide {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RequestOutcome {
-    pub lane: String,
+    pub lane: Lane,
     pub catalog: String,
     pub kind: crate::request::RequestKind,
     /// Tools in the catalog.
@@ -433,8 +435,8 @@ impl RequestOutcome {
         !self.issues.is_empty()
     }
 
-    fn sort_key(&self) -> (&str, &str, crate::request::RequestKind) {
-        (&self.lane, &self.catalog, self.kind)
+    fn sort_key(&self) -> (Lane, &str, crate::request::RequestKind) {
+        (self.lane, &self.catalog, self.kind)
     }
 }
 
@@ -508,7 +510,7 @@ pub struct LedgerUse {
 #[serde(deny_unknown_fields)]
 pub struct Summary {
     /// lane → class → count (every lane and class present, zeros included).
-    pub classes: BTreeMap<String, BTreeMap<String, usize>>,
+    pub classes: BTreeMap<Lane, BTreeMap<String, usize>>,
     pub cases: usize,
     pub failures: usize,
     pub violations: usize,
@@ -523,14 +525,14 @@ pub struct Summary {
     /// lane → outputs the oracle rejects, old and new, and how many of the
     /// new ones the ledger declares (every lane present, zeros included).
     #[serde(default)]
-    pub rejected: BTreeMap<String, Rejected>,
+    pub rejected: BTreeMap<Lane, Rejected>,
     /// lane → semantic classes of the old and new outputs (every lane and
     /// class present, zeros included).
     #[serde(default)]
-    pub semantic: BTreeMap<String, SemanticCounts>,
+    pub semantic: BTreeMap<Lane, SemanticCounts>,
     /// lane → whole-request comparisons (lanes with requests only).
     #[serde(default)]
-    pub requests: BTreeMap<String, RequestCounts>,
+    pub requests: BTreeMap<Lane, RequestCounts>,
     /// Whole requests that fail (`reordered-tools`, …).
     #[serde(default)]
     pub request_failures: usize,
@@ -615,11 +617,12 @@ pub struct RunReport {
 impl RunReport {
     /// Sort everything by key and recompute the summary. `lanes` lists every
     /// lane that ran (so empty lanes still show zero counts).
-    pub fn finish(&mut self, lanes: &[String]) {
+    pub fn finish(&mut self, lanes: &[Lane]) {
         self.plan.sort();
         self.plan.dedup();
+        // By (lane id, case): `Lane` orders by id.
         self.outcomes
-            .sort_by(|a, b| (&a.lane, &a.case).cmp(&(&b.lane, &b.case)));
+            .sort_by(|a, b| (a.lane, &a.case).cmp(&(b.lane, &b.case)));
         self.requests
             .sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
         self.requests.dedup_by(|a, b| a.sort_key() == b.sort_key());
@@ -649,33 +652,29 @@ impl RunReport {
         }
         self.ledger_issues.sort();
         self.ledger_issues.dedup();
-        let mut classes: BTreeMap<String, BTreeMap<String, usize>> = BTreeMap::new();
-        for lane in lanes {
-            let row = classes.entry(lane.clone()).or_default();
+        let mut classes: BTreeMap<Lane, BTreeMap<String, usize>> = BTreeMap::new();
+        for &lane in lanes {
+            let row = classes.entry(lane).or_default();
             for c in Class::ALL {
                 row.insert(c.id().to_owned(), 0);
             }
         }
-        let mut rejected: BTreeMap<String, Rejected> = lanes
-            .iter()
-            .map(|l| (l.clone(), Rejected::default()))
-            .collect();
+        let mut rejected: BTreeMap<Lane, Rejected> =
+            lanes.iter().map(|&l| (l, Rejected::default())).collect();
         for o in &self.outcomes {
-            let r = rejected.entry(o.lane.clone()).or_default();
+            let r = rejected.entry(o.lane).or_default();
             r.old += usize::from(!o.old.rejected_by.is_empty());
             r.new += usize::from(!o.new.rejected_by.is_empty());
             r.declared += usize::from(
                 o.verdict.is_some_and(Verdict::is_rejection) && !o.undeclared_rejection(),
             );
         }
-        let mut semantic: BTreeMap<String, SemanticCounts> = lanes
+        let mut semantic: BTreeMap<Lane, SemanticCounts> = lanes
             .iter()
-            .map(|l| (l.clone(), SemanticCounts::empty()))
+            .map(|&l| (l, SemanticCounts::empty()))
             .collect();
         for o in &self.outcomes {
-            let row = semantic
-                .entry(o.lane.clone())
-                .or_insert_with(SemanticCounts::empty);
+            let row = semantic.entry(o.lane).or_insert_with(SemanticCounts::empty);
             if let Some(s) = &o.old.semantic {
                 *row.old.entry(s.class.id().to_owned()).or_default() += 1;
             }
@@ -692,7 +691,7 @@ impl RunReport {
         }
         for o in &self.outcomes {
             *classes
-                .entry(o.lane.clone())
+                .entry(o.lane)
                 .or_default()
                 .entry(o.class.id().to_owned())
                 .or_default() += 1;
@@ -734,10 +733,10 @@ impl RunReport {
         self.summary.exit_code = self.exit_status().code();
     }
 
-    fn request_counts(&self) -> BTreeMap<String, RequestCounts> {
-        let mut out: BTreeMap<String, RequestCounts> = BTreeMap::new();
+    fn request_counts(&self) -> BTreeMap<Lane, RequestCounts> {
+        let mut out: BTreeMap<Lane, RequestCounts> = BTreeMap::new();
         for r in &self.requests {
-            let c = out.entry(r.lane.clone()).or_default();
+            let c = out.entry(r.lane).or_default();
             c.compared += 1;
             if r.is_failure() {
                 c.failures += 1;
@@ -774,7 +773,7 @@ impl RunReport {
 /// unused only when no shard used it), stale entries united.
 pub(crate) fn merge_reports(shards: Vec<RunReport>) -> RunReport {
     let mut out = RunReport::default();
-    let mut lanes: Vec<String> = Vec::new();
+    let mut lanes: Vec<Lane> = Vec::new();
     let mut uses: BTreeMap<(String, LedgerTable, usize), LedgerUse> = BTreeMap::new();
     for shard in shards {
         if out.old.is_empty() {
@@ -817,7 +816,7 @@ pub(crate) struct RunMeta {
     pub command: Vec<String>,
     pub old: String,
     pub new: String,
-    pub lanes: Vec<String>,
+    pub lanes: Vec<Lane>,
     pub corpus: Vec<String>,
     /// `K/N` when sharded.
     #[serde(default, skip_serializing_if = "Option::is_none")]

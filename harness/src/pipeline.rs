@@ -298,7 +298,7 @@ fn shape_with(
         return shaped;
     }
     for d in &mut plain.degradations {
-        lane.id().clone_into(&mut d.lane);
+        d.lane = lane;
     }
     // The non-strict repairs may be what the strict passes needed (a
     // non-object root made an object): then the strict passes serve the

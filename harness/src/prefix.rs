@@ -356,7 +356,7 @@ pub(crate) fn compare(
             |i| i.class,
         );
         out.push(RequestOutcome {
-            lane: lane.id().to_owned(),
+            lane,
             catalog: catalog.to_owned(),
             kind,
             tools: tools.len(),

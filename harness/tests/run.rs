@@ -760,3 +760,36 @@ fn the_default_run_on_the_own_corpus_is_clean_and_compares_every_catalogs_reques
     let summary = std::fs::read_to_string(report.join("summary.md")).unwrap();
     assert!(summary.contains("\n## Requests\n"), "{summary}");
 }
+
+/// A shard whose `cases.json` names a lane wireshape does not know is an
+/// input error naming the file and the position, never a default lane.
+#[test]
+fn report_merge_of_a_shard_with_an_unknown_lane_fails_naming_the_file() {
+    let dir = copy_of_testdata();
+    let (code, out, _) = run_in(
+        dir.path(),
+        &["run", "--lanes", LANES, "--shard", "1/2", "--output", "s1"],
+    );
+    assert_eq!(code, 0, "{out}");
+    let cases = dir.path().join("s1/cases.json");
+    let text = std::fs::read_to_string(&cases).unwrap();
+    let line = 1 + text
+        .lines()
+        .position(|l| l.starts_with(r#"{"lane":"openai-chat","#))
+        .expect("an openai-chat case");
+    std::fs::write(
+        &cases,
+        text.replacen(r#""lane":"openai-chat""#, r#""lane":"openai-legacy""#, 1),
+    )
+    .unwrap();
+    let (code, _, err) = run_in(dir.path(), &["report", "merge", "s1", "--output", "merged"]);
+    assert_eq!(code, 2, "{err}");
+    assert_eq!(
+        err,
+        format!(
+            "wireshape: {}:{line}:23: unknown lane `openai-legacy` (see `wireshape lanes`)\n",
+            Path::new("s1").join("cases.json").display()
+        )
+    );
+    assert!(!dir.path().join("merged").exists());
+}

@@ -140,7 +140,7 @@ pub(super) fn diff_run(
         command: std::env::args().skip(1).collect(),
         old: report.old.clone(),
         new: report.new.clone(),
-        lanes: p.corpus.lanes.iter().map(|l| l.id().to_owned()).collect(),
+        lanes: p.corpus.lanes.clone(),
         corpus: opts
             .own_corpus
             .iter()
@@ -173,7 +173,7 @@ pub(super) fn accept(a: &AcceptArgs) -> Result<ExitStatus> {
     let mut by_lane: std::collections::BTreeMap<&str, Vec<LedgerEntry>> =
         std::collections::BTreeMap::new();
     for o in &selected {
-        let entries = by_lane.entry(o.lane.as_str()).or_default();
+        let entries = by_lane.entry(o.lane.id()).or_default();
         match &a.glob {
             Some(g) => {
                 if let Some(e) = entries.first_mut() {

@@ -53,7 +53,7 @@ fn strict_evidence() -> MutantEvidence {
     let lane = Lane::OpenaiStrict;
     let case = |id: &str, schema: serde_json::Value| PlannedCase {
         plan: CasePlan {
-            lane: lane.id().to_owned(),
+            lane,
             case: format!("t#{id}"),
         },
         lane,

@@ -5,7 +5,8 @@
 //! The budget is first checked between cases by the judging thread itself
 //! ([`judge`]). A pass that never returns inside one case never reaches that
 //! check, so the calling thread watches every judging thread's deadline
-//! (its budget plus [`GRACE`]). Past it, the mutant is judged on what its
+//! (its budget plus [`GRACE`]) with the worker pool
+//! ([`workers::detached`]). Past it, the mutant is judged on what its
 //! checks noticed so far ([`Noticed`]): nothing is the `timeout` outcome,
 //! anything is caught with `budget_exhausted` (no witness is looked for:
 //! that would run the mutant again). Its thread is *abandoned*: Rust cannot
@@ -16,14 +17,11 @@
 //! Results are kept by plan position, so their order never depends on which
 //! thread finished first.
 
-use std::any::Any;
 use std::collections::BTreeMap;
-use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};
 use std::sync::Arc;
-use std::sync::mpsc::{self, RecvTimeoutError, Sender};
-use std::time::{Duration, Instant};
 
 use crate::lane::Lane;
+use crate::workers::{self, Finished};
 
 use super::RunOptions;
 use super::evidence::{LaneBaseline, MutantEvidence};
@@ -32,11 +30,7 @@ use super::plan::Mutant;
 
 /// How long past its budget a judging thread may take to reach its next
 /// between-cases check before the watchdog stops waiting for it.
-const GRACE: Duration = Duration::from_secs(1);
-
-/// What a judging thread sends back: its plan position and its result, or
-/// the payload of its panic (re-raised on the calling thread).
-type Done = (usize, Result<MutantResult, Box<dyn Any + Send>>);
+const GRACE: std::time::Duration = std::time::Duration::from_secs(1);
 
 /// What every judging thread reads.
 struct Shared {
@@ -45,24 +39,14 @@ struct Shared {
 }
 
 /// One mutant to judge, with everything its thread owns.
-#[derive(Clone)]
 struct Job {
     shared: Arc<Shared>,
-    index: usize,
     mutant: Mutant,
-    budget: Duration,
+    budget: std::time::Duration,
     noticed: Arc<Noticed>,
-    done: Sender<Done>,
 }
 
 impl Job {
-    /// Judge the mutant and send the result (a panic is sent too).
-    fn run(self) {
-        let result = catch_unwind(AssertUnwindSafe(|| self.judge()));
-        // The receiver is gone only once the run stopped waiting for us.
-        let _ = self.done.send((self.index, result));
-    }
-
     fn judge(&self) -> MutantResult {
         let (ev, m) = (&self.shared.ev, &self.mutant);
         let lane = m.info.lane;
@@ -83,15 +67,9 @@ impl Job {
     }
 }
 
-/// A judging thread the watchdog is waiting for.
-struct Running {
-    /// `None`: a budget too large to add to a clock.
-    deadline: Option<Instant>,
-    noticed: Arc<Noticed>,
-}
-
-/// Judge every mutant, each on a thread of its own (at most `opts.jobs` at
-/// a time) under the watchdog; results in plan order. `on_result` gets each
+/// Judge every mutant, each on a detached thread of its own (at most
+/// `opts.jobs` at a time) under the watchdog (the worker pool's deadline:
+/// budget plus [`GRACE`]); results in plan order. `on_result` gets each
 /// result as it arrives (a timeout when the watchdog gives up waiting).
 pub(super) fn judge_all(
     ev: &MutantEvidence,
@@ -104,87 +82,35 @@ pub(super) fn judge_all(
         ev: ev.clone(),
         baselines,
     });
-    let (done, results) = mpsc::channel::<Done>();
     let mut slots: Vec<Option<MutantResult>> = vec![None; mutants.len()];
-    let mut running: BTreeMap<usize, Running> = BTreeMap::new();
-    let mut next = 0;
-    loop {
-        while running.len() < opts.jobs.max(1) && next < mutants.len() {
+    // What each mutant's checks noticed so far, read on a timeout.
+    let noticed: Vec<Arc<Noticed>> = mutants.iter().map(|_| Arc::default()).collect();
+    workers::detached(
+        "mutant",
+        opts.jobs,
+        mutants.len(),
+        opts.timeout.checked_add(GRACE),
+        &mut |i| {
             let job = Job {
                 shared: Arc::clone(&shared),
-                index: next,
-                mutant: mutants[next].clone(),
+                mutant: mutants[i].clone(),
                 budget: opts.timeout,
-                noticed: Arc::new(Noticed::default()),
-                done: done.clone(),
+                noticed: Arc::clone(&noticed[i]),
             };
-            running.insert(
-                next,
-                Running {
-                    deadline: Instant::now()
-                        .checked_add(opts.timeout)
-                        .and_then(|t| t.checked_add(GRACE)),
-                    noticed: Arc::clone(&job.noticed),
+            move || job.judge()
+        },
+        &mut |i, finished| {
+            let r = match finished {
+                Finished::Done(r) => r,
+                Finished::TimedOut => MutantResult {
+                    info: mutants[i].info.clone(),
+                    outcome: outcome_of(noticed[i].details(), true),
+                    witness: None,
                 },
-            );
-            spawn(job);
-            next += 1;
-        }
-        if running.is_empty() {
-            break;
-        }
-        let first = running.values().filter_map(|r| r.deadline).min();
-        let received = match first {
-            Some(t) => results.recv_timeout(t.saturating_duration_since(Instant::now())),
-            None => results.recv().map_err(|_| RecvTimeoutError::Disconnected),
-        };
-        match received {
-            Ok((i, Ok(r))) => {
-                // A result from a thread already given up on is dropped.
-                if running.remove(&i).is_some() {
-                    on_result(&r);
-                    slots[i] = Some(r);
-                }
-            }
-            Ok((_, Err(panic))) => resume_unwind(panic),
-            Err(RecvTimeoutError::Timeout) => {
-                let now = Instant::now();
-                let late: Vec<usize> = running
-                    .iter()
-                    .filter(|(_, r)| r.deadline.is_some_and(|t| t <= now))
-                    .map(|(i, _)| *i)
-                    .collect();
-                for i in late {
-                    let Some(gone) = running.remove(&i) else {
-                        continue;
-                    };
-                    let r = MutantResult {
-                        info: mutants[i].info.clone(),
-                        outcome: outcome_of(gone.noticed.details(), true),
-                        witness: None,
-                    };
-                    on_result(&r);
-                    slots[i] = Some(r);
-                }
-            }
-            // Unreachable: `done` is held here until the end.
-            Err(RecvTimeoutError::Disconnected) => break,
-        }
-    }
+            };
+            on_result(&r);
+            slots[i] = Some(r);
+        },
+    );
     slots.into_iter().flatten().collect()
-}
-
-/// Start `job` on a detached thread (its handle is dropped: no one ever
-/// joins it); when the system refuses a thread, judge it here instead,
-/// without a watchdog.
-fn spawn(job: Job) {
-    let name = format!("mutant-{}", job.index);
-    let here = job.clone();
-    if std::thread::Builder::new()
-        .name(name)
-        .spawn(move || job.run())
-        .is_err()
-    {
-        here.run();
-    }
 }

@@ -148,7 +148,7 @@ impl<'a> Cx<'a> {
     ) {
         self.degradations.push(Degradation {
             tool: self.tool_name.clone(),
-            lane: self.lane.id().to_owned(),
+            lane: self.lane,
             path: path.to_owned(),
             keyword: keyword.to_owned(),
             action,

@@ -197,7 +197,7 @@ fn rejected(view: &View<'_>) -> Markup {
                 tbody {
                     @for (lane, r) in &view.report.summary.rejected {
                         tr {
-                            td class="mono" { (lane) }
+                            td class="mono" { (lane.id()) }
                             td class="n" { (r.old) }
                             td class="n" { (r.new) }
                             td class="n" { (r.declared) }
@@ -243,7 +243,7 @@ fn semantic(view: &View<'_>) -> Markup {
                     tbody {
                         @for (lane, c) in semantic {
                             tr {
-                                td class="mono" { (lane) }
+                                td class="mono" { (lane.id()) }
                                 @for class in [SemanticClass::Preserved, SemanticClass::Widened] {
                                     td class="n" { (n(&c.old, class)) " → " (n(&c.new, class)) }
                                 }
@@ -312,8 +312,8 @@ fn case_table(view: &View<'_>, listed: &[&CaseOutcome]) -> Markup {
 
 fn case_row(i: usize, o: &CaseOutcome) -> Markup {
     html! {
-        tr data-lane=(o.lane) data-class=(o.class.id()) data-failure[o.is_failure()] {
-            td class="mono" { (o.lane) }
+        tr data-lane=(o.lane.id()) data-class=(o.class.id()) data-failure[o.is_failure()] {
+            td class="mono" { (o.lane.id()) }
             td class="case mono" {
                 @if i < HTML_DIFF_LIMIT {
                     a href={ "#d-" (i) } { (o.case) }
@@ -382,12 +382,12 @@ fn case_details(i: usize, o: &CaseOutcome) -> Markup {
         ("new", &o.new, o.wire.as_ref().map(|w| w.new.as_str())),
     ];
     html! {
-        details class="case" id={ "d-" (i) } data-lane=(o.lane) data-class=(o.class.id())
+        details class="case" id={ "d-" (i) } data-lane=(o.lane.id()) data-class=(o.class.id())
             data-failure[o.is_failure()] {
             summary {
                 (badge(o.class.id()))
                 @if !o.violations.is_empty() { " " (badge("violation")) }
-                " " span class="mono" { (o.lane) "::" (o.case) }
+                " " span class="mono" { (o.lane.id()) "::" (o.case) }
             }
             div class="body" {
                 @if !o.tags.is_empty() {

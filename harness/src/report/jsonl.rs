@@ -65,7 +65,7 @@ pub(super) fn divergences_jsonl(view: &View<'_>) -> String {
     let mut lines = Vec::new();
     for o in view.outcomes.iter().filter(|o| o.class != Class::Identical) {
         lines.push(Line::Divergence {
-            lane: &o.lane,
+            lane: o.lane.id(),
             case: &o.case,
             class: o.class,
             tags: &o.tags,
@@ -77,7 +77,7 @@ pub(super) fn divergences_jsonl(view: &View<'_>) -> String {
     for o in &view.outcomes {
         for v in sorted_refs(&o.violations) {
             lines.push(Line::Violation {
-                lane: &o.lane,
+                lane: o.lane.id(),
                 case: &o.case,
                 invariant: v.invariant.id(),
                 pipeline: &v.pipeline,
@@ -109,7 +109,7 @@ pub(super) fn divergences_jsonl(view: &View<'_>) -> String {
 pub(super) fn key_lines<'a>(outcomes: impl Iterator<Item = &'a &'a CaseOutcome>) -> String {
     let mut out = String::new();
     for o in outcomes {
-        out.push_str(&o.lane);
+        out.push_str(o.lane.id());
         out.push_str("::");
         out.push_str(&o.case);
         out.push('\n');

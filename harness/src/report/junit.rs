@@ -17,14 +17,14 @@ pub(super) fn junit_xml(view: &View<'_>) -> String {
     let mut report = Report::new("wireshape");
     for lane in view.lanes.keys() {
         let mut suite = TestSuite::new(*lane);
-        for o in view.outcomes.iter().filter(|o| o.lane == *lane) {
+        for o in view.outcomes.iter().filter(|o| o.lane.id() == *lane) {
             let status = if o.is_failure() {
                 let (message, body, kind) = junit_failure(o);
                 failure(&message, kind, &body)
             } else {
                 TestCaseStatus::success()
             };
-            suite.add_test_case(case(&o.lane, &o.case, status));
+            suite.add_test_case(case(o.lane.id(), &o.case, status));
         }
         report.add_test_suite(suite);
     }

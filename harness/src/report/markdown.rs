@@ -325,7 +325,7 @@ fn write_requests_md(out: &mut String, view: &View<'_>) -> fmt::Result {
         writeln!(
             out,
             "| {} | {} | {} | {} | {} | {} |",
-            Md(lane),
+            Md(lane.id()),
             c.compared,
             c.identical,
             c.inside_tools,
@@ -399,7 +399,7 @@ fn write_rejected_md(out: &mut String, view: &View<'_>) -> fmt::Result {
         writeln!(
             out,
             "| {} | {} | {} | {} | {} |",
-            Md(lane),
+            Md(lane.id()),
             r.old,
             r.new,
             r.declared,
@@ -468,7 +468,7 @@ fn write_semantic_md(out: &mut String, view: &View<'_>) -> fmt::Result {
         writeln!(
             out,
             "| {} | {} → {} | {} → {} | {} | {} → {} | {} → {} | {} | {} |",
-            Md(lane),
+            Md(lane.id()),
             n(&c.old, SemanticClass::Preserved),
             n(&c.new, SemanticClass::Preserved),
             n(&c.old, SemanticClass::Widened),

@@ -32,14 +32,14 @@ impl<'a> View<'a> {
             .summary
             .classes
             .keys()
-            .map(|l| (l.as_str(), [0; 5]))
+            .map(|l| (l.id(), [0; 5]))
             .collect();
         for o in &outcomes {
-            lanes.entry(o.lane.as_str()).or_default()[class_index(o.class)] += 1;
+            lanes.entry(o.lane.id()).or_default()[class_index(o.class)] += 1;
         }
         let issues = sorted_refs(&report.ledger_issues);
         let mut requests: Vec<&RequestOutcome> = report.requests.iter().collect();
-        requests.sort_by_key(|r| (r.lane.as_str(), r.catalog.as_str(), r.kind));
+        requests.sort_by_key(|r| (r.lane, r.catalog.as_str(), r.kind));
         Self {
             failing_requests: requests.iter().filter(|r| r.is_failure()).count(),
             requests,
@@ -134,7 +134,7 @@ pub(super) fn sorted_refs<T: Ord>(items: &[T]) -> Vec<&T> {
 /// keep their order).
 pub(super) fn sorted_outcomes(outcomes: &[CaseOutcome]) -> Vec<&CaseOutcome> {
     let mut v: Vec<&CaseOutcome> = outcomes.iter().collect();
-    v.sort_by(|a, b| (&a.lane, &a.case).cmp(&(&b.lane, &b.case)));
+    v.sort_by(|a, b| (a.lane, &a.case).cmp(&(b.lane, &b.case)));
     v
 }
 

@@ -295,7 +295,7 @@ fn a_renamed_property_key_is_mapped_through_its_record() {
     assert_eq!(unmapped.class, SemanticClass::Narrowed);
     let record = crate::degradation::Degradation {
         tool: "t".into(),
-        lane: "gemini-openapi".into(),
+        lane: Lane::GeminiOpenapi,
         path: "/properties/a:b".into(),
         keyword: "properties".into(),
         action: crate::degradation::Action::Rewritten,
@@ -326,7 +326,7 @@ fn a_renamed_required_key_is_not_filled_with_null() {
     });
     let record = crate::degradation::Degradation {
         tool: "t".into(),
-        lane: "anthropic-messages".into(),
+        lane: Lane::AnthropicMessages,
         path: "/properties/p:v".into(),
         keyword: "properties".into(),
         action: crate::degradation::Action::Rewritten,

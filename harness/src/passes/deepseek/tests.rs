@@ -583,7 +583,7 @@ fn deepseek_v1_replaces_a_root_that_is_not_a_json_object_as_deepseek_chat_does_t
         let records: Vec<(&str, &str, &str)> = s
             .degradations
             .iter()
-            .map(|d| (d.pass.as_str(), d.keyword.as_str(), d.lane.as_str()))
+            .map(|d| (d.pass.as_str(), d.keyword.as_str(), d.lane.id()))
             .collect();
         assert_eq!(
             records,
@@ -623,7 +623,7 @@ fn deepseek_v1_ships_a_tool_failing_closed_non_strict_as_deepseek_chat_shapes_it
     );
     assert_eq!(s.degradations.len(), 1);
     assert_eq!(s.degradations[0].keyword, "type");
-    assert_eq!(s.degradations[0].lane, "deepseek-strict");
+    assert_eq!(s.degradations[0].lane, Lane::DeepseekStrict);
 }
 
 #[test]

@@ -72,22 +72,22 @@ fn txt_lists_hold_one_sorted_key_per_line_per_class() {
     let dir = write_report(&tmp.path().join("latest"), &sample(), &meta("t")).unwrap();
     assert_eq!(
         read(&dir, "identical.txt"),
-        "anthropic::a#same\nopenai::o#ok\nopenai::o#plain\nopenai::o#same\n"
+        "anthropic-messages::a#same\nopenai-chat::o#ok\nopenai-chat::o#plain\nopenai-chat::o#same\n"
     );
-    assert_eq!(read(&dir, "reordered.txt"), "anthropic::a#order\n");
-    assert_eq!(read(&dir, "intended.txt"), "gemini::g#enum\n");
+    assert_eq!(read(&dir, "reordered.txt"), "anthropic-messages::a#order\n");
+    assert_eq!(read(&dir, "intended.txt"), "gemini-openapi::g#enum\n");
     assert_eq!(
         read(&dir, "unexpected.txt"),
-        format!("anthropic::{NASTY}\n")
+        format!("anthropic-messages::{NASTY}\n")
     );
-    assert_eq!(read(&dir, "errored.txt"), "gemini::g#boom\n");
+    assert_eq!(read(&dir, "errored.txt"), "gemini-openapi::g#boom\n");
     assert_eq!(
         read(&dir, "violations.txt"),
-        "openai::o#same idempotence v1\n"
+        "openai-chat::o#same idempotence v1\n"
     );
     assert_eq!(
         read(&dir, "failures.txt"),
-        format!("anthropic::{NASTY}\ngemini::g#boom\nopenai::o#same\n")
+        format!("anthropic-messages::{NASTY}\ngemini-openapi::g#boom\nopenai-chat::o#same\n")
     );
     let clean = report_from(Vec::new(), Vec::new(), Vec::new());
     let dir = write_report(&tmp.path().join("clean"), &clean, &meta("t")).unwrap();
@@ -127,7 +127,7 @@ fn divergences_jsonl_has_divergence_violation_ledger_and_unusable_lines_in_that_
     let boom = text.lines().nth(2).unwrap();
     assert_eq!(
         boom,
-        r#"{"type":"divergence","lane":"gemini","case":"g#boom","class":"errored","tags":["outcome:shaped->errored"],"ledger":[],"old":{"pipeline":"v0","outcome":"shaped","sha256":"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"},"new":{"pipeline":"v1","outcome":"errored","detail":"panic: index out of bounds\nat passes/flatten.rs","sha256":"bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb"}}"#
+        r#"{"type":"divergence","lane":"gemini-openapi","case":"g#boom","class":"errored","tags":["outcome:shaped->errored"],"ledger":[],"old":{"pipeline":"v0","outcome":"shaped","sha256":"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"},"new":{"pipeline":"v1","outcome":"errored","detail":"panic: index out of bounds\nat passes/flatten.rs","sha256":"bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb"}}"#
     );
     assert_eq!(
         text.lines().last().unwrap(),
@@ -319,4 +319,42 @@ fn merged_shard_halves_write_the_same_files_as_the_unsharded_report() {
     // Assert
     assert_eq!(merged, unsharded);
     assert_same_files_except_run_json(&m, &u);
+}
+
+#[test]
+fn read_report_refuses_an_unknown_lane_in_cases_json_naming_the_file() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = write_report(&tmp.path().join("latest"), &sample(), &meta("t")).unwrap();
+    fs::write(
+        dir.join(CASES_JSON),
+        "{\n  \"old\": \"v0\",\n  \"new\": \"v1\",\n  \"cases\": [\n    {\"lane\": \"anthropic-legacy\", \"case\": \"a#x\"}\n  ]\n}\n",
+    )
+    .unwrap();
+    let err = read_report(&dir).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        format!(
+            "{}:5:31: unknown lane `anthropic-legacy` (see `wireshape lanes`)",
+            dir.join(CASES_JSON).display()
+        )
+    );
+}
+
+#[test]
+fn read_report_refuses_an_unknown_lane_in_outcomes_json_naming_the_file() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = write_report(&tmp.path().join("latest"), &sample(), &meta("t")).unwrap();
+    let text =
+        read(&dir, OUTCOMES_JSON).replacen(r#""lane":"gemini-openapi""#, r#""lane":"gemini""#, 1);
+    fs::write(dir.join(OUTCOMES_JSON), &text).unwrap();
+    let err = read_report(&dir).unwrap_err();
+    // Line 14 is the first gemini-openapi outcome (one outcome a line);
+    // serde names the column of the value's last character.
+    assert_eq!(
+        err.to_string(),
+        format!(
+            "{}:14:16: unknown lane `gemini` (see `wireshape lanes`)",
+            dir.join(OUTCOMES_JSON).display()
+        )
+    );
 }

@@ -35,11 +35,9 @@ fn index_html_escapes_the_nasty_case_name_and_is_self_contained() {
         ),
         "{html}"
     );
-    assert!(
-        html.contains(
-            r#"<span class="mono">anthropic::weird#&lt;&amp;&quot;'&gt;</span></summary>"#
-        )
-    );
+    assert!(html.contains(
+        r#"<span class="mono">anthropic-messages::weird#&lt;&amp;&quot;'&gt;</span></summary>"#
+    ));
     assert!(html.contains(r#"<code class="tag">old:&lt;b&gt;&amp;amp;:kept</code>"#));
     assert!(!html.contains(NASTY));
     assert!(html.contains(r#"<span class="add">+  &quot;name&quot;: &quot;t&quot;"#));
@@ -54,8 +52,8 @@ fn index_html_escapes_the_nasty_case_name_and_is_self_contained() {
 #[test]
 fn index_html_carries_diff_details_for_at_most_2000_cases_and_says_so() {
     let outcomes: Vec<CaseOutcome> = (0..=HTML_DIFF_LIMIT)
-        .map(|i| case("openai", &format!("c#{i:05}"), Class::Intended, &[]))
-        .chain([case("openai", "z#last", Class::Unexpected, &[])])
+        .map(|i| case("openai-chat", &format!("c#{i:05}"), Class::Intended, &[]))
+        .chain([case("openai-chat", "z#last", Class::Unexpected, &[])])
         .collect();
     let report = report_from(outcomes, Vec::new(), Vec::new());
     let html = index_html(&View::new(&report));
@@ -66,7 +64,7 @@ fn index_html_carries_diff_details_for_at_most_2000_cases_and_says_so() {
     assert!(html.contains("2002 divergent or failing cases: details are included for the first 2000 only (failures first)."));
     // The failure comes first even though it sorts last.
     assert!(html.contains(
-        r#"<details class="case" id="d-0" data-lane="openai" data-class="unexpected" data-failure>"#
+        r#"<details class="case" id="d-0" data-lane="openai-chat" data-class="unexpected" data-failure>"#
     ));
     assert_eq!(html.matches("<tr data-lane=").count(), HTML_DIFF_LIMIT + 2);
 }
@@ -83,7 +81,7 @@ fn index_html_escapes_script_tags_and_quotes_in_tool_and_catalog_text() {
         "{html}"
     );
     assert!(html.contains(&format!(
-        r#"<span class="mono">openai::catalog.json#0-{escaped}</span></summary>"#
+        r#"<span class="mono">openai-chat::catalog.json#0-{escaped}</span></summary>"#
     )));
     // Tags, ledger reasons (an attribute value), violations, details.
     assert!(html.contains(&format!(

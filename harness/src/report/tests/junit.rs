@@ -9,10 +9,10 @@ use crate::report::junit::junit_xml;
 /// message, its class as `type` and everything known as its text.
 const SAMPLE_JUNIT_XML: &str = r#"<?xml version="1.0" encoding="UTF-8"?>
 <testsuites name="wireshape" tests="9" skipped="0" failures="4" errors="0">
-    <testsuite name="anthropic" tests="3" skipped="0" errors="0" failures="1">
-        <testcase name="a#order" classname="anthropic"/>
-        <testcase name="a#same" classname="anthropic"/>
-        <testcase name="weird#&lt;&amp;&quot;&apos;&gt;" classname="anthropic">
+    <testsuite name="anthropic-messages" tests="3" skipped="0" errors="0" failures="1">
+        <testcase name="a#order" classname="anthropic-messages"/>
+        <testcase name="a#same" classname="anthropic-messages"/>
+        <testcase name="weird#&lt;&amp;&quot;&apos;&gt;" classname="anthropic-messages">
             <failure message="unexpected divergence: new:pattern:removed, old:&lt;b&gt;&amp;amp;:kept" type="unexpected">class: unexpected
 tag: new:pattern:removed
 tag: old:&lt;b&gt;&amp;amp;:kept
@@ -30,8 +30,8 @@ diff:
 </failure>
         </testcase>
     </testsuite>
-    <testsuite name="gemini" tests="2" skipped="0" errors="0" failures="1">
-        <testcase name="g#boom" classname="gemini">
+    <testsuite name="gemini-openapi" tests="2" skipped="0" errors="0" failures="1">
+        <testcase name="g#boom" classname="gemini-openapi">
             <failure message="errored: new errored: panic: index out of bounds" type="errored">class: errored
 tag: outcome:shaped-&gt;errored
 old: v0 shaped sha256=aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa
@@ -40,12 +40,12 @@ new detail: panic: index out of bounds
 at passes/flatten.rs
 </failure>
         </testcase>
-        <testcase name="g#enum" classname="gemini"/>
+        <testcase name="g#enum" classname="gemini-openapi"/>
     </testsuite>
-    <testsuite name="openai" tests="3" skipped="0" errors="0" failures="1">
-        <testcase name="o#ok" classname="openai"/>
-        <testcase name="o#plain" classname="openai"/>
-        <testcase name="o#same" classname="openai">
+    <testsuite name="openai-chat" tests="3" skipped="0" errors="0" failures="1">
+        <testcase name="o#ok" classname="openai-chat"/>
+        <testcase name="o#plain" classname="openai-chat"/>
+        <testcase name="o#same" classname="openai-chat">
             <failure message="idempotence violated (v1): shape(shape(x)) != shape(x)" type="violation">class: identical
 old: v0 shaped sha256=aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa
 new: v1 shaped sha256=aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa
@@ -81,7 +81,7 @@ fn junit_xml_escapes_script_tags_and_quotes_in_tool_and_catalog_text() {
     let escaped = "&lt;script&gt;alert(1)&lt;/script&gt;&quot;&amp;&apos;";
     assert!(
         xml.contains(&format!(
-            r#"<testcase name="catalog.json#0-{escaped}" classname="openai">"#
+            r#"<testcase name="catalog.json#0-{escaped}" classname="openai-chat">"#
         )),
         "{xml}"
     );
@@ -105,13 +105,13 @@ fn junit_xml_escapes_script_tags_and_quotes_in_tool_and_catalog_text() {
 fn junit_xml_drops_ansi_escapes_and_control_characters_illegal_in_xml() {
     let name = "o#ansi-\u{1b}[31mred\u{1b}[0m-\u{7}bell";
     let report = report_from(
-        vec![case("openai", name, Class::Unexpected, &["tab\there"])],
+        vec![case("openai-chat", name, Class::Unexpected, &["tab\there"])],
         Vec::new(),
         Vec::new(),
     );
     let xml = junit_xml(&View::new(&report));
     assert!(
-        xml.contains(r#"<testcase name="o#ansi-red-bell" classname="openai">"#),
+        xml.contains(r#"<testcase name="o#ansi-red-bell" classname="openai-chat">"#),
         "{xml}"
     );
     assert!(xml.contains("\ntag: tabhere\n"), "{xml}");

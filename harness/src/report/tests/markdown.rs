@@ -23,39 +23,39 @@ fn summary_md_for_a_small_report_is_exactly_this() {
 
 | lane | identical | reordered | intended | unexpected | errored | total |
 |:---|---:|---:|---:|---:|---:|---:|
-| anthropic | 1 | 1 | 0 | 1 | 0 | 3 |
-| gemini | 0 | 0 | 1 | 0 | 1 | 2 |
-| openai | 3 | 0 | 0 | 0 | 0 | 3 |
+| anthropic-messages | 1 | 1 | 0 | 1 | 0 | 3 |
+| gemini-openapi | 0 | 0 | 1 | 0 | 1 | 2 |
+| openai-chat | 3 | 0 | 0 | 0 | 0 | 3 |
 | **total** | 4 | 1 | 1 | 1 | 1 | 8 |
 
 Outputs the lane's oracle rejects (one rejected tool takes the whole request down; a new one fails the run unless a `[[rejection]]` ledger entry declares it):
 
 | lane | old rejected | new rejected | declared | undeclared |
 |:---|---:|---:|---:|---:|
-| anthropic | 0 | 0 | 0 | 0 |
-| gemini | 0 | 0 | 0 | 0 |
-| openai | 0 | 0 | 0 | 0 |
+| anthropic-messages | 0 | 0 | 0 | 0 |
+| gemini-openapi | 0 | 0 | 0 | 0 |
+| openai-chat | 0 | 0 | 0 | 0 |
 | **total** | 0 | 0 | 0 | 0 |
 
 Semantic classes on instances of the author's schema (old → new; a narrowing of a shaped tool or a silent widening fails the run unless a `[[narrowing]]`/`[[widening]]` ledger entry declares it):
 
 | lane | preserved | widened | silent | narrowed | unjudged | declared | undeclared |
 |:---|---:|---:|---:|---:|---:|---:|---:|
-| anthropic | 0 → 0 | 0 → 0 | 0 | 0 → 0 | 0 → 0 | 0 | 0 |
-| gemini | 0 → 0 | 0 → 0 | 0 | 0 → 0 | 0 → 0 | 0 | 0 |
-| openai | 0 → 0 | 0 → 0 | 0 | 0 → 0 | 0 → 0 | 0 | 0 |
+| anthropic-messages | 0 → 0 | 0 → 0 | 0 | 0 → 0 | 0 → 0 | 0 | 0 |
+| gemini-openapi | 0 → 0 | 0 → 0 | 0 | 0 → 0 | 0 → 0 | 0 | 0 |
+| openai-chat | 0 → 0 | 0 → 0 | 0 | 0 → 0 | 0 → 0 | 0 | 0 |
 
 ## Unexpected divergences (1)
 
-- `anthropic::weird#<&"'>`: `new:pattern:removed`, `old:<b>&amp;:kept`
+- `anthropic-messages::weird#<&"'>`: `new:pattern:removed`, `old:<b>&amp;:kept`
 
 ## Errored (1)
 
-- `gemini::g#boom`: new errored: panic: index out of bounds
+- `gemini-openapi::g#boom`: new errored: panic: index out of bounds
 
 ## Invariant violations (1)
 
-- `openai::o#same` idempotence (`v1`): shape(shape(x)) != shape(x)
+- `openai-chat::o#same` idempotence (`v1`): shape(shape(x)) != shape(x)
 
 ## Ledger (2)
 
@@ -76,7 +76,7 @@ Exit code 1: failures found: unexpected or errored cases, undeclared rejected ou
 #[test]
 fn summary_md_of_a_clean_run_says_clean_and_has_no_sections() {
     let report = report_from(
-        vec![case("openai", "o#ok", Class::Identical, &[])],
+        vec![case("openai-chat", "o#ok", Class::Identical, &[])],
         Vec::new(),
         Vec::new(),
     );
@@ -92,11 +92,11 @@ fn summary_md_of_a_clean_run_says_clean_and_has_no_sections() {
 #[test]
 fn summary_md_lists_at_most_50_unexpected_cases() {
     let outcomes = (0..53)
-        .map(|i| case("openai", &format!("c#{i:02}"), Class::Unexpected, &[]))
+        .map(|i| case("openai-chat", &format!("c#{i:02}"), Class::Unexpected, &[]))
         .collect();
     let md = summary_md(&View::new(&report_from(outcomes, Vec::new(), Vec::new())));
     assert!(
-        md.contains("- `openai::c#49`\n- … and 3 more (see `unexpected.txt`)\n"),
+        md.contains("- `openai-chat::c#49`\n- … and 3 more (see `unexpected.txt`)\n"),
         "{md}"
     );
     assert!(!md.contains("c#50"));
@@ -104,7 +104,7 @@ fn summary_md_lists_at_most_50_unexpected_cases() {
 
 #[test]
 fn an_undeclared_narrowing_is_counted_listed_with_its_witness_and_fails() {
-    let mut o = case("openai", "o#enum", Class::Identical, &[]);
+    let mut o = case("openai-chat", "o#enum", Class::Identical, &[]);
     o.new.semantic = Some(crate::semantic::Semantics {
         class: SemanticClass::Narrowed,
         instances: 7,
@@ -119,15 +119,15 @@ fn an_undeclared_narrowing_is_counted_listed_with_its_witness_and_fails() {
     assert!(o.is_failure());
     let mut report = report_from(vec![o], Vec::new(), Vec::new());
     report.unusable.clear();
-    report.finish(&["openai".to_owned()]);
+    report.finish(&[Lane::OpenaiChat]);
     let view = View::new(&report);
     let md = summary_md(&view);
     assert!(
-        md.contains("| openai | 0 → 0 | 0 → 0 | 0 | 0 → 1 | 0 → 0 | 0 | 1 |\n"),
+        md.contains("| openai-chat | 0 → 0 | 0 → 0 | 0 | 0 → 1 | 0 → 0 | 0 | 1 |\n"),
         "{md}"
     );
     assert!(
-        md.contains("## Undeclared changes of meaning (1)\n\n- `openai::o#enum` (narrowed: other): witness `{}`\n"),
+        md.contains("## Undeclared changes of meaning (1)\n\n- `openai-chat::o#enum` (narrowed: other): witness `{}`\n"),
         "{md}"
     );
     let junit = junit_xml(&view);

@@ -15,6 +15,7 @@ use super::files::RUN_JSON;
 use super::view::View;
 use super::write_report;
 use crate::degradation::{Action, Degradation};
+use crate::lane::Lane;
 use crate::outcome::{
     CaseOutcome, CasePlan, Class, LedgerIssue, LedgerMatch, LedgerTable, LedgerUse, RunMeta,
     RunReport, Side, Summary, Violation, WirePair,
@@ -36,7 +37,7 @@ fn side(pipeline: &str, outcome: &str, sha: &str) -> Side {
 
 fn case(lane: &str, case: &str, class: Class, tags: &[&str]) -> CaseOutcome {
     CaseOutcome {
-        lane: lane.to_owned(),
+        lane: Lane::parse(lane).unwrap(),
         case: case.to_owned(),
         class,
         tags: tags.iter().map(|t| (*t).to_owned()).collect(),
@@ -64,11 +65,11 @@ fn ledger_match(file: &str, index: usize, class: &str) -> LedgerMatch {
     }
 }
 
-fn lanes() -> Vec<String> {
+fn lanes() -> Vec<Lane> {
     vec![
-        "anthropic".to_owned(),
-        "gemini".to_owned(),
-        "openai".to_owned(),
+        Lane::AnthropicMessages,
+        Lane::GeminiOpenapi,
+        Lane::OpenaiChat,
     ]
 }
 
@@ -76,7 +77,7 @@ fn lanes() -> Vec<String> {
 /// and a stale ledger entry, an unusable corpus file.
 fn sample_parts() -> (Vec<CaseOutcome>, Vec<LedgerUse>, Vec<LedgerIssue>) {
     let mut reordered = case(
-        "anthropic",
+        "anthropic-messages",
         "a#order",
         Class::Reordered,
         &["order:properties"],
@@ -84,13 +85,18 @@ fn sample_parts() -> (Vec<CaseOutcome>, Vec<LedgerUse>, Vec<LedgerIssue>) {
     reordered
         .ledger
         .push(ledger_match("anthropic.toml", 0, "reordered"));
-    let mut intended = case("gemini", "g#enum", Class::Intended, &["new:enum:rewritten"]);
+    let mut intended = case(
+        "gemini-openapi",
+        "g#enum",
+        Class::Intended,
+        &["new:enum:rewritten"],
+    );
     intended
         .ledger
         .push(ledger_match("gemini.toml", 0, "intended"));
     intended.new.degradations.push(Degradation {
         tool: "enum".to_owned(),
-        lane: "gemini".to_owned(),
+        lane: Lane::GeminiOpenapi,
         path: "/properties/kind".to_owned(),
         keyword: "enum".to_owned(),
         action: Action::Rewritten,
@@ -100,7 +106,7 @@ fn sample_parts() -> (Vec<CaseOutcome>, Vec<LedgerUse>, Vec<LedgerIssue>) {
         renamed_to: None,
     });
     let mut errored = case(
-        "gemini",
+        "gemini-openapi",
         "g#boom",
         Class::Errored,
         &["outcome:shaped->errored"],
@@ -108,18 +114,18 @@ fn sample_parts() -> (Vec<CaseOutcome>, Vec<LedgerUse>, Vec<LedgerIssue>) {
     errored.new.outcome = crate::pipeline::OutcomeKind::Errored;
     errored.new.detail = Some("panic: index out of bounds\nat passes/flatten.rs".to_owned());
     errored.wire = None;
-    let mut violated = case("openai", "o#same", Class::Identical, &[]);
+    let mut violated = case("openai-chat", "o#same", Class::Identical, &[]);
     violated.violations.push(Violation {
         invariant: crate::outcome::Invariant::Idempotence,
         pipeline: "v1".to_owned(),
         message: "shape(shape(x)) != shape(x)\nfirst: {}\nsecond: {\"type\":\"object\"}".to_owned(),
     });
     let outcomes = vec![
-        case("openai", "o#plain", Class::Identical, &[]),
+        case("openai-chat", "o#plain", Class::Identical, &[]),
         violated,
-        case("anthropic", "a#same", Class::Identical, &[]),
+        case("anthropic-messages", "a#same", Class::Identical, &[]),
         case(
-            "anthropic",
+            "anthropic-messages",
             NASTY,
             Class::Unexpected,
             &["new:pattern:removed", "old:<b>&amp;:kept"],
@@ -127,7 +133,7 @@ fn sample_parts() -> (Vec<CaseOutcome>, Vec<LedgerUse>, Vec<LedgerIssue>) {
         reordered,
         intended,
         errored,
-        case("openai", "o#ok", Class::Identical, &[]),
+        case("openai-chat", "o#ok", Class::Identical, &[]),
     ];
     let uses = vec![
         LedgerUse {
@@ -181,7 +187,7 @@ fn report_from(
         plan: outcomes
             .iter()
             .map(|o| CasePlan {
-                lane: o.lane.clone(),
+                lane: o.lane,
                 case: o.case.clone(),
             })
             .collect(),
@@ -269,7 +275,7 @@ const HOSTILE: &str = r#"<script>alert(1)</script>"&'"#;
 /// catalog named with it.
 fn hostile_report() -> RunReport {
     let mut o = case(
-        "openai",
+        "openai-chat",
         &format!("catalog.json#0-{HOSTILE}"),
         Class::Unexpected,
         &[&format!("new:description:{HOSTILE}")],
