@@ -20,14 +20,16 @@
 //! would clone or `Arc` the whole corpus and the pipelines for a deadline it
 //! does not use. Rayon is not used: it cannot abandon a thread.
 //!
-//! Both front ends start one thread per job (never more than `jobs` alive
-//! and counted), so a job past its deadline is replaced by the next one.
-//! When the system refuses a thread, the job runs on the calling thread
-//! instead (without a deadline).
+//! [`scoped`] starts `jobs` long-lived workers that take the next index
+//! until none is left; [`detached`] starts one thread per job (never more
+//! than `jobs` alive and counted), so a job past its deadline is replaced
+//! by the next one. When the system refuses a thread, the jobs run on the
+//! calling thread instead (without a deadline).
 
 use std::any::Any;
 use std::collections::BTreeMap;
 use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc::{self, RecvTimeoutError, Sender};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
@@ -45,11 +47,13 @@ pub(crate) enum Finished<T> {
 /// payload of its panic.
 type Sent<T> = (usize, Result<T, Box<dyn Any + Send>>);
 
-/// Run `work(i)` for every `i` in `0..count` on scoped threads named
-/// `<name>-<i>` (at most `jobs` at a time; 0 counts as 1); `on_done(i,
-/// value)` runs on the calling thread as each job finishes, in completion
-/// order. A job's panic is re-raised here once the jobs already running
-/// have finished.
+/// Run `work(i)` for every `i` in `0..count` on at most `jobs` scoped
+/// threads named `<name>-<w>` (0 counts as 1), each taking the next index
+/// until none is left; `on_done(i, value)` runs on the calling thread as
+/// each job finishes, in completion order. A job's panic stops the handing
+/// out of indices and is re-raised here once the jobs already running have
+/// finished. Long-lived workers, not a thread per job: a run has one job
+/// per case, hundreds of thousands of them.
 pub(crate) fn scoped<T: Send>(
     name: &str,
     jobs: usize,
@@ -57,30 +61,56 @@ pub(crate) fn scoped<T: Send>(
     work: &(dyn Fn(usize) -> T + Sync),
     on_done: &mut dyn FnMut(usize, T),
 ) {
+    let next = AtomicUsize::new(0);
+    let stop = AtomicBool::new(false);
+    let (done, results) = mpsc::channel::<Sent<T>>();
+    let mut panic = None;
     std::thread::scope(|scope| {
-        let mut start = |i: usize, done: Sender<Sent<T>>| {
-            let run = move || {
-                let result = catch_unwind(AssertUnwindSafe(|| work(i)));
-                // The receiver is gone only if the caller is unwinding.
-                let _ = done.send((i, result));
-            };
-            // `run` holds only references, the index and a sender: when the
-            // thread is refused, a copy runs here.
-            let again = run.clone();
-            if std::thread::Builder::new()
-                .name(format!("{name}-{i}"))
-                .spawn_scoped(scope, run)
-                .is_err()
-            {
-                again();
+        let (next, stop) = (&next, &stop);
+        let worker = |done: Sender<Sent<T>>| {
+            move || {
+                while !stop.load(Ordering::Relaxed) {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    if i >= count {
+                        break;
+                    }
+                    let result = catch_unwind(AssertUnwindSafe(|| work(i)));
+                    // The receiver is gone only if the caller is unwinding.
+                    if done.send((i, result)).is_err() {
+                        break;
+                    }
+                }
             }
         };
-        dispatch(jobs, count, None, &mut start, &mut |i, f| match f {
-            Finished::Done(v) => on_done(i, v),
-            // Unreachable: no deadline.
-            Finished::TimedOut => {}
-        });
+        let mut started = 0;
+        for w in 0..jobs.max(1).min(count) {
+            if std::thread::Builder::new()
+                .name(format!("{name}-{w}"))
+                .spawn_scoped(scope, worker(done.clone()))
+                .is_ok()
+            {
+                started += 1;
+            }
+        }
+        if started == 0 {
+            // Every thread refused: the jobs run here (results are queued).
+            worker(done.clone())();
+        }
+        drop(done);
+        for (i, result) in results {
+            match result {
+                Ok(v) if panic.is_none() => on_done(i, v),
+                Ok(_) => {}
+                Err(payload) => {
+                    stop.store(true, Ordering::Relaxed);
+                    panic.get_or_insert(payload);
+                }
+            }
+        }
     });
+    if let Some(payload) = panic {
+        resume_unwind(payload);
+    }
 }
 
 /// Run every job `make(i)` builds (on the calling thread, in index order)
