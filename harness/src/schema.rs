@@ -222,7 +222,13 @@ pub(crate) enum PastLimit {
 /// checked (a child left out never trips the limit).
 pub(crate) type Inherit<'f, S> = dyn Fn(&S, &Map<String, Value>, &ChildKey) -> Option<S> + 'f;
 
+/// A read-only walk's callback: the node's pointer, the node and the state
+/// it inherited; what comes next (see [`walk`]).
+pub(crate) type Enter<'f, 'a, S, B> =
+    dyn FnMut(&str, &'a Map<String, Value>, S) -> ControlFlow<B, Option<S>> + 'f;
+
 /// Every child inherits a copy of its parent's state.
+#[allow(clippy::unnecessary_wraps)] // the shape of an `Inherit`
 pub(crate) fn every_child<S: Clone>(state: &S, _: &Map<String, Value>, _: &ChildKey) -> Option<S> {
     Some(state.clone())
 }
@@ -243,12 +249,12 @@ pub(crate) fn walk<'a, S, B>(
     root: &'a Value,
     past_limit: PastLimit,
     state: S,
-    enter: &mut dyn FnMut(&str, &'a Map<String, Value>, S) -> ControlFlow<B, Option<S>>,
+    enter: &mut Enter<'_, 'a, S, B>,
     inherit: &Inherit<'_, S>,
 ) -> Result<ControlFlow<B>, TooDeep> {
     struct Walk<'e, 'i, 'a, S, B> {
         past_limit: PastLimit,
-        enter: &'e mut dyn FnMut(&str, &'a Map<String, Value>, S) -> ControlFlow<B, Option<S>>,
+        enter: &'e mut Enter<'i, 'a, S, B>,
         inherit: &'e Inherit<'i, S>,
     }
     impl<'a, S, B> Walk<'_, '_, 'a, S, B> {

@@ -109,6 +109,22 @@ pub(crate) struct Objects {
 pub(crate) type Optional<'a> = dyn FnMut(&str, &mut Value, &mut Cx<'_>) + 'a;
 
 impl Objects {
+    /// Close the qualifying objects outside conditionals (`nested`: below
+    /// the root too), leaving `required` alone: the OpenAI/Cerebras and
+    /// Anthropic `*-close-objects` passes.
+    pub(crate) const fn close_only(qualify: Qualify, nested: bool) -> Self {
+        Self {
+            qualify,
+            nested,
+            conditionals: false,
+            require: None,
+            close: Some(Close {
+                after: "properties",
+                reason: "strict mode: every object closed",
+            }),
+        }
+    }
+
     /// Shape every qualifying object of `schema` (pre-order).
     pub(crate) fn apply(
         &self,

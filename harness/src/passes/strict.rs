@@ -124,17 +124,11 @@ impl Pass for CloseObjects {
         if !self.gate.admits(tool, cx.lane) {
             return Ok(Step::Continue);
         }
-        Objects {
-            qualify: Qualify::Objects,
-            nested: self.nested,
-            conditionals: false,
-            require: None,
-            close: Some(objects::Close {
-                after: "properties",
-                reason: "strict mode: every object closed",
-            }),
-        }
-        .apply(&mut tool.input_schema, cx, &mut objects::leave_optional)?;
+        Objects::close_only(Qualify::Objects, self.nested).apply(
+            &mut tool.input_schema,
+            cx,
+            &mut objects::leave_optional,
+        )?;
         Ok(Step::Continue)
     }
 

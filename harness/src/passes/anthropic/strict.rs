@@ -330,21 +330,16 @@ impl Pass for StrictCloseObjects {
         }
         // Never inside `if`/`then`/`else`/`not`: closing there changes the
         // condition, not the shape (`anthropic-strict-fallback` drops `strict` for them).
-        Objects {
-            qualify: if self.only_unsaid {
-                Qualify::UnsaidObjects
-            } else {
-                Qualify::Objects
-            },
-            nested: true,
-            conditionals: false,
-            require: None,
-            close: Some(objects::Close {
-                after: "properties",
-                reason: "strict mode: every object closed",
-            }),
-        }
-        .apply(&mut tool.input_schema, cx, &mut objects::leave_optional)?;
+        let qualify = if self.only_unsaid {
+            Qualify::UnsaidObjects
+        } else {
+            Qualify::Objects
+        };
+        Objects::close_only(qualify, true).apply(
+            &mut tool.input_schema,
+            cx,
+            &mut objects::leave_optional,
+        )?;
         Ok(Step::Continue)
     }
 }
