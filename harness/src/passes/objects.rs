@@ -247,3 +247,131 @@ fn require_all(
 
 /// No change to an optional property.
 pub(crate) fn leave_optional(_: &str, _: &mut Value, _: &mut Cx<'_>) {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lane::Lane;
+    use crate::passes::test_support::{bytes, run};
+    use crate::passes::{Pass, Step};
+    use crate::tool::Tool;
+
+    /// One [`Objects`] as a pass.
+    struct Shape(Objects);
+
+    impl Pass for Shape {
+        fn name(&self) -> &'static str {
+            "objects"
+        }
+
+        fn apply(&self, tool: &mut Tool, cx: &mut Cx<'_>) -> Result<Step, TooDeep> {
+            self.0
+                .apply(&mut tool.input_schema, cx, &mut leave_optional)?;
+            Ok(Step::Continue)
+        }
+    }
+
+    fn schema() -> Value {
+        json!({"type":"object","properties":{"a":{},"f":false,"b":{}},"required":["x","b","b"]})
+    }
+
+    #[test]
+    fn deepseek_strict_objects_drop_undeclared_required_names_silently_and_require_false_optionals()
+    {
+        let ran = run(
+            &Shape(Objects {
+                qualify: Qualify::Objects,
+                nested: true,
+                conditionals: false,
+                require: Some(RequireAll {
+                    undeclared: Undeclared::DropSilently,
+                    false_optional: FalseOptional::Require,
+                    dedup: true,
+                    write: WriteRequired::Always,
+                    reason: "r",
+                }),
+                close: Some(Close {
+                    after: "required",
+                    reason: "c",
+                }),
+            }),
+            Lane::DeepseekStrict,
+            schema(),
+        );
+        assert_eq!(
+            bytes(ran.schema()),
+            r#"{"type":"object","properties":{"a":{},"f":false,"b":{}},"required":["b","a","f"],"additionalProperties":false}"#
+        );
+        assert_eq!(
+            ran.marks(),
+            [
+                (String::new(), "required".into(), Action::Rewritten),
+                (String::new(), "additionalProperties".into(), Action::Added)
+            ]
+        );
+    }
+
+    #[test]
+    fn openai_strict_objects_record_undeclared_required_names_and_drop_false_optionals() {
+        let ran = run(
+            &Shape(Objects {
+                qualify: Qualify::DeclaringProperties,
+                nested: true,
+                conditionals: false,
+                require: Some(RequireAll {
+                    undeclared: Undeclared::DropRecorded,
+                    false_optional: FalseOptional::DropRecorded,
+                    dedup: false,
+                    write: WriteRequired::WhenNamesChange,
+                    reason: "r",
+                }),
+                close: None,
+            }),
+            Lane::OpenaiStrict,
+            schema(),
+        );
+        assert_eq!(
+            bytes(ran.schema()),
+            r#"{"type":"object","properties":{"a":{},"b":{}},"required":["b","b","a"]}"#
+        );
+        assert_eq!(
+            ran.marks(),
+            [
+                ("/properties/f".into(), "(schema)".into(), Action::Removed),
+                (String::new(), "required".into(), Action::Removed),
+                (String::new(), "required".into(), Action::Rewritten)
+            ]
+        );
+    }
+
+    #[test]
+    fn write_required_always_gives_an_empty_object_an_empty_list() {
+        let shape = |write| {
+            Shape(Objects {
+                qualify: Qualify::Objects,
+                nested: true,
+                conditionals: false,
+                require: Some(RequireAll {
+                    undeclared: Undeclared::DropSilently,
+                    false_optional: FalseOptional::Require,
+                    dedup: false,
+                    write,
+                    reason: "r",
+                }),
+                close: None,
+            })
+        };
+        let always = run(
+            &shape(WriteRequired::Always),
+            Lane::DeepseekStrict,
+            json!({"type":"object"}),
+        );
+        assert_eq!(bytes(always.schema()), r#"{"type":"object","required":[]}"#);
+        let changed = run(
+            &shape(WriteRequired::WhenNamesChange),
+            Lane::DeepseekStrict,
+            json!({"type":"object"}),
+        );
+        assert_eq!(bytes(changed.schema()), r#"{"type":"object"}"#);
+    }
+}
