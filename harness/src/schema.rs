@@ -1,13 +1,43 @@
-//! Walking JSON Schema *positions*: the one traversal every pass uses.
+//! Walking JSON Schema *positions*: the one traversal every pass, rule and
+//! measure uses. No module outside this one recurses into schema children
+//! or compares a depth against [`MAX_DEPTH`].
 //!
 //! Only schema positions are walked. `properties`, `$defs`, `definitions`,
 //! `$def`, `patternProperties` and `dependentSchemas` are **name maps** (their
 //! values are schemas, the map itself is not); `enum`, `const`, `default` and
 //! `examples` are **literals** (never walked). A property named `const`,
 //! `properties` or `contains` is therefore a name, never a keyword.
+//! [`children`] lists a node's positions in the node's own key order, each
+//! as a [`ChildKey`]; only objects and booleans are positions, and boolean
+//! schemas are never shown to a callback (they carry no keywords).
 //!
-//! Depth is bounded by [`MAX_DEPTH`]: deeper input gives [`TooDeep`] instead
-//! of overflowing the stack.
+//! Every callback gets the node's **JSON Pointer** (RFC 6901, tokens
+//! escaped; `""` is the root, shown as `/` in messages by [`display_path`]),
+//! built on one buffer as the walk goes down.
+//!
+//! The walks:
+//! - [`walk`], read-only, **pre-order** (a node before its children).
+//!   State is inherited from parent to child: `enter` turns the state a node
+//!   inherited into the node's own, and `inherit` gives each child its copy
+//!   or leaves the child out (OpenAI's nesting count restarts at 0 under
+//!   `$defs`; DeepSeek's subset skips optional properties). `enter` can stop
+//!   the whole walk early (`ControlFlow::Break`) or skip the node's children.
+//!   [`visit`] and [`nodes_within_limit`] are its plain forms.
+//! - [`rewrite_with`], the mutable one, driven by a [`Rewrite`]: `enter`
+//!   (**pre-order**, may rewrite the node before its children are taken
+//!   from it), `inherit` as above, `after` (the outcomes of one keyword's
+//!   children, for a bottom-up pruning) and `leave` (**post-order**).
+//!   [`rewrite_pre_order`], [`rewrite_pre_order_outside_conditionals`] and
+//!   [`rewrite_post_order`] are its plain forms.
+//!
+//! Depth is bounded by [`MAX_DEPTH`] (the root is depth 0, each child one
+//! deeper): a node past it is [`TooDeep`] at that node's pointer instead of
+//! a stack overflow, checked before any callback sees the node (and after
+//! `inherit` chose the child). The read-only walk can instead skip such
+//! nodes or show the first one as a leaf ([`PastLimit`]).
+
+use std::convert::Infallible;
+use std::ops::ControlFlow;
 
 use serde_json::{Map, Value};
 
@@ -78,6 +108,13 @@ pub(crate) enum ChildKey {
 }
 
 impl ChildKey {
+    /// The keyword the child hangs under.
+    pub(crate) fn keyword(&self) -> &'static str {
+        match self {
+            Self::Single(k) | Self::Named(k, _) | Self::Indexed(k, _) => k,
+        }
+    }
+
     /// The pointer suffix this child adds to its parent's path.
     pub(crate) fn suffix(&self) -> String {
         match self {
@@ -164,64 +201,229 @@ pub(crate) fn children(node: &Map<String, Value>) -> Vec<ChildKey> {
     out
 }
 
-/// Visit every schema object in pre-order, with its JSON Pointer and depth
-/// (root = 0). Boolean schemas are skipped (they carry no keywords).
-pub fn visit(root: &Value, f: &mut dyn FnMut(&str, &Map<String, Value>)) -> Result<(), TooDeep> {
-    fn go(
-        v: &Value,
-        path: &mut String,
-        depth: usize,
-        f: &mut dyn FnMut(&str, &Map<String, Value>),
-    ) -> Result<(), TooDeep> {
-        let Some(map) = v.as_object() else {
-            return Ok(());
-        };
-        if depth > MAX_DEPTH {
-            return Err(TooDeep {
-                path: display_path(path),
-                limit: MAX_DEPTH,
-            });
-        }
-        f(path, map);
-        for child in children(map) {
-            let len = path.len();
-            path.push_str(&child.suffix());
-            if let Some(sub) = child.get(map) {
-                go(sub, path, depth + 1, f)?;
-            }
-            path.truncate(len);
-        }
-        Ok(())
-    }
-    go(root, &mut String::new(), 0, f)
-}
-
-/// When a rewrite calls back: before or after the node's children.
+/// What a walk does at a node nested deeper than [`MAX_DEPTH`] (the root
+/// is at depth 0, each child position one deeper).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Order {
-    Pre,
-    Post,
+pub(crate) enum PastLimit {
+    /// Stop with [`TooDeep`] at the node's pointer, before the callback
+    /// sees it. Every pass walks this way.
+    Fail,
+    /// Leave the node and everything under it out, silently (the oracle's
+    /// rules: a schema too deep to shape is judged on what is in reach).
+    Skip,
+    /// Show the node to the callback but walk none of its children: the
+    /// first node past the limit still counts (OpenAI's nesting measure).
+    Leaf,
 }
 
-/// A mutable walk's callback: pointer, the key the node was reached by, node.
-type Rewriter<'a> = dyn FnMut(&str, Option<&ChildKey>, &mut Map<String, Value>) -> bool + 'a;
-/// A post-order callback (nothing to skip).
-type PostRewriter<'a> = dyn FnMut(&str, Option<&ChildKey>, &mut Map<String, Value>) + 'a;
+/// What a read-only walk hands a child: its inherited state, or `None` to
+/// leave the child (and its subtree) out. Called with the parent's own
+/// state, the parent and the child's key, before the child's depth is
+/// checked (a child left out never trips the limit).
+pub(crate) type Inherit<'f, S> = dyn Fn(&S, &Map<String, Value>, &ChildKey) -> Option<S> + 'f;
 
-/// The one mutable walk. The callback gets the node's pointer, the key it
-/// was reached by (`None` for the root) and the node; in pre-order its
-/// `false` skips the node's children (which are taken after the callback).
-fn rewrite(root: &mut Value, order: Order, f: &mut Rewriter<'_>) -> Result<(), TooDeep> {
-    fn go(
+/// A read-only walk's callback: the node's pointer, the node and the state
+/// it inherited; what comes next (see [`walk`]).
+pub(crate) type Enter<'f, 'a, S, B> =
+    dyn FnMut(&str, &'a Map<String, Value>, S) -> ControlFlow<B, Option<S>> + 'f;
+
+/// Every child inherits a copy of its parent's state.
+#[allow(clippy::unnecessary_wraps)] // the shape of an `Inherit`
+pub(crate) fn every_child<S: Clone>(state: &S, _: &Map<String, Value>, _: &ChildKey) -> Option<S> {
+    Some(state.clone())
+}
+
+/// The one read-only walk: every schema object in pre-order, in the node's
+/// own key order, with its JSON Pointer (`""` is the root). Boolean schemas
+/// are skipped (they carry no keywords).
+///
+/// `enter` gets the pointer, the node and the state it inherited (the root
+/// gets `state`), and says what comes next: `Break(b)` ends the whole walk
+/// with `b`; `Continue(None)` skips the node's children; `Continue(Some(s))`
+/// walks each child `c` with the state `inherit(&s, node, c)` (a child
+/// given `None` is left out). State flows from parent to child only, so a
+/// child can start afresh where a keyword says so (a `$defs` entry resets
+/// a nesting level). `past_limit` says what a node deeper than
+/// [`MAX_DEPTH`] does.
+pub(crate) fn walk<'a, S, B>(
+    root: &'a Value,
+    past_limit: PastLimit,
+    state: S,
+    enter: &mut Enter<'_, 'a, S, B>,
+    inherit: &Inherit<'_, S>,
+) -> Result<ControlFlow<B>, TooDeep> {
+    struct Walk<'e, 'i, 'a, S, B> {
+        past_limit: PastLimit,
+        enter: &'e mut Enter<'i, 'a, S, B>,
+        inherit: &'e Inherit<'i, S>,
+    }
+    impl<'a, S, B> Walk<'_, '_, 'a, S, B> {
+        fn go(
+            &mut self,
+            v: &'a Value,
+            path: &mut String,
+            depth: usize,
+            state: S,
+        ) -> Result<ControlFlow<B>, TooDeep> {
+            let Some(map) = v.as_object() else {
+                return Ok(ControlFlow::Continue(()));
+            };
+            let leaf = depth > MAX_DEPTH;
+            if leaf {
+                match self.past_limit {
+                    PastLimit::Fail => {
+                        return Err(TooDeep {
+                            path: display_path(path),
+                            limit: MAX_DEPTH,
+                        });
+                    }
+                    PastLimit::Skip => return Ok(ControlFlow::Continue(())),
+                    PastLimit::Leaf => {}
+                }
+            }
+            let own = match (self.enter)(path, map, state) {
+                ControlFlow::Break(b) => return Ok(ControlFlow::Break(b)),
+                ControlFlow::Continue(None) => return Ok(ControlFlow::Continue(())),
+                ControlFlow::Continue(Some(_)) if leaf => return Ok(ControlFlow::Continue(())),
+                ControlFlow::Continue(Some(own)) => own,
+            };
+            for child in children(map) {
+                let Some(inherited) = (self.inherit)(&own, map, &child) else {
+                    continue;
+                };
+                let len = path.len();
+                path.push_str(&child.suffix());
+                if let Some(sub) = child.get(map)
+                    && let ControlFlow::Break(b) = self.go(sub, path, depth + 1, inherited)?
+                {
+                    return Ok(ControlFlow::Break(b));
+                }
+                path.truncate(len);
+            }
+            Ok(ControlFlow::Continue(()))
+        }
+    }
+    Walk {
+        past_limit,
+        enter,
+        inherit,
+    }
+    .go(root, &mut String::new(), 0, state)
+}
+
+/// Visit every schema object in pre-order with its JSON Pointer ([`walk`]
+/// without state or early stop; past [`MAX_DEPTH`] is [`TooDeep`]).
+pub fn visit(root: &Value, f: &mut dyn FnMut(&str, &Map<String, Value>)) -> Result<(), TooDeep> {
+    let ControlFlow::Continue(()) = walk::<(), Infallible>(
+        root,
+        PastLimit::Fail,
+        (),
+        &mut |path, node, ()| {
+            f(path, node);
+            ControlFlow::Continue(Some(()))
+        },
+        &every_child,
+    )?;
+    Ok(())
+}
+
+/// Every schema object with its JSON Pointer, in pre-order; nodes past
+/// [`MAX_DEPTH`] are left out (the oracle's rules judge what is in reach).
+pub(crate) fn nodes_within_limit(root: &Value) -> Vec<(String, &Map<String, Value>)> {
+    let mut out = Vec::new();
+    // Skipping never fails.
+    let _ = walk::<(), Infallible>(
+        root,
+        PastLimit::Skip,
+        (),
+        &mut |path, node, ()| {
+            out.push((path.to_owned(), node));
+            ControlFlow::Continue(Some(()))
+        },
+        &every_child,
+    );
+    out
+}
+
+/// The hooks of the one mutable walk ([`rewrite_with`]). Each node is
+/// entered (pre-order), then its children are rewritten, then it is left
+/// (post-order); the state a node's `enter` returns is what its children
+/// inherit, as in [`walk`]. A node past [`MAX_DEPTH`] is [`TooDeep`].
+pub(crate) trait Rewrite {
+    /// What a node inherits from its parent (the root: the walk's start).
+    type State: Clone;
+    /// What a finished node hands back to its parent (see [`Self::KEYWORDS`]).
+    type Out;
+
+    /// The child keywords walked, in this order, each followed by
+    /// [`Self::after`] with the outcomes of its children (called whether or
+    /// not it has any). `None`: every child position in the node's own key
+    /// order, and `after` is never called.
+    const KEYWORDS: Option<&'static [&'static str]> = None;
+
+    /// Before the children (they are taken from the node as `enter` leaves
+    /// it). `Break(out)` finishes the node with `out` (no children, no
+    /// `leave`); `Continue(None)` skips the children; `Continue(Some(s))`
+    /// walks them with `s`.
+    fn enter(
+        &mut self,
+        path: &str,
+        via: Option<&ChildKey>,
+        node: &mut Map<String, Value>,
+        inherited: Self::State,
+    ) -> ControlFlow<Self::Out, Option<Self::State>>;
+
+    /// The state child `key` inherits, or `None` to leave it out (before
+    /// its depth is checked).
+    fn inherit(
+        &mut self,
+        state: &Self::State,
+        _parent: &Map<String, Value>,
+        _key: &ChildKey,
+    ) -> Option<Self::State> {
+        Some(state.clone())
+    }
+
+    /// After the children under `keyword` (only with [`Self::KEYWORDS`]):
+    /// their keys and outcomes, in order. `Break(out)` finishes the node
+    /// with `out` (no further keywords, no `leave`).
+    fn after(
+        &mut self,
+        _path: &str,
+        _node: &mut Map<String, Value>,
+        _keyword: &'static str,
+        _outs: Vec<(ChildKey, Self::Out)>,
+    ) -> ControlFlow<Self::Out> {
+        ControlFlow::Continue(())
+    }
+
+    /// After the children: the node's outcome for its parent.
+    fn leave(
+        &mut self,
+        path: &str,
+        via: Option<&ChildKey>,
+        node: &mut Map<String, Value>,
+    ) -> Self::Out;
+}
+
+/// Run a [`Rewrite`] over every schema object under `root` (`state` is
+/// what the root inherits); the root's outcome, `None` when the root is
+/// not an object.
+pub(crate) fn rewrite_with<R: Rewrite>(
+    root: &mut Value,
+    state: R::State,
+    r: &mut R,
+) -> Result<Option<R::Out>, TooDeep> {
+    fn go<R: Rewrite>(
+        r: &mut R,
         v: &mut Value,
         via: Option<&ChildKey>,
         path: &mut String,
         depth: usize,
-        order: Order,
-        f: &mut Rewriter<'_>,
-    ) -> Result<(), TooDeep> {
+        state: R::State,
+    ) -> Result<Option<R::Out>, TooDeep> {
         let Some(map) = v.as_object_mut() else {
-            return Ok(());
+            return Ok(None);
         };
         if depth > MAX_DEPTH {
             return Err(TooDeep {
@@ -229,23 +431,101 @@ fn rewrite(root: &mut Value, order: Order, f: &mut Rewriter<'_>) -> Result<(), T
                 limit: MAX_DEPTH,
             });
         }
-        if order == Order::Pre && !f(path, via, map) {
-            return Ok(());
-        }
-        for child in children(map) {
+        let own = match r.enter(path, via, map, state) {
+            ControlFlow::Break(out) => return Ok(Some(out)),
+            ControlFlow::Continue(None) => return Ok(Some(r.leave(path, via, map))),
+            ControlFlow::Continue(Some(own)) => own,
+        };
+        let child = |r: &mut R,
+                     map: &mut Map<String, Value>,
+                     path: &mut String,
+                     key: &ChildKey|
+         -> Result<Option<R::Out>, TooDeep> {
+            let Some(inherited) = r.inherit(&own, map, key) else {
+                return Ok(None);
+            };
             let len = path.len();
-            path.push_str(&child.suffix());
-            if let Some(sub) = child.get_mut(map) {
-                go(sub, Some(&child), path, depth + 1, order, f)?;
-            }
+            path.push_str(&key.suffix());
+            let out = match key.get_mut(map) {
+                Some(sub) => go(r, sub, Some(key), path, depth + 1, inherited)?,
+                None => None,
+            };
             path.truncate(len);
+            Ok(out)
+        };
+        match R::KEYWORDS {
+            None => {
+                for key in children(map) {
+                    child(r, map, path, &key)?;
+                }
+            }
+            Some(keywords) => {
+                for keyword in keywords {
+                    let mut outs = Vec::new();
+                    for key in children(map) {
+                        if key.keyword() == *keyword
+                            && let Some(out) = child(r, map, path, &key)?
+                        {
+                            outs.push((key, out));
+                        }
+                    }
+                    if let ControlFlow::Break(out) = r.after(path, map, keyword, outs) {
+                        return Ok(Some(out));
+                    }
+                }
+            }
         }
-        if order == Order::Post {
-            f(path, via, map);
-        }
-        Ok(())
+        Ok(Some(r.leave(path, via, map)))
     }
-    go(root, None, &mut String::new(), 0, order, f)
+    go(r, root, None, &mut String::new(), 0, state)
+}
+
+/// A pre-order callback: pointer, the key the node was reached by (`None`
+/// at the root), node; `false` skips the node's children.
+type PreRewriter<'a> = dyn FnMut(&str, Option<&ChildKey>, &mut Map<String, Value>) -> bool + 'a;
+/// A post-order callback (nothing to skip).
+type PostRewriter<'a> = dyn FnMut(&str, Option<&ChildKey>, &mut Map<String, Value>) + 'a;
+
+/// [`Rewrite`] with one pre-order callback.
+struct Pre<'f, 'a>(&'f mut PreRewriter<'a>);
+
+impl Rewrite for Pre<'_, '_> {
+    type State = ();
+    type Out = ();
+
+    fn enter(
+        &mut self,
+        path: &str,
+        via: Option<&ChildKey>,
+        node: &mut Map<String, Value>,
+        (): (),
+    ) -> ControlFlow<(), Option<()>> {
+        ControlFlow::Continue((self.0)(path, via, node).then_some(()))
+    }
+
+    fn leave(&mut self, _: &str, _: Option<&ChildKey>, _: &mut Map<String, Value>) {}
+}
+
+/// [`Rewrite`] with one post-order callback.
+struct Post<'f, 'a>(&'f mut PostRewriter<'a>);
+
+impl Rewrite for Post<'_, '_> {
+    type State = ();
+    type Out = ();
+
+    fn enter(
+        &mut self,
+        _: &str,
+        _: Option<&ChildKey>,
+        _: &mut Map<String, Value>,
+        (): (),
+    ) -> ControlFlow<(), Option<()>> {
+        ControlFlow::Continue(Some(()))
+    }
+
+    fn leave(&mut self, path: &str, via: Option<&ChildKey>, node: &mut Map<String, Value>) {
+        (self.0)(path, via, node);
+    }
 }
 
 /// Rewrite every schema object bottom-up (children first, then the node),
@@ -254,10 +534,8 @@ pub(crate) fn rewrite_post_order(
     root: &mut Value,
     f: &mut PostRewriter<'_>,
 ) -> Result<(), TooDeep> {
-    rewrite(root, Order::Post, &mut |p, via, m| {
-        f(p, via, m);
-        true
-    })
+    rewrite_with(root, (), &mut Post(f))?;
+    Ok(())
 }
 
 /// Rewrite every schema object top-down (the node, then the children it has
@@ -267,7 +545,8 @@ pub(crate) fn rewrite_pre_order(
     root: &mut Value,
     f: &mut dyn FnMut(&str, &mut Map<String, Value>) -> bool,
 ) -> Result<(), TooDeep> {
-    rewrite(root, Order::Pre, &mut |p, _, m| f(p, m))
+    rewrite_with(root, (), &mut Pre(&mut |p, _, m| f(p, m)))?;
+    Ok(())
 }
 
 /// Rewrite top-down like [`rewrite_pre_order`], but never enter an
@@ -277,12 +556,17 @@ pub(crate) fn rewrite_pre_order_outside_conditionals(
     root: &mut Value,
     f: &mut dyn FnMut(&str, &mut Map<String, Value>) -> bool,
 ) -> Result<(), TooDeep> {
-    rewrite(root, Order::Pre, &mut |p, via, m| {
-        if via.is_some_and(ChildKey::is_conditional) {
-            return false;
-        }
-        f(p, m)
-    })
+    rewrite_with(
+        root,
+        (),
+        &mut Pre(&mut |p, via, m| {
+            if via.is_some_and(ChildKey::is_conditional) {
+                return false;
+            }
+            f(p, m)
+        }),
+    )?;
+    Ok(())
 }
 
 /// The pointer and keyword of the first `if`/`then`/`else`/`not` subschema
@@ -306,6 +590,12 @@ impl ChildKey {
     /// The child is an `if`/`then`/`else`/`not` subschema.
     pub(crate) fn is_conditional(&self) -> bool {
         matches!(self, Self::Single(k) if CONDITIONALS.contains(k))
+    }
+
+    /// The child is a `$defs` or `definitions` entry: a definition, reached
+    /// only through `$ref`, so it starts its own nesting count.
+    pub(crate) fn is_definition(&self) -> bool {
+        matches!(self, Self::Named("$defs" | "definitions", _))
     }
 
     /// The child is an in-place applicator: it constrains the *same*
@@ -446,71 +736,5 @@ pub(crate) const KEYWORD_FAMILIES: &[(&str, &[&str])] = &[
 ];
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use serde_json::json;
-
-    fn paths(v: &Value) -> Vec<String> {
-        let mut out = Vec::new();
-        visit(v, &mut |p, _| out.push(display_path(p))).unwrap();
-        out
-    }
-
-    #[test]
-    fn walk_visits_property_schemas_but_not_the_properties_map() {
-        let v = json!({"type":"object","properties":{"const":{"type":"string"},"properties":{"type":"object"}}});
-        assert_eq!(
-            paths(&v),
-            ["/", "/properties/const", "/properties/properties"]
-        );
-    }
-
-    #[test]
-    fn walk_never_enters_literals() {
-        let v = json!({"enum":[{"type":"object"}],"const":{"anyOf":[]},"default":{"not":{}},"examples":[{"properties":{}}]});
-        assert_eq!(paths(&v), ["/"]);
-    }
-
-    #[test]
-    fn walk_visits_every_name_map_and_schema_array() {
-        let v = json!({
-            "$defs":{"a":{}}, "definitions":{"b":{}}, "$def":{"c":{}},
-            "patternProperties":{"^x":{}}, "dependentSchemas":{"d":{}},
-            "anyOf":[{}], "items":[{}, {}], "not":{}, "dependencies":{"e":["f"], "g":{}}
-        });
-        assert_eq!(
-            paths(&v),
-            [
-                "/",
-                "/$defs/a",
-                "/definitions/b",
-                "/$def/c",
-                "/patternProperties/^x",
-                "/dependentSchemas/d",
-                "/anyOf/0",
-                "/items/0",
-                "/items/1",
-                "/not",
-                "/dependencies/g"
-            ]
-        );
-    }
-
-    #[test]
-    fn pointer_tokens_are_escaped() {
-        let v = json!({"properties":{"a/b~c":{}}});
-        assert_eq!(paths(&v), ["/", "/properties/a~1b~0c"]);
-    }
-
-    #[test]
-    fn a_schema_deeper_than_the_limit_is_an_error_not_a_stack_overflow() {
-        let mut v = json!({});
-        for _ in 0..(MAX_DEPTH + 5) {
-            v = json!({"not": v});
-        }
-        let err = visit(&v, &mut |_, _| {}).unwrap_err();
-        assert_eq!(err.limit, MAX_DEPTH);
-        assert!(err.path.starts_with("/not/not"), "{}", err.path);
-        assert_eq!(err.path.matches("/not").count(), MAX_DEPTH + 1);
-    }
-}
+#[path = "schema_tests.rs"]
+mod tests;

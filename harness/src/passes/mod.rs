@@ -17,6 +17,7 @@ mod lookaround;
 pub(crate) mod names;
 mod normalize;
 mod notes;
+mod objects;
 pub(crate) mod openai;
 mod responses;
 mod root;

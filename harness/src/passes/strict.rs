@@ -17,6 +17,7 @@
 
 use serde_json::{Map, Value, json};
 
+use super::objects::{self, FalseOptional, Objects, Qualify, Undeclared, WriteRequired};
 use super::{Cx, Pass, PassMutant, Step};
 use crate::degradation::Action;
 use crate::lane::Lane;
@@ -123,20 +124,10 @@ impl Pass for CloseObjects {
         if !self.gate.admits(tool, cx.lane) {
             return Ok(Step::Continue);
         }
-        schema::rewrite_pre_order_outside_conditionals(
+        Objects::close_only(Qualify::Objects, self.nested).apply(
             &mut tool.input_schema,
-            &mut |path, node| {
-                if schema::is_object_schema(node) {
-                    cx.set_keyword(
-                        path,
-                        node,
-                        ("properties", "additionalProperties"),
-                        json!(false),
-                        "strict mode: every object closed",
-                    );
-                }
-                self.nested
-            },
+            cx,
+            &mut objects::leave_optional,
         )?;
         Ok(Step::Continue)
     }
@@ -394,74 +385,26 @@ impl Pass for RequireAll {
         if !self.gate.admits(tool, cx.lane) {
             return Ok(Step::Continue);
         }
-        schema::rewrite_pre_order_outside_conditionals(
-            &mut tool.input_schema,
-            &mut |path, node| {
-                let required = schema::required_names(node);
-                let Some(Value::Object(props)) = node.get_mut("properties") else {
-                    return self.nested;
-                };
-                // An optional property whose schema is `false` (the key
-                // must stay absent) cannot be required: no value matches
-                // `false`, so the tool could never be called. Strict mode
-                // closes every object, which keeps the key absent without it.
-                let banned: Vec<String> = props
-                    .iter()
-                    .filter(|(k, v)| **v == Value::Bool(false) && !required.contains(*k))
-                    .map(|(k, _)| k.clone())
-                    .collect();
-                for name in banned {
-                    props.shift_remove(&name);
-                    cx.record(
-                        &schema::child_path(&format!("{path}/properties"), &name),
-                        "(schema)",
-                        Action::Removed,
-                        "strict mode: a property schema false (the key must stay absent) is dropped, not required; the closed object keeps the key out",
-                    );
+        Objects {
+            qualify: Qualify::DeclaringProperties,
+            nested: self.nested,
+            conditionals: false,
+            require: Some(objects::RequireAll {
+                undeclared: Undeclared::DropRecorded,
+                false_optional: FalseOptional::DropRecorded,
+                dedup: false,
+                write: WriteRequired::WhenNamesChange,
+                reason: "strict mode: every property required",
+            }),
+            close: None,
+        }
+        .apply(&mut tool.input_schema, cx, &mut |at, prop, cx| {
+            if self.nullable {
+                for (keyword, action, reason) in nullable(prop) {
+                    cx.record(at, keyword, action, reason);
                 }
-                // A required name the object does not declare: strict mode
-                // closes the object, so no call could carry that key and
-                // the tool could never be called. It goes.
-                let mut all: Vec<String> = Vec::with_capacity(required.len());
-                for name in &required {
-                    if props.contains_key(name) {
-                        all.push(name.clone());
-                    } else {
-                        cx.record(
-                            path,
-                            "required",
-                            Action::Removed,
-                            format!(
-                                "strict mode: required name {name:?} is no declared property; the closed object could never carry it, so no call could satisfy the tool"
-                            ),
-                        );
-                    }
-                }
-                let declared = all.clone();
-                for (name, prop) in props.iter_mut() {
-                    if declared.contains(name) {
-                        continue;
-                    }
-                    let at = schema::child_path(&format!("{path}/properties"), name);
-                    if self.nullable {
-                        for (keyword, action, reason) in nullable(prop) {
-                            cx.record(&at, keyword, action, reason);
-                        }
-                    }
-                    all.push(name.clone());
-                }
-                if all != required || (!all.is_empty() && !node.contains_key("required")) {
-                    cx.set_keyword(
-                        path,
-                        node,
-                        ("properties", "required"),
-                        json!(all),
-                        "strict mode: every property required",
-                    );
-                }
-                self.nested
-            },
-        )?;
+            }
+        })?;
         Ok(Step::Continue)
     }
 

@@ -108,28 +108,8 @@ pub(crate) fn each_schema(
 
 /// Every schema node of one tool's schema (name maps and literals are not
 /// walked), with its JSON Pointer; nodes past the depth limit are skipped.
-#[allow(dead_code)] // used by the provider files as they grow
 pub(crate) fn nodes(schema: &Value) -> Vec<(String, &Map<String, Value>)> {
-    fn go<'a>(
-        v: &'a Value,
-        path: &str,
-        depth: usize,
-        out: &mut Vec<(String, &'a Map<String, Value>)>,
-    ) {
-        let Some(map) = v.as_object() else { return };
-        if depth > schema::MAX_DEPTH {
-            return;
-        }
-        out.push((path.to_owned(), map));
-        for child in schema::children(map) {
-            if let Some(sub) = child.get(map) {
-                go(sub, &format!("{path}{}", child.suffix()), depth + 1, out);
-            }
-        }
-    }
-    let mut out = Vec::new();
-    go(schema, "", 0, &mut out);
-    out
+    schema::nodes_within_limit(schema)
 }
 
 /// The first reason a schema is not a valid JSON Schema draft 2020-12

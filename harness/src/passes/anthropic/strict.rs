@@ -5,6 +5,7 @@ use serde_json::{Map, Value, json};
 
 use crate::degradation::Action;
 use crate::passes::notes::{self, Unenforced};
+use crate::passes::objects::{self, Objects, Qualify};
 use crate::passes::{Cx, Pass, PassMutant, Step};
 use crate::schema::{self, TooDeep};
 use crate::strict_subset;
@@ -329,22 +330,15 @@ impl Pass for StrictCloseObjects {
         }
         // Never inside `if`/`then`/`else`/`not`: closing there changes the
         // condition, not the shape (`anthropic-strict-fallback` drops `strict` for them).
-        schema::rewrite_pre_order_outside_conditionals(
+        let qualify = if self.only_unsaid {
+            Qualify::UnsaidObjects
+        } else {
+            Qualify::Objects
+        };
+        Objects::close_only(qualify, true).apply(
             &mut tool.input_schema,
-            &mut |path, node| {
-                if schema::is_object_schema(node)
-                    && (!node.contains_key("additionalProperties") || !self.only_unsaid)
-                {
-                    cx.set_keyword(
-                        path,
-                        node,
-                        ("properties", "additionalProperties"),
-                        json!(false),
-                        "strict mode: every object closed",
-                    );
-                }
-                true
-            },
+            cx,
+            &mut objects::leave_optional,
         )?;
         Ok(Step::Continue)
     }

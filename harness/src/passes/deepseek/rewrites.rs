@@ -3,7 +3,7 @@
 
 use serde_json::{Map, Value};
 
-use super::subset::{Close, FORMATS, WIDENING, close_object};
+use super::subset::{Close, FORMATS, WIDENING, objects};
 use crate::degradation::Action;
 use crate::passes::notes::{self, Unenforced};
 use crate::passes::{Cx, Pass, PassMutant, Step};
@@ -325,15 +325,10 @@ impl Pass for DeepseekCloseObjects {
     fn apply(&self, tool: &mut Tool, cx: &mut Cx<'_>) -> Result<Step, TooDeep> {
         // Never inside `if`/`then`/`else`/`not` (that would change the
         // condition); `deepseek-post-gate` fails such a tool closed anyway.
-        schema::rewrite_pre_order_outside_conditionals(
+        objects(self.close, false).apply(
             &mut tool.input_schema,
-            &mut |path, node| {
-                if !schema::is_object_schema(node) {
-                    return true;
-                }
-                close_object(path, node, self.close, cx);
-                true
-            },
+            cx,
+            &mut crate::passes::objects::leave_optional,
         )?;
         Ok(Step::Continue)
     }

@@ -1,10 +1,14 @@
 //! The DeepSeek strict subset as data (formats, widening and unrepresentable
 //! keywords), the search over the shipped shape, and closing one object.
 
-use serde_json::{Map, Value, json};
+use std::ops::ControlFlow;
 
-use crate::passes::Cx;
-use crate::schema::{self, ChildKey, MAX_DEPTH, TooDeep};
+use serde_json::{Map, Value};
+
+use crate::passes::objects::{
+    self, FalseOptional, Objects, Qualify, RequireAll, Undeclared, WriteRequired,
+};
+use crate::schema::{self, ChildKey, PastLimit, TooDeep};
 
 /// DeepSeek's documented `format` values.
 pub(crate) const FORMATS: &[&str] = crate::facts::deepseek::STRICT_FORMATS.items;
@@ -46,46 +50,27 @@ pub(crate) const UNREPRESENTABLE: &[&str] = &[
 pub(super) type Judge<'a> = dyn FnMut(&str, &Map<String, Value>) -> Option<String> + 'a;
 
 pub(super) fn find_in_shipped(root: &Value, f: &mut Judge<'_>) -> Result<Option<String>, TooDeep> {
-    fn go(
-        v: &Value,
-        path: &mut String,
-        depth: usize,
-        f: &mut Judge<'_>,
-    ) -> Result<Option<String>, TooDeep> {
-        let Some(map) = v.as_object() else {
-            return Ok(None);
-        };
-        if depth > MAX_DEPTH {
-            return Err(TooDeep {
-                path: schema::display_path(path),
-                limit: MAX_DEPTH,
-            });
-        }
-        if let Some(r) = f(path, map) {
-            return Ok(Some(r));
-        }
-        let required = schema::required_names(map);
-        for child in schema::children(map) {
-            if let ChildKey::Named("properties", name) = &child
-                && !required.contains(name)
+    let found = schema::walk::<(), String>(
+        root,
+        PastLimit::Fail,
+        (),
+        &mut |path, node, ()| match f(path, node) {
+            Some(reason) => ControlFlow::Break(reason),
+            None => ControlFlow::Continue(Some(())),
+        },
+        &|(), parent, child| match child {
+            ChildKey::Named("properties", name)
+                if !schema::required_names(parent).contains(name) =>
             {
-                continue;
+                None
             }
-            let len = path.len();
-            path.push_str(&child.suffix());
-            if let Some(sub) = child.get(map)
-                && let Some(r) = go(sub, path, depth + 1, f)?
-            {
-                return Ok(Some(r));
-            }
-            path.truncate(len);
-        }
-        Ok(None)
-    }
-    go(root, &mut String::new(), 0, f)
+            _ => Some(()),
+        },
+    )?;
+    Ok(found.break_value())
 }
 
-/// Which halves of [`close_object`] run (both, outside mutants).
+/// Which halves of [`objects`] run (both, outside mutants).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Close {
     pub(crate) require_all: bool,
@@ -101,47 +86,28 @@ impl Default for Close {
     }
 }
 
-/// Require every property and forbid additional ones on one object node.
+/// DeepSeek's closing: every object schema requires all its properties
+/// (a `required` name the object does not declare is dropped silently,
+/// repeats collapse, `required` is always written) and then forbids
+/// additional ones; `conditionals`: also inside `if`/`then`/`else`/`not`.
 /// Existing `required` entries keep their order; missing property names
 /// follow in property order (no needless byte change).
-pub(super) fn close_object(
-    path: &str,
-    node: &mut Map<String, Value>,
-    close: Close,
-    cx: &mut Cx<'_>,
-) {
-    let names: Vec<String> = node
-        .get("properties")
-        .and_then(Value::as_object)
-        .map(|p| p.keys().cloned().collect())
-        .unwrap_or_default();
-    let mut required: Vec<String> = schema::required_names(node)
-        .into_iter()
-        .filter(|r| names.contains(r))
-        .collect();
-    required.dedup();
-    for n in &names {
-        if !required.contains(n) {
-            required.push(n.clone());
-        }
-    }
-    if close.require_all {
-        cx.set_keyword(
-            path,
-            node,
-            ("properties", "required"),
-            json!(required),
-            "strict mode requires every property",
-        );
-    }
-    if close.forbid_additional {
-        cx.set_keyword(
-            path,
-            node,
-            ("required", "additionalProperties"),
-            json!(false),
-            "strict mode closes every object",
-        );
+pub(super) fn objects(close: Close, conditionals: bool) -> Objects {
+    Objects {
+        qualify: Qualify::Objects,
+        nested: true,
+        conditionals,
+        require: close.require_all.then_some(RequireAll {
+            undeclared: Undeclared::DropSilently,
+            false_optional: FalseOptional::Require,
+            dedup: true,
+            write: WriteRequired::Always,
+            reason: "strict mode requires every property",
+        }),
+        close: close.forbid_additional.then_some(objects::Close {
+            after: "required",
+            reason: "strict mode closes every object",
+        }),
     }
 }
 

@@ -2,10 +2,10 @@
 
 use serde_json::{Value, json};
 
-use super::subset::{Close, close_object};
+use super::subset::{Close, objects};
 use crate::degradation::Action;
 use crate::passes::{Cx, Pass, Step};
-use crate::schema::{self, TooDeep};
+use crate::schema::TooDeep;
 use crate::tool::Tool;
 
 // ---------------------------------------------------------------- v0
@@ -20,31 +20,20 @@ impl Pass for DeepseekStrictV0 {
     }
 
     fn apply(&self, tool: &mut Tool, cx: &mut Cx<'_>) -> Result<Step, TooDeep> {
-        schema::rewrite_pre_order(&mut tool.input_schema, &mut |path, node| {
-            if !schema::is_object_schema(node) {
-                return true;
+        // Inside conditionals too; an optional property is made nullable
+        // as it is required.
+        objects(Close::default(), true).apply(&mut tool.input_schema, cx, &mut |at, sub, cx| {
+            if let Value::Object(s) = sub
+                && s.get("nullable") != Some(&json!(true))
+            {
+                s.insert("nullable".into(), json!(true));
+                cx.record(
+                    at,
+                    "nullable",
+                    Action::Added,
+                    "optional property made nullable and required",
+                );
             }
-            let required = schema::required_names(node);
-            if let Some(Value::Object(props)) = node.get_mut("properties") {
-                for (name, sub) in props.iter_mut() {
-                    if required.contains(name) {
-                        continue;
-                    }
-                    if let Value::Object(s) = sub
-                        && s.get("nullable") != Some(&json!(true))
-                    {
-                        s.insert("nullable".into(), json!(true));
-                        cx.record(
-                            &schema::child_path(&format!("{path}/properties"), name),
-                            "nullable",
-                            Action::Added,
-                            "optional property made nullable and required",
-                        );
-                    }
-                }
-            }
-            close_object(path, node, Close::default(), cx);
-            true
         })?;
         if tool.strict != Some(true) {
             tool.strict = Some(true);

@@ -4,6 +4,8 @@
 //! `Schema` proto (an OpenAPI 3.0 subset), then validated; each pass exists
 //! for one rule of `rules/gemini/` and its docs quote the recorded message.
 
+use std::ops::ControlFlow;
+
 use serde_json::{Map, Value, json};
 
 use super::notes::noted;
@@ -11,7 +13,7 @@ use crate::degradation::Action;
 use crate::passes::notes;
 use crate::passes::root::{self, MergeOrder};
 use crate::passes::{Cx, Pass, PassMutant, Step};
-use crate::schema::{self, MAX_DEPTH, TooDeep};
+use crate::schema::{self, ChildKey, Rewrite, TooDeep};
 use crate::tool::Tool;
 
 /// The `Schema` proto's fields (`facts::gemini::SCHEMA_FIELDS`), less
@@ -371,8 +373,8 @@ fn resolve<'a>(doc: &'a Value, reference: &str) -> Option<&'a Value> {
 /// `items`, and the combinators that become `anyOf` or merge): only there
 /// is a `$ref` inlined. Elsewhere (`not`, `additionalProperties`, `$defs`,
 /// …) the keyword is stripped later with its `$ref`s, recursive or not.
-fn kept(child: &schema::ChildKey) -> bool {
-    use schema::ChildKey::{Indexed, Named, Single};
+fn kept(child: &ChildKey) -> bool {
+    use ChildKey::{Indexed, Named, Single};
     matches!(
         child,
         Named("properties", _)
@@ -381,10 +383,12 @@ fn kept(child: &schema::ChildKey) -> bool {
     )
 }
 
-struct Inliner<'a> {
+/// The `$ref` inliner as a [`Rewrite`]: each node inherits the stack of
+/// references being expanded above it.
+struct Inliner<'a, 'c, 'x> {
     doc: &'a Value,
-    stack: Vec<String>,
     inlines: usize,
+    cx: &'c mut Cx<'x>,
 }
 
 /// The type a `$ref` target declares or implies, for its stub.
@@ -410,14 +414,13 @@ fn stub_type(target: Option<&Value>) -> Option<String> {
     }
 }
 
-impl Inliner<'_> {
+impl Inliner<'_, '_, '_> {
     /// Replace the node's `$ref` by a typed stub, recorded and noted.
     fn cut(
-        &self,
+        &mut self,
         node: &mut Map<String, Value>,
         (reference, recursive): (&str, bool),
         path: &str,
-        cx: &mut Cx<'_>,
     ) {
         node.shift_remove("$ref");
         if !node.contains_key("type")
@@ -442,30 +445,27 @@ impl Inliner<'_> {
                 format!("the schema at {reference} (not declared: too many references)"),
             )
         };
-        cx.record(path, "$ref", Action::Removed, noted(&reason, path, &what));
+        self.cx
+            .record(path, "$ref", Action::Removed, noted(&reason, path, &what));
     }
+}
 
-    fn go(
+impl Rewrite for Inliner<'_, '_, '_> {
+    /// The references being expanded above the node (a recursion guard).
+    type State = Vec<String>;
+    type Out = ();
+
+    fn enter(
         &mut self,
-        v: &mut Value,
         path: &str,
-        depth: usize,
-        cx: &mut Cx<'_>,
-    ) -> Result<(), TooDeep> {
-        let Some(node) = v.as_object_mut() else {
-            return Ok(());
-        };
-        if depth > MAX_DEPTH {
-            return Err(TooDeep {
-                path: schema::display_path(path),
-                limit: MAX_DEPTH,
-            });
-        }
-        let mut pushed = 0;
+        _: Option<&ChildKey>,
+        node: &mut Map<String, Value>,
+        mut stack: Vec<String>,
+    ) -> ControlFlow<(), Option<Vec<String>>> {
         while let Some(Value::String(reference)) = node.get("$ref").cloned() {
-            let seen = self.stack.iter().filter(|r| **r == reference).count();
+            let seen = stack.iter().filter(|r| **r == reference).count();
             if seen >= UNROLL || self.inlines >= MAX_INLINES {
-                self.cut(node, (&reference, seen >= UNROLL), path, cx);
+                self.cut(node, (&reference, seen >= UNROLL), path);
                 break;
             }
             self.inlines += 1;
@@ -478,17 +478,16 @@ impl Inliner<'_> {
                     }
                 }
                 *node = merged;
-                cx.record(
+                self.cx.record(
                     path,
                     "$ref",
                     Action::Rewritten,
                     format!("local $ref {reference} inlined (the Schema proto has no references)"),
                 );
-                self.stack.push(reference);
-                pushed += 1;
+                stack.push(reference);
             } else {
                 node.shift_remove("$ref");
-                cx.record(
+                self.cx.record(
                     path,
                     "$ref",
                     Action::Removed,
@@ -496,18 +495,19 @@ impl Inliner<'_> {
                 );
             }
         }
-        for child in schema::children(node) {
-            if !kept(&child) {
-                continue;
-            }
-            let sub_path = format!("{path}{}", child.suffix());
-            if let Some(sub) = child.get_mut(node) {
-                self.go(sub, &sub_path, depth + 1, cx)?;
-            }
-        }
-        self.stack.truncate(self.stack.len() - pushed);
-        Ok(())
+        ControlFlow::Continue(Some(stack))
     }
+
+    fn inherit(
+        &mut self,
+        stack: &Vec<String>,
+        _: &Map<String, Value>,
+        child: &ChildKey,
+    ) -> Option<Vec<String>> {
+        kept(child).then(|| stack.clone())
+    }
+
+    fn leave(&mut self, _: &str, _: Option<&ChildKey>, _: &mut Map<String, Value>) {}
 }
 
 impl Pass for InlineRefs {
@@ -526,10 +526,10 @@ impl Pass for InlineRefs {
         if has_ref {
             let mut inliner = Inliner {
                 doc: &doc,
-                stack: Vec::new(),
                 inlines: 0,
+                cx: &mut *cx,
             };
-            inliner.go(&mut tool.input_schema, "", 0, cx)?;
+            schema::rewrite_with(&mut tool.input_schema, Vec::new(), &mut inliner)?;
         }
         if self.drop_defs
             && let Some(root) = tool.input_schema.as_object_mut()

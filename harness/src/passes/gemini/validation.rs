@@ -2,13 +2,15 @@
 //! alone, a type on every nested schema, string-only `enum`, string
 //! formats, array `items`, and objects with properties.
 
+use std::ops::ControlFlow;
+
 use serde_json::{Map, Value, json};
 
 use super::notes::{noted, show};
 use super::openapi::{ANY_TYPES, merge_into, put_first, type_of, typed_branches, unrequire};
 use crate::degradation::Action;
 use crate::passes::{Cx, Pass, PassMutant, Step};
-use crate::schema::{self, MAX_DEPTH, TooDeep};
+use crate::schema::{self, ChildKey, Rewrite, TooDeep};
 use crate::tool::Tool;
 
 /// `gemini-anyof-only`: an `anyOf` node may hold nothing else (rule
@@ -456,76 +458,146 @@ impl Default for EmptyObjects {
     }
 }
 
-/// Prune free-form objects under `v`; whether `v` itself must go.
-fn prune(v: &mut Value, path: &str, depth: usize, cx: &mut Cx<'_>) -> Result<bool, TooDeep> {
-    let Some(node) = v.as_object_mut() else {
-        return Ok(false);
-    };
-    if depth > MAX_DEPTH {
-        return Err(TooDeep {
-            path: schema::display_path(path),
-            limit: MAX_DEPTH,
-        });
+/// Prunes free-form objects bottom-up: each node's outcome is whether it
+/// must go. Only `properties`, an object `items` and `anyOf` are entered,
+/// in that order.
+struct Prune<'c, 'x> {
+    cx: &'c mut Cx<'x>,
+}
+
+impl Rewrite for Prune<'_, '_> {
+    type State = ();
+    /// The node must go.
+    type Out = bool;
+
+    const KEYWORDS: Option<&'static [&'static str]> = Some(&["properties", "items", "anyOf"]);
+
+    fn enter(
+        &mut self,
+        _: &str,
+        _: Option<&ChildKey>,
+        _: &mut Map<String, Value>,
+        (): (),
+    ) -> ControlFlow<bool, Option<()>> {
+        ControlFlow::Continue(Some(()))
     }
-    let mut gone: Vec<String> = Vec::new();
-    if let Some(Value::Object(props)) = node.get_mut("properties") {
-        for (name, sub) in props.iter_mut() {
-            let at = schema::child_path(&format!("{path}/properties"), name);
-            if prune(sub, &at, depth + 1, cx)? {
-                gone.push(name.clone());
-            }
-        }
-        for name in &gone {
-            props.shift_remove(name);
-        }
+
+    fn inherit(&mut self, (): &(), _: &Map<String, Value>, child: &ChildKey) -> Option<()> {
+        // Tuple `items` stay as they are.
+        (!matches!(child, ChildKey::Indexed("items", _))).then_some(())
     }
-    for name in &gone {
-        let at = schema::child_path(&format!("{path}/properties"), name);
-        let required = schema::required_names(node).contains(name);
-        unrequire(node, name, path, cx);
-        let what = if required {
-            "omitted, though required (a free-form object Gemini cannot declare)"
-        } else {
-            "omitted (a free-form object Gemini cannot declare)"
+
+    fn after(
+        &mut self,
+        path: &str,
+        node: &mut Map<String, Value>,
+        keyword: &'static str,
+        outs: Vec<(ChildKey, bool)>,
+    ) -> ControlFlow<bool> {
+        let gone = |outs: &[(ChildKey, bool)]| -> Vec<ChildKey> {
+            outs.iter()
+                .filter(|(_, out)| *out)
+                .map(|(key, _)| key.clone())
+                .collect()
         };
-        cx.record(
-            &at,
-            "properties",
-            Action::Removed,
-            noted("an object without properties is rejected", &at, what),
-        );
+        match keyword {
+            "properties" => self.properties_gone(path, node, &gone(&outs)),
+            "items" if !gone(&outs).is_empty() => ControlFlow::Break(true),
+            "anyOf" => self.branches_gone(path, node, &gone(&outs)),
+            _ => ControlFlow::Continue(()),
+        }
     }
-    if let Some(items) = node.get_mut("items")
-        && prune(items, &format!("{path}/items"), depth + 1, cx)?
-    {
-        return Ok(true);
+
+    fn leave(&mut self, _: &str, _: Option<&ChildKey>, node: &mut Map<String, Value>) -> bool {
+        let object = type_of(node).as_deref() == Some("object");
+        let empty = node
+            .get("properties")
+            .and_then(Value::as_object)
+            .is_none_or(Map::is_empty);
+        object && empty
     }
-    if let Some(Value::Array(branches)) = node.get_mut("anyOf") {
-        let mut keep = Vec::new();
-        let mut dropped = Vec::new();
-        for (i, mut b) in std::mem::take(branches).into_iter().enumerate() {
-            let at = format!("{path}/anyOf/{i}");
-            if prune(&mut b, &at, depth + 1, cx)? {
-                dropped.push(at);
-            } else {
-                keep.push(b);
+}
+
+impl Prune<'_, '_> {
+    /// Remove the properties that must go, with their `required` entries.
+    fn properties_gone(
+        &mut self,
+        path: &str,
+        node: &mut Map<String, Value>,
+        gone: &[ChildKey],
+    ) -> ControlFlow<bool> {
+        let names: Vec<&String> = gone
+            .iter()
+            .filter_map(|key| match key {
+                ChildKey::Named(_, name) => Some(name),
+                _ => None,
+            })
+            .collect();
+        if let Some(Value::Object(props)) = node.get_mut("properties") {
+            for name in &names {
+                props.shift_remove(*name);
             }
         }
-        *branches = keep;
+        for name in names {
+            let at = schema::child_path(&format!("{path}/properties"), name);
+            let required = schema::required_names(node).contains(name);
+            unrequire(node, name, path, self.cx);
+            let what = if required {
+                "omitted, though required (a free-form object Gemini cannot declare)"
+            } else {
+                "omitted (a free-form object Gemini cannot declare)"
+            };
+            self.cx.record(
+                &at,
+                "properties",
+                Action::Removed,
+                noted("an object without properties is rejected", &at, what),
+            );
+        }
+        ControlFlow::Continue(())
+    }
+
+    /// Remove the `anyOf` branches that must go; the node goes when none
+    /// is left, and a single branch left stands for it.
+    fn branches_gone(
+        &mut self,
+        path: &str,
+        node: &mut Map<String, Value>,
+        gone: &[ChildKey],
+    ) -> ControlFlow<bool> {
+        let Some(Value::Array(branches)) = node.get_mut("anyOf") else {
+            return ControlFlow::Continue(());
+        };
+        let dropped: Vec<usize> = gone
+            .iter()
+            .filter_map(|key| match key {
+                ChildKey::Indexed(_, i) => Some(*i),
+                _ => None,
+            })
+            .collect();
+        let mut i = 0;
+        branches.retain(|_| {
+            i += 1;
+            !dropped.contains(&(i - 1))
+        });
         let left = branches.len();
         if !dropped.is_empty() {
-            cx.record(
+            let at: Vec<String> = dropped
+                .iter()
+                .map(|i| format!("{path}/anyOf/{i}"))
+                .collect();
+            self.cx.record(
                 path,
                 "anyOf",
                 Action::Rewritten,
                 format!(
                     "branches {} removed: objects without properties",
-                    dropped.join(", ")
+                    at.join(", ")
                 ),
             );
         }
         if left == 0 {
-            return Ok(true);
+            return ControlFlow::Break(true);
         }
         // A single branch left stands for the node (as `normalize` would
         // splice it on a second run).
@@ -538,13 +610,13 @@ fn prune(v: &mut Value, path: &str, depth: usize, cx: &mut Cx<'_>) -> Result<boo
         {
             *node = branch;
         }
+        ControlFlow::Continue(())
     }
-    let object = type_of(node).as_deref() == Some("object");
-    let empty = node
-        .get("properties")
-        .and_then(Value::as_object)
-        .is_none_or(Map::is_empty);
-    Ok(object && empty)
+}
+
+/// Prune free-form objects under `v`; whether `v` itself must go.
+fn prune(v: &mut Value, cx: &mut Cx<'_>) -> Result<bool, TooDeep> {
+    Ok(schema::rewrite_with(v, (), &mut Prune { cx })?.unwrap_or(false))
 }
 
 impl Pass for EmptyObjects {
@@ -557,7 +629,7 @@ impl Pass for EmptyObjects {
     }
 
     fn apply(&self, tool: &mut Tool, cx: &mut Cx<'_>) -> Result<Step, TooDeep> {
-        if prune(&mut tool.input_schema, "", 0, cx)? && self.root_to_null {
+        if prune(&mut tool.input_schema, cx)? && self.root_to_null {
             tool.input_schema = Value::Null;
             cx.record(
                 "",

@@ -1,13 +1,16 @@
 //! OpenAI strict mode: the fallback to non-strict over the documented limits,
 //! and property `default`s stripped (Azure).
 
+use std::convert::Infallible;
+use std::ops::ControlFlow;
+
 use serde_json::{Map, Value};
 
 use crate::degradation::Action;
 use crate::passes::notes::{self, Unenforced};
 use crate::passes::strict::StrictGate;
 use crate::passes::{Cx, Pass, PassMutant, Step};
-use crate::schema::{self, ChildKey, TooDeep};
+use crate::schema::{self, ChildKey, PastLimit, TooDeep};
 use crate::tool::Tool;
 
 /// What one strict schema holds, against the documented limits.
@@ -21,48 +24,38 @@ pub(super) struct Size {
     open_map: Option<String>,
 }
 
-pub(super) fn measure(
-    v: &Value,
-    path: &str,
-    above: usize,
-    depth: usize,
-    size: &mut Size,
-) -> Result<(), TooDeep> {
-    let Some(node) = v.as_object() else {
-        return Ok(());
-    };
-    if depth > schema::MAX_DEPTH {
-        return Err(TooDeep {
-            path: schema::display_path(path),
-            limit: schema::MAX_DEPTH,
-        });
-    }
-    let object = schema::is_object_schema(node);
-    let here = above + usize::from(object);
-    size.levels = size.levels.max(here);
-    let props = node.get("properties").and_then(Value::as_object);
-    size.properties += props.map_or(0, Map::len);
-    size.enum_values += node
-        .get("enum")
-        .and_then(Value::as_array)
-        .map_or(0, Vec::len);
-    let open = !matches!(node.get("additionalProperties"), Some(Value::Bool(false)));
-    if object
-        && open
-        && !path.is_empty()
-        && props.is_none_or(Map::is_empty)
-        && size.open_map.is_none()
-    {
-        size.open_map = Some(schema::display_path(path));
-    }
-    for child in schema::children(node) {
-        let defs = matches!(&child, ChildKey::Named("$defs" | "definitions", _));
-        if let Some(sub) = child.get(node) {
-            let at = format!("{path}{}", child.suffix());
-            measure(sub, &at, if defs { 0 } else { here }, depth + 1, size)?;
-        }
-    }
-    Ok(())
+/// Measure `schema` against the documented limits (a definition starts
+/// its own level count).
+pub(super) fn measure(schema: &Value) -> Result<Size, TooDeep> {
+    let mut size = Size::default();
+    let ControlFlow::Continue(()) = schema::walk::<usize, Infallible>(
+        schema,
+        PastLimit::Fail,
+        0,
+        &mut |path, node, above| {
+            let object = schema::is_object_schema(node);
+            let here = above + usize::from(object);
+            size.levels = size.levels.max(here);
+            let props = node.get("properties").and_then(Value::as_object);
+            size.properties += props.map_or(0, Map::len);
+            size.enum_values += node
+                .get("enum")
+                .and_then(Value::as_array)
+                .map_or(0, Vec::len);
+            let open = !matches!(node.get("additionalProperties"), Some(Value::Bool(false)));
+            if object
+                && open
+                && !path.is_empty()
+                && props.is_none_or(Map::is_empty)
+                && size.open_map.is_none()
+            {
+                size.open_map = Some(schema::display_path(path));
+            }
+            ControlFlow::Continue(Some(here))
+        },
+        &|here, _, child| Some(if child.is_definition() { 0 } else { *here }),
+    )?;
+    Ok(size)
 }
 
 /// `strict-fallback`: a strict tool the strict subset cannot carry ships
@@ -106,8 +99,7 @@ impl Default for StrictFallback {
 impl StrictFallback {
     /// Why the strict subset cannot carry `schema`, if it cannot.
     fn reason(&self, schema: &Value) -> Result<Option<String>, TooDeep> {
-        let mut size = Size::default();
-        measure(schema, "", 0, 0, &mut size)?;
+        let size = measure(schema)?;
         let conditional = if self.conditionals {
             schema::first_conditional(schema)?
         } else {

@@ -2,13 +2,16 @@
 //! enum and string budgets, with the date they were raised) and on the
 //! request (tool count, name length), from `facts::openai`.
 
+use std::convert::Infallible;
+use std::ops::ControlFlow;
+
 use serde_json::{Map, Value};
 
 use super::target::{each_node, strict_targets};
 use crate::facts::{self, openai as fact};
 use crate::rules::model::{Finding, Request};
 use crate::rules::nodes;
-use crate::schema::{MAX_DEPTH, children, is_object_schema};
+use crate::schema::{PastLimit, is_object_schema, walk};
 
 /// The size limits were raised once: the launch docs said 100 properties,
 /// 5 levels and 500 enum values (the constants of openai-java's
@@ -57,25 +60,20 @@ fn limits(as_of: &str) -> Limits {
 /// root included; definitions start their own count. An approximation of
 /// "levels of nesting", which the docs do not define further.
 fn object_levels(schema: &Value) -> usize {
-    fn go(v: &Value, above: usize, depth: usize) -> usize {
-        let Some(map) = v.as_object() else {
-            return above;
-        };
-        let here = above + usize::from(is_object_schema(map));
-        if depth > MAX_DEPTH {
-            return here;
-        }
-        children(map)
-            .iter()
-            .filter_map(|c| {
-                let sub = c.get(map)?;
-                let defs =
-                    c.suffix().starts_with("/$defs/") || c.suffix().starts_with("/definitions/");
-                Some(go(sub, if defs { 0 } else { here }, depth + 1))
-            })
-            .fold(here, usize::max)
-    }
-    go(schema, 0, 0)
+    let mut deepest = 0;
+    // A node past the depth limit still counts, its children do not.
+    let _ = walk::<usize, Infallible>(
+        schema,
+        PastLimit::Leaf,
+        0,
+        &mut |_, node, above| {
+            let here = above + usize::from(is_object_schema(node));
+            deepest = deepest.max(here);
+            ControlFlow::Continue(Some(here))
+        },
+        &|here, _, child| Some(if child.is_definition() { 0 } else { *here }),
+    );
+    deepest
 }
 
 /// Findings for strict schemas whose `count` exceeds `limit`; the message

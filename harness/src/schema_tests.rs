@@ -1,0 +1,321 @@
+//! Unit tests of the schema walks.
+
+use super::*;
+use serde_json::json;
+
+fn paths(v: &Value) -> Vec<String> {
+    let mut out = Vec::new();
+    visit(v, &mut |p, _| out.push(display_path(p))).unwrap();
+    out
+}
+
+#[test]
+fn walk_visits_property_schemas_but_not_the_properties_map() {
+    let v = json!({"type":"object","properties":{"const":{"type":"string"},"properties":{"type":"object"}}});
+    assert_eq!(
+        paths(&v),
+        ["/", "/properties/const", "/properties/properties"]
+    );
+}
+
+#[test]
+fn walk_never_enters_literals() {
+    let v = json!({"enum":[{"type":"object"}],"const":{"anyOf":[]},"default":{"not":{}},"examples":[{"properties":{}}]});
+    assert_eq!(paths(&v), ["/"]);
+}
+
+#[test]
+fn walk_visits_every_name_map_and_schema_array() {
+    let v = json!({
+        "$defs":{"a":{}}, "definitions":{"b":{}}, "$def":{"c":{}},
+        "patternProperties":{"^x":{}}, "dependentSchemas":{"d":{}},
+        "anyOf":[{}], "items":[{}, {}], "not":{}, "dependencies":{"e":["f"], "g":{}}
+    });
+    assert_eq!(
+        paths(&v),
+        [
+            "/",
+            "/$defs/a",
+            "/definitions/b",
+            "/$def/c",
+            "/patternProperties/^x",
+            "/dependentSchemas/d",
+            "/anyOf/0",
+            "/items/0",
+            "/items/1",
+            "/not",
+            "/dependencies/g"
+        ]
+    );
+}
+
+#[test]
+fn pointer_tokens_are_escaped() {
+    let v = json!({"properties":{"a/b~c":{}}});
+    assert_eq!(paths(&v), ["/", "/properties/a~1b~0c"]);
+}
+
+#[test]
+fn a_schema_deeper_than_the_limit_is_an_error_not_a_stack_overflow() {
+    let mut v = json!({});
+    for _ in 0..(MAX_DEPTH + 5) {
+        v = json!({"not": v});
+    }
+    let err = visit(&v, &mut |_, _| {}).unwrap_err();
+    assert_eq!(err.limit, MAX_DEPTH);
+    assert!(err.path.starts_with("/not/not"), "{}", err.path);
+    assert_eq!(err.path.matches("/not").count(), MAX_DEPTH + 1);
+}
+
+/// `depth` nested `not`s around `{}`.
+fn nots(depth: usize) -> Value {
+    let mut v = json!({});
+    for _ in 0..depth {
+        v = json!({"not": v});
+    }
+    v
+}
+
+/// The pointers [`walk`] shows, with the state each node inherited.
+fn walked(v: &Value, past_limit: PastLimit) -> Result<Vec<String>, TooDeep> {
+    let mut seen = Vec::new();
+    let ControlFlow::Continue(()) = walk::<usize, Infallible>(
+        v,
+        past_limit,
+        0,
+        &mut |path, _, depth| {
+            seen.push(format!("{}@{depth}", display_path(path)));
+            ControlFlow::Continue(Some(depth + 1))
+        },
+        &every_child,
+    )?;
+    Ok(seen)
+}
+
+#[test]
+fn walk_is_pre_order_in_key_order_with_escaped_pointers() {
+    let v = json!({"properties":{"a/b":{"items":{}},"c~":{}},"anyOf":[{"not":{}}, true, {}]});
+    assert_eq!(
+        walked(&v, PastLimit::Fail).unwrap(),
+        [
+            "/@0",
+            "/properties/a~1b@1",
+            "/properties/a~1b/items@2",
+            "/properties/c~0@1",
+            "/anyOf/0@1",
+            "/anyOf/0/not@2",
+            "/anyOf/2@1"
+        ]
+    );
+}
+
+#[test]
+fn walk_fails_at_the_first_node_past_max_depth() {
+    assert_eq!(
+        walked(&nots(MAX_DEPTH), PastLimit::Fail).unwrap().len(),
+        MAX_DEPTH + 1
+    );
+    let err = walked(&nots(MAX_DEPTH + 3), PastLimit::Fail).unwrap_err();
+    assert_eq!(err.path, "/not".repeat(MAX_DEPTH + 1));
+    assert_eq!(err.limit, MAX_DEPTH);
+    assert_eq!(
+        err.to_string(),
+        format!(
+            "schema nests deeper than 128 levels at {}",
+            "/not".repeat(129)
+        )
+    );
+}
+
+#[test]
+fn walk_past_the_limit_skips_or_shows_one_leaf() {
+    let deep = nots(MAX_DEPTH + 3);
+    let skipped = walked(&deep, PastLimit::Skip).unwrap();
+    assert_eq!(skipped.len(), MAX_DEPTH + 1);
+    assert_eq!(
+        skipped.last().unwrap(),
+        &format!("{}@128", "/not".repeat(128))
+    );
+    let leaf = walked(&deep, PastLimit::Leaf).unwrap();
+    assert_eq!(leaf.len(), MAX_DEPTH + 2);
+    assert_eq!(leaf.last().unwrap(), &format!("{}@129", "/not".repeat(129)));
+    assert_eq!(nodes_within_limit(&deep).len(), MAX_DEPTH + 1);
+}
+
+#[test]
+fn walk_state_is_inherited_and_reset_under_defs() {
+    // Object levels: each object counts one; a definition starts at 0.
+    let v = json!({
+        "type":"object",
+        "properties":{"a":{"type":"object","properties":{"b":{"type":"string"}}}},
+        "$defs":{"d":{"type":"object","properties":{"e":{"type":"object"}}}}
+    });
+    let mut levels = Vec::new();
+    let ControlFlow::Continue(()) = walk::<usize, Infallible>(
+        &v,
+        PastLimit::Fail,
+        0,
+        &mut |path, node, above| {
+            let here = above + usize::from(is_object_schema(node));
+            levels.push((display_path(path), here));
+            ControlFlow::Continue(Some(here))
+        },
+        &|here, _, child| Some(if child.is_definition() { 0 } else { *here }),
+    )
+    .unwrap();
+    let levels: Vec<(&str, usize)> = levels.iter().map(|(p, n)| (p.as_str(), *n)).collect();
+    assert_eq!(
+        levels,
+        [
+            ("/", 1),
+            ("/properties/a", 2),
+            ("/properties/a/properties/b", 2),
+            ("/$defs/d", 1),
+            ("/$defs/d/properties/e", 2)
+        ]
+    );
+}
+
+#[test]
+fn walk_stops_early_and_skips_children_on_request() {
+    let v = json!({"properties":{"a":{"not":{"x":1}},"b":{"x":2},"c":{"x":3}}});
+    let mut seen = Vec::new();
+    let flow = walk::<(), String>(
+        &v,
+        PastLimit::Fail,
+        (),
+        &mut |path, node, ()| {
+            seen.push(display_path(path));
+            if node.contains_key("not") {
+                ControlFlow::Continue(None)
+            } else if node.contains_key("x") {
+                ControlFlow::Break(path.to_owned())
+            } else {
+                ControlFlow::Continue(Some(()))
+            }
+        },
+        &every_child,
+    )
+    .unwrap();
+    assert_eq!(flow, ControlFlow::Break("/properties/b".to_owned()));
+    assert_eq!(seen, ["/", "/properties/a", "/properties/b"]);
+}
+
+#[test]
+fn walk_leaves_out_a_child_before_its_depth_is_checked() {
+    let v = json!({"properties":{"deep": nots(MAX_DEPTH + 1), "kept": {}}});
+    let mut seen = Vec::new();
+    let ControlFlow::Continue(()) = walk::<(), Infallible>(
+        &v,
+        PastLimit::Fail,
+        (),
+        &mut |path, _, ()| {
+            seen.push(display_path(path));
+            ControlFlow::Continue(Some(()))
+        },
+        &|(), _, child| (child != &ChildKey::Named("properties", "deep".into())).then_some(()),
+    )
+    .unwrap();
+    assert_eq!(seen, ["/", "/properties/kept"]);
+}
+
+/// Records every hook call of [`rewrite_with`].
+struct Trace {
+    calls: Vec<String>,
+}
+
+impl Rewrite for Trace {
+    type State = usize;
+    type Out = String;
+    const KEYWORDS: Option<&'static [&'static str]> = Some(&["items", "properties", "anyOf"]);
+
+    fn enter(
+        &mut self,
+        path: &str,
+        via: Option<&ChildKey>,
+        node: &mut Map<String, Value>,
+        depth: usize,
+    ) -> ControlFlow<String, Option<usize>> {
+        self.calls.push(format!(
+            "enter {} via {via:?} at {depth}",
+            display_path(path)
+        ));
+        node.insert("seen".into(), json!(depth));
+        if node.contains_key("stop") {
+            return ControlFlow::Break(format!("stopped {}", display_path(path)));
+        }
+        ControlFlow::Continue(Some(depth + 1))
+    }
+
+    fn after(
+        &mut self,
+        path: &str,
+        _: &mut Map<String, Value>,
+        keyword: &'static str,
+        outs: Vec<(ChildKey, String)>,
+    ) -> ControlFlow<String> {
+        self.calls
+            .push(format!("after {} {keyword}: {outs:?}", display_path(path)));
+        ControlFlow::Continue(())
+    }
+
+    fn leave(&mut self, path: &str, _: Option<&ChildKey>, _: &mut Map<String, Value>) -> String {
+        self.calls.push(format!("leave {}", display_path(path)));
+        format!("left {}", display_path(path))
+    }
+}
+
+#[test]
+fn rewrite_with_enters_pre_order_and_leaves_post_order_keyword_by_keyword() {
+    let mut v = json!({"anyOf":[{"stop":true}],"properties":{"p":{}},"not":{}});
+    let mut trace = Trace { calls: Vec::new() };
+    let out = rewrite_with(&mut v, 0, &mut trace).unwrap();
+    assert_eq!(out.as_deref(), Some("left /"));
+    assert_eq!(
+        trace.calls,
+        [
+            "enter / via None at 0",
+            "after / items: []",
+            "enter /properties/p via Some(Named(\"properties\", \"p\")) at 1",
+            "after /properties/p items: []",
+            "after /properties/p properties: []",
+            "after /properties/p anyOf: []",
+            "leave /properties/p",
+            "after / properties: [(Named(\"properties\", \"p\"), \"left /properties/p\")]",
+            "enter /anyOf/0 via Some(Indexed(\"anyOf\", 0)) at 1",
+            "after / anyOf: [(Indexed(\"anyOf\", 0), \"stopped /anyOf/0\")]",
+            "leave /"
+        ]
+    );
+    // `not` is not among the keywords: never entered.
+    assert_eq!(
+        to_bytes(&v),
+        r#"{"anyOf":[{"stop":true,"seen":1}],"properties":{"p":{"seen":1}},"not":{},"seen":0}"#
+    );
+}
+
+#[test]
+fn rewrite_orders_and_depth_limit() {
+    let mut v = json!({"properties":{"a":{"items":{}}},"not":{}});
+    let mut pre = Vec::new();
+    rewrite_pre_order(&mut v, &mut |p, _| {
+        pre.push(display_path(p));
+        true
+    })
+    .unwrap();
+    assert_eq!(pre, ["/", "/properties/a", "/properties/a/items", "/not"]);
+    let mut post = Vec::new();
+    rewrite_post_order(&mut v, &mut |p, _, _| post.push(display_path(p))).unwrap();
+    assert_eq!(post, ["/properties/a/items", "/properties/a", "/not", "/"]);
+    let mut outside = Vec::new();
+    rewrite_pre_order_outside_conditionals(&mut v, &mut |p, _| {
+        outside.push(display_path(p));
+        true
+    })
+    .unwrap();
+    assert_eq!(outside, ["/", "/properties/a", "/properties/a/items"]);
+    let mut deep = nots(MAX_DEPTH + 1);
+    let err = rewrite_post_order(&mut deep, &mut |_, _, _| {}).unwrap_err();
+    assert_eq!(err.path, "/not".repeat(MAX_DEPTH + 1));
+    assert!(rewrite_pre_order(&mut nots(MAX_DEPTH), &mut |_, _| true).is_ok());
+}
