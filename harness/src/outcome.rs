@@ -2,7 +2,7 @@
 //! (lane × case), ledger issues, and the summary that decides the exit code.
 //!
 //! Plain data (serde), sorted by key everywhere, so the same inputs give the
-//! same bytes. Times and versions live only in [`RunMeta`] (`run.json`).
+//! same bytes. Times and versions live only in `RunMeta` (`run.json`).
 
 use std::collections::BTreeMap;
 

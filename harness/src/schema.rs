@@ -311,7 +311,7 @@ pub(crate) fn walk<'a, S, B>(
     .go(root, &mut String::new(), 0, state)
 }
 
-/// Visit every schema object in pre-order with its JSON Pointer ([`walk`]
+/// Visit every schema object in pre-order with its JSON Pointer (`walk`
 /// without state or early stop; past [`MAX_DEPTH`] is [`TooDeep`]).
 pub fn visit(root: &Value, f: &mut dyn FnMut(&str, &Map<String, Value>)) -> Result<(), TooDeep> {
     let ControlFlow::Continue(()) = walk::<(), Infallible>(

@@ -76,7 +76,7 @@ impl std::fmt::Debug for MockServer {
 /// `recordings` (those of other lanes are ignored) are served verbatim when a
 /// request's tools array equals a recording's request exactly (same JSON
 /// value; a request without a `tools` member matches only a recording that
-/// had none, see [`crate::RecordedRequest::tools_member`]), and so do its
+/// had none, see `RecordedRequest::tools_member`), and so do its
 /// `tool_choice` and `response_format` when the recording has them; the
 /// recording that pins the most members wins, then the first by id. Any other
 /// request gets the oracle's verdict as of `as_of`: the first rejection's
