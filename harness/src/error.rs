@@ -156,6 +156,14 @@ pub enum UsageError {
     BadShard(String),
     #[error("bad date `{0}`: expected YYYY-MM-DD")]
     BadDate(String),
+    /// A pipeline name that is neither built in nor in the config file.
+    #[error(
+        "unknown pipeline `{name}`: not v0, v1, verbatim or `cmd:<command line>`, and {where_}"
+    )]
+    NoSuchPipeline { name: String, where_: String },
+    /// No lane to run: a pipeline does not serve the lanes asked for.
+    #[error("no lane to run: {0}")]
+    NoLanes(String),
     /// `mock-provider` could not load its recordings or bind its address.
     #[error("cannot serve {lane} on {addr}: {message}")]
     CannotServe {
@@ -174,6 +182,8 @@ impl UsageError {
             | Self::UnknownFormat(_)
             | Self::BadShard(_)
             | Self::BadDate(_)
+            | Self::NoLanes(_)
+            | Self::NoSuchPipeline { .. }
             | Self::CannotServe { .. } => ExitStatus::Usage,
         }
     }

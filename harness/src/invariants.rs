@@ -198,7 +198,7 @@ pub fn never_silent(
     input: &Tool,
     shaped: &Shaped,
 ) -> Result<(), Violation> {
-    if !matches!(shaped.outcome, Outcome::Shaped) {
+    if !matches!(shaped.outcome, Outcome::Shaped) || !pipeline.reports_degradations() {
         return Ok(());
     }
     let before = occurrences(&input.input_schema);

@@ -30,6 +30,7 @@ mod differential;
 mod ecma;
 mod error;
 mod exit_code;
+mod external;
 pub mod facts;
 mod generate;
 mod hash;
@@ -91,6 +92,9 @@ pub use verdict::Verdict;
 // The differential: old against new over a corpus, and what it found
 // (`outcome` holds every type of a run's result).
 pub use differential::{DiffOptions, Inputs, PlannedCase, execute, prepare, run_case};
+pub use external::{
+    ExternalPipeline, Implementation, LaneInfo, Limits as ExternalLimits, Spec as ExternalSpec,
+};
 pub use generate::FuzzSpec;
 pub use outcome::{CaseOutcome, CasePlan, Class, RunReport, Summary};
 

@@ -93,6 +93,19 @@ pub trait Pipeline {
     fn id(&self) -> String;
     /// Shape one tool for one lane. Never panics.
     fn shape(&self, lane: Lane, tool: &Tool) -> Shaped;
+    /// Whether this pipeline shapes tools for `lane` (an external
+    /// implementation may serve only some lanes). Default: every lane.
+    fn serves(&self, lane: Lane) -> bool {
+        let _ = lane;
+        true
+    }
+    /// Whether [`Shaped::degradations`] says what this pipeline removed or
+    /// rewrote, so a change without a record is a silent one (the
+    /// never-silent invariant). An implementation that keeps no records
+    /// answers `false`: its changes are judged by the value diff alone.
+    fn reports_degradations(&self) -> bool {
+        true
+    }
     /// Shape the request around the tools (`tools` sent or not,
     /// `tool_choice`); every change made. Default: the request as built.
     fn shape_request(&self, lane: Lane, parts: &mut RequestParts) -> Vec<RequestChange> {

@@ -286,8 +286,8 @@ fn an_unknown_pipeline_is_a_usage_error_with_exit_2() {
     assert_eq!(code, 2);
     assert_eq!(
         err,
-        "error: invalid value 'v9' for '--pipeline <PIPELINE>': unknown pipeline `v9` (see `wireshape pipelines`)\n\n\
-         For more information, try '--help'.\n"
+        "wireshape: unknown pipeline `v9`: not v0, v1, verbatim or `cmd:<command line>`, \
+         and there is no config file to define it (--config)\n"
     );
 }
 

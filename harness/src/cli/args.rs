@@ -87,9 +87,41 @@ pub(crate) fn parse_lane_choice(s: &str) -> Result<LaneChoice, UsageError> {
     }
 }
 
-/// `--pipeline`, `--old`, `--new`: a built-in pipeline (`wireshape pipelines`).
+/// `mutants --pipeline`: a built-in pipeline (`wireshape pipelines`).
 pub(crate) fn parse_profile(s: &str) -> Result<Profile, UsageError> {
     Profile::parse(s)
+}
+
+/// `--pipeline`, `--old`, `--new`: a built-in pipeline, `cmd:<command
+/// line>` (an external implementation behind the line protocol), or the
+/// name of a `[pipelines.<name>]` table in the config file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum PipelineArg {
+    Builtin(Profile),
+    Command(String),
+    Named(String),
+}
+
+pub(crate) fn parse_pipeline(s: &str) -> Result<PipelineArg, UsageError> {
+    if let Some(line) = s.strip_prefix("cmd:") {
+        if line.trim().is_empty() {
+            return Err(UsageError::UnknownPipeline(format!(
+                "{s} (`cmd:` needs a command line)"
+            )));
+        }
+        return Ok(PipelineArg::Command(line.to_owned()));
+    }
+    if let Ok(p) = Profile::parse(s) {
+        return Ok(PipelineArg::Builtin(p));
+    }
+    let name_like = !s.is_empty()
+        && s.chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.' | ':'));
+    if name_like {
+        Ok(PipelineArg::Named(s.to_owned()))
+    } else {
+        Err(UsageError::UnknownPipeline(s.to_owned()))
+    }
 }
 
 /// `--format`: a catalog format name.
@@ -176,9 +208,9 @@ pub(crate) struct MutantsArgs {
 
 #[derive(Debug, Args)]
 pub(crate) struct MetamorphicArgs {
-    /// The pipeline under test.
-    #[arg(long, default_value = "v1", value_parser = parse_profile, env = "WIRESHAPE_PIPELINE")]
-    pub(crate) pipeline: Profile,
+    /// The pipeline under test (built-in, `cmd:…` or a config name).
+    #[arg(long, default_value = "v1", value_parser = parse_pipeline, env = "WIRESHAPE_PIPELINE")]
+    pub(crate) pipeline: PipelineArg,
     /// Lanes (comma-separated; default: every lane).
     #[arg(long, value_delimiter = ',', value_parser = parse_lane, env = "WIRESHAPE_LANES")]
     pub(crate) lanes: Vec<Lane>,
@@ -240,6 +272,9 @@ pub(crate) struct CheckArgs {
     /// Lane id, or `all`.
     #[arg(long, default_value = "all", value_parser = parse_lane_choice, env = "WIRESHAPE_LANE")]
     pub(crate) lane: LaneChoice,
+    /// The pipeline whose fix is shown: v0, v1, verbatim, `cmd:<command line>` or a config name.
+    #[arg(long, default_value = "v1", value_parser = parse_pipeline, env = "WIRESHAPE_PIPELINE")]
+    pub(crate) pipeline: PipelineArg,
     /// Output format: `text` or `json` (stable).
     #[arg(
         long = "output-format",
@@ -367,6 +402,12 @@ impl FuzzArgs {
 
 #[derive(Debug, Args)]
 pub(crate) struct RunArgs {
+    /// The old pipeline: v0, v1, verbatim, `cmd:<command line>` or a config name.
+    #[arg(long, default_value = "v0", value_parser = parse_pipeline, env = "WIRESHAPE_OLD")]
+    pub(crate) old: PipelineArg,
+    /// The new pipeline: v0, v1, verbatim, `cmd:<command line>` or a config name.
+    #[arg(long, default_value = "v1", value_parser = parse_pipeline, env = "WIRESHAPE_NEW")]
+    pub(crate) new: PipelineArg,
     #[command(flatten)]
     pub(crate) corpus: CorpusArgs,
     #[command(flatten)]
@@ -377,12 +418,12 @@ pub(crate) struct RunArgs {
 
 #[derive(Debug, Args)]
 pub(crate) struct DiffArgs {
-    /// The old pipeline.
-    #[arg(long, default_value = "v0", value_parser = parse_profile, env = "WIRESHAPE_OLD")]
-    pub(crate) old: Profile,
-    /// The new pipeline.
-    #[arg(long, default_value = "v1", value_parser = parse_profile, env = "WIRESHAPE_NEW")]
-    pub(crate) new: Profile,
+    /// The old pipeline: v0, v1, verbatim, `cmd:<command line>` or a config name.
+    #[arg(long, default_value = "v0", value_parser = parse_pipeline, env = "WIRESHAPE_OLD")]
+    pub(crate) old: PipelineArg,
+    /// The new pipeline: v0, v1, verbatim, `cmd:<command line>` or a config name.
+    #[arg(long, default_value = "v1", value_parser = parse_pipeline, env = "WIRESHAPE_NEW")]
+    pub(crate) new: PipelineArg,
     #[command(flatten)]
     pub(crate) corpus: CorpusArgs,
     #[command(flatten)]
@@ -412,12 +453,12 @@ pub(crate) struct AcceptArgs {
     /// tags seen, instead of one pinned entry per case.
     #[arg(long, value_name = "GLOB")]
     pub(crate) glob: Option<String>,
-    /// The old pipeline.
-    #[arg(long, default_value = "v0", value_parser = parse_profile, env = "WIRESHAPE_OLD")]
-    pub(crate) old: Profile,
-    /// The new pipeline.
-    #[arg(long, default_value = "v1", value_parser = parse_profile, env = "WIRESHAPE_NEW")]
-    pub(crate) new: Profile,
+    /// The old pipeline: v0, v1, verbatim, `cmd:<command line>` or a config name.
+    #[arg(long, default_value = "v0", value_parser = parse_pipeline, env = "WIRESHAPE_OLD")]
+    pub(crate) old: PipelineArg,
+    /// The new pipeline: v0, v1, verbatim, `cmd:<command line>` or a config name.
+    #[arg(long, default_value = "v1", value_parser = parse_pipeline, env = "WIRESHAPE_NEW")]
+    pub(crate) new: PipelineArg,
     #[command(flatten)]
     pub(crate) corpus: CorpusArgs,
 }
@@ -448,9 +489,9 @@ pub(crate) struct ShapeArgs {
     /// Lane id (see `wireshape lanes`).
     #[arg(long, value_parser = parse_lane, env = "WIRESHAPE_LANE")]
     pub(crate) lane: Lane,
-    /// Pipeline: v0, v1 or verbatim.
-    #[arg(long, default_value = "v1", value_parser = parse_profile, env = "WIRESHAPE_PIPELINE")]
-    pub(crate) pipeline: Profile,
+    /// Pipeline: v0, v1, verbatim, `cmd:<command line>` or a `[pipelines.<name>]` of the config.
+    #[arg(long, default_value = "v1", value_parser = parse_pipeline, env = "WIRESHAPE_PIPELINE")]
+    pub(crate) pipeline: PipelineArg,
     /// Also print each tool's outcome and degradations (to stderr).
     #[arg(long)]
     pub(crate) explain: bool,
@@ -468,9 +509,27 @@ pub(crate) struct ShapeArgs {
 
 #[derive(Debug, Args)]
 pub(crate) struct ConfigArg {
-    /// Pipeline configuration (TOML); default: corpus/config.toml when it exists.
+    /// Pipeline configuration (TOML): built-in pipeline settings and
+    /// `[pipelines.<name>]` external pipelines; default: corpus/config.toml when it exists.
     #[arg(long, env = "WIRESHAPE_CONFIG")]
     pub(crate) config: Option<PathBuf>,
+    /// Seconds an external pipeline may take to answer one request.
+    #[arg(
+        long,
+        value_name = "SECS",
+        default_value = "30",
+        value_parser = parse_seconds,
+        env = "WIRESHAPE_REQUEST_TIMEOUT"
+    )]
+    pub(crate) request_timeout: std::time::Duration,
+}
+
+/// `--request-timeout`: a positive number of seconds.
+pub(crate) fn parse_seconds(s: &str) -> Result<std::time::Duration, String> {
+    let secs: f64 = s
+        .parse()
+        .map_err(|_| format!("`{s}` is not a number of seconds"))?;
+    crate::external::seconds(secs)
 }
 
 #[derive(Debug, Args)]
@@ -487,12 +546,18 @@ pub(crate) const DEFAULT_CONFIG: &str = "corpus/config.toml";
 pub(crate) const DEFAULT_CORPUS: &str = "corpus/catalogs";
 
 impl ConfigArg {
-    pub(crate) fn load(&self) -> Result<PipelineConfig> {
+    /// The config file in use: `--config`, else `corpus/config.toml` when it exists.
+    pub(crate) fn path(&self) -> Option<&Path> {
         match &self.config {
+            Some(p) => Some(p),
+            None if Path::new(DEFAULT_CONFIG).is_file() => Some(Path::new(DEFAULT_CONFIG)),
+            None => None,
+        }
+    }
+
+    pub(crate) fn load(&self) -> Result<PipelineConfig> {
+        match self.path() {
             Some(p) => Ok(PipelineConfig::load(p)?),
-            None if Path::new(DEFAULT_CONFIG).is_file() => {
-                Ok(PipelineConfig::load(Path::new(DEFAULT_CONFIG))?)
-            }
             None => Ok(PipelineConfig::default()),
         }
     }

@@ -9,7 +9,7 @@ use crate::generate::FuzzSpec;
 use crate::ledger::Entry as LedgerEntry;
 use crate::outcome::RunMeta;
 use crate::{
-    CaseOutcome, Class, ExitStatus, Format, Lane, Outcome, Pipeline, Profile, RunReport, Shaped,
+    CaseOutcome, Class, ExitStatus, Format, Lane, Outcome, Profile, RunReport, Shaped,
     load_catalog, load_catalog_bytes,
 };
 use anyhow::Result;
@@ -17,9 +17,9 @@ use anyhow::Result;
 use super::args::{
     AcceptArgs, CheckArgs, Cli, Command, CorpusArgs, DEFAULT_CORPUS, LaneChoice, LedgerCommand,
     ListArgs, MergeArgs, MetamorphicArgs, MockProviderArgs, MutantsArgs, OutputArgs, OutputFormat,
-    ReplayArgs, ReportCommand, ShapeArgs, Shard,
+    PipelineArg, ReplayArgs, ReportCommand, ShapeArgs, Shard,
 };
-use super::options::{CorpusOptions, DiffRun, lanes_or};
+use super::options::{CorpusOptions, DiffRun, resolve};
 use crate::console;
 
 impl Cli {
@@ -35,8 +35,8 @@ impl Cli {
                 Ok(ExitStatus::Clean)
             }
             Command::List(a) => list(&a),
-            Command::Run(a) => diff_run(Profile::V0, Profile::V1, &a.corpus, a.fuzz.spec(), &a.out),
-            Command::Diff(a) => diff_run(a.old, a.new, &a.corpus, a.fuzz.spec(), &a.out),
+            Command::Run(a) => diff_run(&a.old, &a.new, &a.corpus, a.fuzz.spec(), &a.out),
+            Command::Diff(a) => diff_run(&a.old, &a.new, &a.corpus, a.fuzz.spec(), &a.out),
             Command::Ledger(LedgerCommand::Accept(a)) => accept(&a),
             Command::Report(ReportCommand::Merge(a)) => merge(&a),
             Command::Check(a) => check(&a),
@@ -50,7 +50,16 @@ impl Cli {
 
 pub(super) fn shape(a: &ShapeArgs) -> Result<ExitStatus> {
     let lane = a.lane;
-    let pipeline = a.pipeline.with_config(a.config.load()?);
+    let resolved = resolve(&a.pipeline, &a.config)?;
+    let pipeline = resolved.as_dyn();
+    if !pipeline.serves(lane) {
+        return Err(crate::UsageError::NoLanes(format!(
+            "{} does not serve {}",
+            pipeline.id(),
+            lane.id()
+        ))
+        .into());
+    }
     let catalog = read_tools(&a.file, a.format)?;
     let shaped: Vec<Shaped> = catalog
         .tools
@@ -63,8 +72,15 @@ pub(super) fn shape(a: &ShapeArgs) -> Result<ExitStatus> {
         console::explain(lane, &pipeline.id(), &catalog, &shaped);
     }
     if a.trace {
+        let Some(builtin) = resolved.builtin() else {
+            return Err(crate::UsageError::UnknownPipeline(format!(
+                "{} (--trace needs a built-in pipeline: an external one has no passes to show)",
+                pipeline.id()
+            ))
+            .into());
+        };
         for t in &catalog.tools {
-            console::trace(&t.name, &t.input_schema, &pipeline.trace(lane, t));
+            console::trace(&t.name, &t.input_schema, &builtin.trace(lane, t));
         }
     }
     let errored = shaped
@@ -95,8 +111,8 @@ pub(super) fn list(a: &ListArgs) -> Result<ExitStatus> {
 }
 
 pub(super) fn diff_run(
-    old: Profile,
-    new: Profile,
+    old: &PipelineArg,
+    new: &PipelineArg,
     c: &CorpusArgs,
     fuzz: Option<FuzzSpec>,
     out: &OutputArgs,
@@ -156,7 +172,7 @@ pub(super) fn diff_run(
 }
 
 pub(super) fn accept(a: &AcceptArgs) -> Result<ExitStatus> {
-    let p = DiffRun::new(a.old, a.new, &a.corpus)?;
+    let p = DiffRun::new(&a.old, &a.new, &a.corpus)?;
     let opts = p.diff_options(None);
     let inputs = crate::prepare(&opts)?;
     let report: RunReport = crate::execute(&opts, &inputs, &mut |_| {});
@@ -312,8 +328,8 @@ pub(super) fn check(a: &CheckArgs) -> Result<ExitStatus> {
         Vec::new()
     };
     let as_of = a.as_of.as_deref().unwrap_or(crate::DEFAULT_AS_OF);
-    let v1 = Profile::V1.with_config(a.config.load()?);
-    let findings = console::check_findings(&catalog, &lanes, &recordings, as_of, &v1);
+    let fix = resolve(&a.pipeline, &a.config)?;
+    let findings = console::check_findings(&catalog, &lanes, &recordings, as_of, fix.as_dyn());
     match a.output_format {
         OutputFormat::Json => console::check_json(&catalog, &lanes, as_of, &findings)?,
         OutputFormat::Text => console::check_text(&catalog, &lanes, as_of, &findings),
@@ -431,8 +447,9 @@ pub(super) fn mutants(a: &MutantsArgs) -> Result<ExitStatus> {
 }
 
 pub(super) fn metamorphic(a: &MetamorphicArgs) -> Result<ExitStatus> {
-    let pipeline = a.pipeline.with_config(a.config.load()?);
-    let lanes = lanes_or(&a.lanes, Lane::ALL);
+    let resolved = resolve(&a.pipeline, &a.config)?;
+    let pipeline = resolved.as_dyn();
+    let lanes = super::options::served_lanes(&a.lanes, Lane::ALL, &[&resolved])?;
     let tools: Vec<crate::Tool> = scan_corpus(std::slice::from_ref(&a.own))
         .catalogs()
         .flat_map(|c| c.tools.iter().cloned())
@@ -442,7 +459,7 @@ pub(super) fn metamorphic(a: &MetamorphicArgs) -> Result<ExitStatus> {
     } else {
         Vec::new()
     };
-    let rates = crate::metamorphic::run(&pipeline, &lanes, &tools, &recordings);
+    let rates = crate::metamorphic::run(pipeline, &lanes, &tools, &recordings);
     match a.output_format {
         OutputFormat::Json => console::json(&serde_json::to_value(&rates)?)?,
         OutputFormat::Text => console::metamorphic_text(&pipeline.id(), &rates),
