@@ -93,6 +93,11 @@ pub trait Pipeline {
     fn id(&self) -> String;
     /// Shape one tool for one lane. Never panics.
     fn shape(&self, lane: Lane, tool: &Tool) -> Shaped;
+    /// Whether this pipeline shapes tools for `lane` (an external implementation may serve only some lanes).
+    fn serves(&self, lane: Lane) -> bool {
+        let _ = lane;
+        true
+    }
     /// Shape the request around the tools (`tools` sent or not,
     /// `tool_choice`); every change made. Default: the request as built.
     fn shape_request(&self, lane: Lane, parts: &mut RequestParts) -> Vec<RequestChange> {
