@@ -156,6 +156,9 @@ pub enum UsageError {
     BadShard(String),
     #[error("bad date `{0}`: expected YYYY-MM-DD")]
     BadDate(String),
+    /// `compare --pipelines`: an empty entry, or a pipeline named twice.
+    #[error("bad pipeline list `{list}`: {reason}")]
+    BadPipelineList { list: String, reason: String },
     /// `mock-provider` could not load its recordings or bind its address.
     #[error("cannot serve {lane} on {addr}: {message}")]
     CannotServe {
@@ -174,6 +177,7 @@ impl UsageError {
             | Self::UnknownFormat(_)
             | Self::BadShard(_)
             | Self::BadDate(_)
+            | Self::BadPipelineList { .. }
             | Self::CannotServe { .. } => ExitStatus::Usage,
         }
     }

@@ -8,10 +8,10 @@
 use std::path::PathBuf;
 
 use crate::generate::FuzzSpec;
-use crate::{BuiltinPipeline, DiffOptions, Lane, PipelineConfig, Profile};
+use crate::{BuiltinPipeline, DiffOptions, Lane, Pipeline, PipelineConfig, Profile, UsageError};
 use anyhow::Result;
 
-use super::args::{CorpusArgs, Shard};
+use super::args::{CorpusArgs, Shard, parse_profile};
 
 /// `lanes`, or `default` when none were named.
 pub(super) fn lanes_or(lanes: &[Lane], default: &[Lane]) -> Vec<Lane> {
@@ -99,4 +99,30 @@ impl DiffRun {
             jobs: c.jobs,
         }
     }
+}
+
+/// `compare --pipelines`: the comma-separated list, each built with
+/// `config`, in the order given. The one place that reads a pipeline list
+/// (a spec parser for external pipelines takes its place): an unknown
+/// name, an empty entry or a name given twice is a usage error.
+pub(super) fn compare_pipelines(
+    list: &str,
+    config: &PipelineConfig,
+) -> Result<Vec<Box<dyn Pipeline + Sync>>, UsageError> {
+    let bad = |reason: String| UsageError::BadPipelineList {
+        list: list.to_owned(),
+        reason,
+    };
+    let mut seen = std::collections::BTreeSet::new();
+    let mut out: Vec<Box<dyn Pipeline + Sync>> = Vec::new();
+    for name in list.split(',').map(str::trim) {
+        if name.is_empty() {
+            return Err(bad("an empty entry".to_owned()));
+        }
+        if !seen.insert(name) {
+            return Err(bad(format!("`{name}` named twice")));
+        }
+        out.push(Box::new(parse_profile(name)?.with_config(config.clone())));
+    }
+    Ok(out)
 }
