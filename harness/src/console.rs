@@ -339,6 +339,78 @@ pub(crate) fn summary(report: &RunReport, dir: &std::path::Path, took: std::time
     println!("{verdict}; report: {}", dir.display());
 }
 
+/// The end of `wireshape compare`: the table (unless `table` is off) with
+/// each served cell's summed shaping time, then one closing line. The
+/// rules column, of any width, comes last here.
+pub(crate) fn compare_summary(
+    compared: &crate::Compared,
+    dir: &std::path::Path,
+    took: std::time::Duration,
+    table: bool,
+) {
+    let report = &compared.report;
+    if table {
+        // The summary's columns, the time, then the rules.
+        let order = |mut r: Vec<String>, time: String| {
+            let rules = r.remove(crate::report::COMPARE_RULES_COLUMN);
+            r.push(time);
+            r.push(rules);
+            r
+        };
+        let mut rows: Vec<Vec<String>> = Vec::with_capacity(report.cells.len() + 1);
+        let head: Vec<String> = crate::report::COMPARE_COLUMNS
+            .iter()
+            .map(|c| (*c).to_owned())
+            .collect();
+        rows.push(order(head, "shape ms".to_owned()));
+        let pipeline_at = |id: &str| report.pipelines.iter().position(|p| p == id);
+        for cell in &report.cells {
+            let time = compared
+                .times
+                .iter()
+                .find(|t| t.lane == cell.lane && Some(t.pipeline) == pipeline_at(&cell.pipeline))
+                .map_or_else(
+                    || "—".to_owned(),
+                    |t| format!("{:.1}", t.shape.as_secs_f64() * 1e3),
+                );
+            rows.push(order(crate::report::compare_row(cell).to_vec(), time));
+        }
+        let width = |i: usize| rows.iter().map(|r| r[i].chars().count()).max().unwrap_or(0);
+        let widths: Vec<usize> = (0..rows[0].len()).map(width).collect();
+        // Text columns (lane, pipeline, rules) to the left, counts to the right.
+        let left = [0, 1, widths.len() - 1];
+        for r in &rows {
+            let mut line = String::new();
+            for (i, text) in r.iter().enumerate() {
+                let pad = " ".repeat(widths[i] - text.chars().count());
+                if i > 0 {
+                    line.push_str("  ");
+                }
+                if left.contains(&i) {
+                    line.push_str(text);
+                    line.push_str(&pad);
+                } else {
+                    line.push_str(&pad);
+                    line.push_str(text);
+                }
+            }
+            println!("{}", line.trim_end());
+        }
+    }
+    let cases: usize = report
+        .cells
+        .iter()
+        .filter_map(|c| c.stats.as_ref())
+        .map(|s| s.cases)
+        .sum();
+    println!(
+        "wireshape compare: {} ({cases} cases) in {:.1}s; report: {}",
+        crate::report::compare_scope(report),
+        took.as_secs_f64(),
+        dir.display()
+    );
+}
+
 /// `check`'s findings (library call; here so cli stays thin).
 pub(crate) fn check_findings(
     catalog: &Catalog,

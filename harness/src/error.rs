@@ -164,6 +164,9 @@ pub enum UsageError {
     /// No lane to run: a pipeline does not serve the lanes asked for.
     #[error("no lane to run: {0}")]
     NoLanes(String),
+    /// `compare --pipelines`: an empty entry, or a pipeline named twice.
+    #[error("bad pipeline list `{list}`: {reason}")]
+    BadPipelineList { list: String, reason: String },
     /// `mock-provider` could not load its recordings or bind its address.
     #[error("cannot serve {lane} on {addr}: {message}")]
     CannotServe {
@@ -184,6 +187,7 @@ impl UsageError {
             | Self::BadDate(_)
             | Self::NoLanes(_)
             | Self::NoSuchPipeline { .. }
+            | Self::BadPipelineList { .. }
             | Self::CannotServe { .. } => ExitStatus::Usage,
         }
     }

@@ -12,6 +12,9 @@
 //! - **the differential**: [`prepare`] plans a corpus run for two pipelines
 //!   ([`DiffOptions`]), [`execute`] runs it, [`run_case`] runs one case; the
 //!   result types are in [`outcome`].
+//! - **the comparison**: [`prepare_compare`] plans a corpus run for any
+//!   number of pipelines ([`CompareOptions`]), [`compare`] runs it and
+//!   counts each (lane, pipeline) cell ([`CompareReport`]).
 //! - **provider facts**: [`facts`], the documented keyword sets, formats
 //!   and limits as plain data.
 //!
@@ -20,6 +23,7 @@
 mod catalog;
 #[doc(hidden)]
 pub mod cli;
+mod compare;
 mod config;
 mod console;
 mod corpus;
@@ -97,6 +101,12 @@ pub use external::{
 };
 pub use generate::FuzzSpec;
 pub use outcome::{CaseOutcome, CasePlan, Class, RunReport, Summary};
+
+// The comparison: several pipelines side by side over a corpus.
+pub use compare::{
+    Cell, CellStats, CellTime, CompareOptions, CompareReport, Compared, Examples, compare,
+    prepare_compare,
+};
 
 /// Internals exposed for the tests, fuzz targets and benches only: not part
 /// of the API, may change at any time.

@@ -1,5 +1,5 @@
 //! Output written atomically: report directories ([`OutputDir`], shared by
-//! `run`/`diff`/`report merge` and `mutants`) and single files
+//! `run`/`diff`/`report merge`, `mutants` and `compare`) and single files
 //! ([`replace_file`], the ledger).
 //!
 //! A directory is built in a hidden temporary sibling (`.<name>.tmp-<pid>`)
@@ -37,6 +37,11 @@ impl ReportKind {
     pub(crate) const MUTANTS: Self = Self {
         name: "wireshape mutants report",
         markers: &["mutants.json", "run.json"],
+    };
+    /// A `compare` report directory.
+    pub(crate) const COMPARE: Self = Self {
+        name: "wireshape compare report",
+        markers: &["compare.json", "run.json"],
     };
 }
 

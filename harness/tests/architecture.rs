@@ -25,6 +25,7 @@ const JUDGES: &[&str] = &[
     "rules",
     "replay",
     "differential",
+    "compare",
     "mutants",
     "metamorphic",
     "report",

@@ -30,6 +30,12 @@ pub(crate) enum Command {
     Run(RunArgs),
     /// Compare two pipelines on every lane over the corpus (like `run`, any pair).
     Diff(DiffArgs),
+    /// Several pipelines side by side on every lane over the corpus: accepted, rejected, errored, failed closed and invariant violations per lane and pipeline.
+    #[command(
+        mut_arg("lanes", |a| a.help("Lanes to run (comma-separated ids; default: every lane)")),
+        mut_arg("ledger", |a| a.hide(true))
+    )]
+    Compare(CompareArgs),
     /// Manage the intended-divergence ledger.
     #[command(subcommand)]
     Ledger(LedgerCommand),
@@ -430,6 +436,28 @@ pub(crate) struct DiffArgs {
     pub(crate) fuzz: FuzzArgs,
     #[command(flatten)]
     pub(crate) out: OutputArgs,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct CompareArgs {
+    /// The pipelines, comma-separated, in the order of their rows (`v0`, `v1`, `verbatim`: see `wireshape pipelines`).
+    #[arg(long, value_name = "P,Q,…", env = "WIRESHAPE_PIPELINES")]
+    pub(crate) pipelines: String,
+    #[command(flatten)]
+    pub(crate) corpus: CorpusArgs,
+    #[command(flatten)]
+    pub(crate) fuzz: FuzzArgs,
+    /// Report directory (the previous one is rotated to `DIR.previous`).
+    #[arg(
+        long,
+        value_name = "DIR",
+        default_value = "reports/compare",
+        env = "WIRESHAPE_OUTPUT"
+    )]
+    pub(crate) output: PathBuf,
+    /// No progress line and no table (the closing line still names the report).
+    #[arg(long, short, env = "WIRESHAPE_QUIET")]
+    pub(crate) quiet: bool,
 }
 
 #[derive(Debug, Subcommand)]

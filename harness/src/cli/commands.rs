@@ -15,11 +15,11 @@ use crate::{
 use anyhow::Result;
 
 use super::args::{
-    AcceptArgs, CheckArgs, Cli, Command, CorpusArgs, DEFAULT_CORPUS, LaneChoice, LedgerCommand,
-    ListArgs, MergeArgs, MetamorphicArgs, MockProviderArgs, MutantsArgs, OutputArgs, OutputFormat,
-    PipelineArg, ReplayArgs, ReportCommand, ShapeArgs, Shard,
+    AcceptArgs, CheckArgs, Cli, Command, CompareArgs, CorpusArgs, DEFAULT_CORPUS, LaneChoice,
+    LedgerCommand, ListArgs, MergeArgs, MetamorphicArgs, MockProviderArgs, MutantsArgs, OutputArgs,
+    OutputFormat, PipelineArg, ReplayArgs, ReportCommand, ShapeArgs, Shard,
 };
-use super::options::{CorpusOptions, DiffRun, resolve};
+use super::options::{CorpusOptions, DiffRun, Resolved, compare_pipelines, resolve};
 use crate::console;
 
 impl Cli {
@@ -37,6 +37,7 @@ impl Cli {
             Command::List(a) => list(&a),
             Command::Run(a) => diff_run(&a.old, &a.new, &a.corpus, a.fuzz.spec(), &a.out),
             Command::Diff(a) => diff_run(&a.old, &a.new, &a.corpus, a.fuzz.spec(), &a.out),
+            Command::Compare(a) => compare(&a),
             Command::Ledger(LedgerCommand::Accept(a)) => accept(&a),
             Command::Report(ReportCommand::Merge(a)) => merge(&a),
             Command::Check(a) => check(&a),
@@ -169,6 +170,84 @@ pub(super) fn diff_run(
     let dir = writer.finish(&report, &meta)?;
     console::summary(&report, &dir, clock.elapsed());
     Ok(report.exit_status())
+}
+
+/// `wireshape compare`: every pipeline over the corpus, the report
+/// directory, the table. Exit 0 whenever it ran (a comparison fails
+/// nothing); 2 on a usage or input error, before any work.
+pub(super) fn compare(a: &CompareArgs) -> Result<ExitStatus> {
+    let started = std::time::SystemTime::now();
+    let clock = std::time::Instant::now();
+    let c = CorpusOptions::new(&a.corpus, Lane::ALL)?;
+    let built = compare_pipelines(&a.pipelines, &a.corpus.config)?;
+    let pipelines: Vec<&(dyn crate::Pipeline + Sync)> =
+        built.iter().map(Resolved::as_dyn).collect();
+    let fuzz = a.fuzz.spec();
+    let opts = crate::CompareOptions {
+        pipelines: &pipelines,
+        lanes: c.lanes.clone(),
+        own_corpus: c.own_corpus.clone(),
+        external_corpus: c.external_corpus.clone(),
+        fuzz,
+        shard: c.shard.map(|s| (s.k, s.n)),
+        jobs: c.jobs,
+    };
+    let inputs = crate::prepare_compare(&opts)?;
+    let writer = crate::report::CompareWriter::create(&a.output)?;
+    let mut progress: Option<console::Progress> = None;
+    let compared = crate::compare(&opts, &inputs, &mut |done, total| {
+        progress
+            .get_or_insert_with(|| console::Progress::new(total, !a.quiet))
+            .tick(done);
+    });
+    if let Some(p) = &progress {
+        p.finish();
+    }
+    let report = &compared.report;
+    let ms = |d: std::time::Duration| (d.as_secs_f64() * 1e6).round() / 1e3;
+    let cells: Vec<serde_json::Value> = compared
+        .times
+        .iter()
+        .map(|t| {
+            serde_json::json!({
+                "lane": t.lane.id(),
+                "pipeline": report.pipelines[t.pipeline],
+                "shape_ms": ms(t.shape),
+            })
+        })
+        .collect();
+    let mut by_pipeline = serde_json::Map::new();
+    for (p, id) in report.pipelines.iter().enumerate() {
+        let total = compared
+            .times
+            .iter()
+            .filter(|t| t.pipeline == p)
+            .map(|t| t.shape)
+            .sum();
+        by_pipeline.insert(id.clone(), ms(total).into());
+    }
+    let run = serde_json::json!({
+        "wireshape_version": env!("CARGO_PKG_VERSION"),
+        "started_at": crate::date::utc_timestamp(started),
+        "duration_ms": u64::try_from(clock.elapsed().as_millis()).unwrap_or(u64::MAX),
+        "command": std::env::args().skip(1).collect::<Vec<_>>(),
+        "pipelines": report.pipelines,
+        "lanes": report.lanes,
+        "corpus": opts
+            .own_corpus
+            .iter()
+            .chain(&opts.external_corpus)
+            .map(|d| d.display().to_string())
+            .collect::<Vec<_>>(),
+        "shard": report.shard,
+        "fuzz": fuzz,
+        "jobs": opts.jobs,
+        "shape_ms_by_pipeline": by_pipeline,
+        "shape_ms": cells,
+    });
+    let dir = writer.finish(report, &run)?;
+    console::compare_summary(&compared, &dir, clock.elapsed(), !a.quiet);
+    Ok(ExitStatus::Clean)
 }
 
 pub(super) fn accept(a: &AcceptArgs) -> Result<ExitStatus> {

@@ -227,3 +227,26 @@ impl DiffRun {
         }
     }
 }
+
+/// `compare --pipelines`: the comma-separated list, each built with
+/// `config`, in the order given. The one place that reads a pipeline list
+/// (a spec parser for external pipelines takes its place): an unknown
+/// name, an empty entry or a name given twice is a usage error.
+pub(super) fn compare_pipelines(list: &str, config: &ConfigArg) -> Result<Vec<Resolved>> {
+    let bad = |reason: String| UsageError::BadPipelineList {
+        list: list.to_owned(),
+        reason,
+    };
+    let mut seen = std::collections::BTreeSet::new();
+    let mut out = Vec::new();
+    for name in list.split(',').map(str::trim) {
+        if name.is_empty() {
+            return Err(bad("an empty entry".to_owned()).into());
+        }
+        if !seen.insert(name) {
+            return Err(bad(format!("`{name}` named twice")).into());
+        }
+        out.push(resolve(&super::args::parse_pipeline(name)?, config)?);
+    }
+    Ok(out)
+}

@@ -11,13 +11,22 @@
 //! JSON listings), `reader`, `view` (the sorted, counted report every
 //! renderer reads), `jsonl` (`divergences.jsonl` and the `*.txt` lists),
 //! `markdown` (`summary.md`), `junit` (`junit.xml`, the only user of
-//! quick-junit) and `html` (`index.html`, the only user of maud).
+//! quick-junit) and `html` (`index.html`, with `compare_html` the only
+//! users of maud).
+//!
+//! `wireshape compare` writes a directory of its own ([`CompareWriter`]):
+//! `compare.json`, `summary.md`, `index.html` and `run.json`, from a
+//! [`CompareReport`](crate::compare::CompareReport) (`compare`,
+//! `compare_html`, and `compare_view`, the table's text).
 //!
 //! Every file except `run.json` is a pure function of the [`RunReport`]:
 //! everything is sorted by key, nothing holds a time, so the same run gives
 //! the same bytes. The format is documented (and marked unstable) in
 //! `reports/README.md`.
 
+mod compare;
+mod compare_html;
+mod compare_view;
 mod files;
 mod html;
 mod jsonl;
@@ -33,6 +42,11 @@ use std::path::{Path, PathBuf};
 
 use crate::outcome::{RunMeta, RunReport};
 
+pub(crate) use compare::CompareWriter;
+pub(crate) use compare_view::{
+    COLUMNS as COMPARE_COLUMNS, RULES_COLUMN as COMPARE_RULES_COLUMN, row as compare_row,
+    scope as compare_scope,
+};
 pub(crate) use files::ReportError;
 pub(crate) use reader::read_report;
 pub(crate) use writer::ReportWriter;
