@@ -5,10 +5,15 @@
 //! `diff::change_tags`) is covered by an entry of its lane's file whose
 //! `case` glob matches the case id, whose `when` tags are all present, and
 //! whose `new_sha256` pin (if any) equals the new output's hash. An entry
-//! that covers nothing in a run where it applies is *unused* and fails the
-//! run; an entry whose pin no longer matches is *stale*. Entries marked
-//! `external = true` apply only to cases from `WIRESHAPE_CORPUS_PATH`
-//! catalogs, and are judged unused only in runs that loaded one.
+//! whose pin no longer matches is *stale*. Entries marked `external = true`
+//! apply only to cases from `WIRESHAPE_CORPUS_PATH` catalogs.
+//!
+//! An entry that covers nothing is *unused* and fails the run, but only in
+//! a run over the corpus it was written for ([`RunScope::judges`]):
+//! `external = true` entries when an external catalog they can name was
+//! loaded (`json-schema-test-suite/*`: one under that directory), other
+//! globs (`*`, `?`) when an own catalog was, and an exact case id when its
+//! catalog was. Entries for generated cases (`fuzz/…`) are never judged.
 //!
 //! A new output the lane's oracle rejects fails the run (shaped, failed
 //! closed, or a rejection old and new share) unless a `[[rejection]]` entry
@@ -23,6 +28,7 @@
 //! naming the case, the expected and the actual hash. A pin that matches no
 //! case is unused (fails the run, `external` respected, like every entry).
 
+use std::collections::BTreeSet;
 use std::path::Path;
 
 use serde::{Deserialize, Serialize};
@@ -156,6 +162,44 @@ pub struct LaneLedger {
     pub narrowings: Vec<SemanticEntry>,
     pub widenings: Vec<SemanticEntry>,
     pub pins: Vec<PinEntry>,
+}
+
+/// The catalogs a run loaded (before sharding): which ledger entries it
+/// judges, that is, counts and reports unused when they cover nothing.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct RunScope {
+    /// The ids of the own catalogs loaded.
+    pub own: BTreeSet<String>,
+    /// The ids of the external catalogs (`WIRESHAPE_CORPUS_PATH`) loaded.
+    pub external: BTreeSet<String>,
+}
+
+impl RunScope {
+    /// Whether an entry with this `case` and `external` flag is judged: the
+    /// run loaded a catalog it was written for. `external = true`: an
+    /// external catalog the entry can name (its id fits `case` up to the
+    /// first wildcard: `json-schema-test-suite/*` needs one under
+    /// `json-schema-test-suite/`); any other glob (`*`, `?`): an own
+    /// catalog; an exact case id `<catalog>#<tool>`: its catalog. Entries
+    /// for generated cases (`fuzz/…`) are never judged.
+    pub fn judges(&self, case: &str, external: bool) -> bool {
+        let literal = &case[..case.find(['*', '?']).unwrap_or(case.len())];
+        let names = |id: &String| {
+            id.starts_with(literal)
+                || literal
+                    .strip_prefix(id.as_str())
+                    .is_some_and(|tool| tool.starts_with('#'))
+        };
+        if case.starts_with("fuzz/") {
+            false
+        } else if external {
+            self.external.iter().any(names)
+        } else if literal.len() < case.len() {
+            !self.own.is_empty()
+        } else {
+            self.own.iter().chain(&self.external).any(names)
+        }
+    }
 }
 
 /// `*`/`?` glob match over the whole string.
@@ -439,15 +483,14 @@ impl LaneLedger {
         }
     }
 
-    /// Use counts for every entry that applies to this run (external
-    /// entries only when an external corpus was loaded).
-    /// An entry whose `case` glob names generated cases only (`fuzz/…`)
-    /// has no use count: matches on generated cases never count (a run
-    /// without `--fuzz` has none), so it can never be unused.
-    pub fn uses(&self, matches: &[LedgerMatch], external_loaded: bool) -> Vec<LedgerUse> {
-        let applies = |external: bool, case: &str| {
-            (external_loaded || !external) && !case.starts_with("fuzz/")
-        };
+    /// Use counts for every entry `scope` judges (see
+    /// [`RunScope::judges`]): an entry the run has no corpus for gets no
+    /// use count, so it is never unused there. An entry whose `case` glob
+    /// names generated cases only (`fuzz/…`) has no use count either:
+    /// matches on generated cases never count (a run without `--fuzz` has
+    /// none).
+    pub fn uses(&self, matches: &[LedgerMatch], scope: &RunScope) -> Vec<LedgerUse> {
+        let applies = |external: bool, case: &str| scope.judges(case, external);
         let count = |table: LedgerTable, i: usize| {
             matches
                 .iter()
@@ -579,6 +622,94 @@ mod tests {
         t.iter().map(|s| (*s).to_owned()).collect()
     }
 
+    fn scope(own: &[&str], external: &[&str]) -> RunScope {
+        let ids = |c: &[&str]| c.iter().map(|c| (*c).to_owned()).collect();
+        RunScope {
+            own: ids(own),
+            external: ids(external),
+        }
+    }
+
+    /// The unused entries of a run whose only ledger is `l`, judged in
+    /// `scope`, and the run's exit status.
+    fn unused_in(l: &LaneLedger, scope: &RunScope) -> (Vec<String>, crate::ExitStatus) {
+        let mut report = crate::RunReport {
+            ledger_use: l.uses(&[], scope),
+            ..crate::RunReport::default()
+        };
+        report.finish(&[]);
+        let unused = report
+            .ledger_issues
+            .iter()
+            .map(|i| i.message.clone())
+            .collect();
+        (unused, report.exit_status())
+    }
+
+    /// A glob entry (not `external`) is written for the own corpus: a run
+    /// over other catalogs only (29,870 external cases, say) does not fail
+    /// because it met none of its cases.
+    #[test]
+    fn a_wildcard_entry_is_unused_only_in_a_run_over_the_own_corpus() {
+        let l = ledger(vec![entry("*", &["bytes"]), entry("seed-tools#*", &[])]);
+        let external_only = scope(&[], &["bfcl/simple", "seed-tools"]);
+        assert_eq!(
+            unused_in(&l, &external_only),
+            (Vec::new(), crate::ExitStatus::Clean)
+        );
+        assert!(l.uses(&[], &external_only).is_empty());
+        let own = scope(&["fixtures"], &[]);
+        assert_eq!(
+            unused_in(&l, &own),
+            (
+                vec![
+                    "ledger entry lane.toml#0 (c) matched no case in a run over the corpus it was written for: remove it or fix its `case`".to_owned(),
+                    "ledger entry lane.toml#1 (c) matched no case in a run over the corpus it was written for: remove it or fix its `case`".to_owned(),
+                ],
+                crate::ExitStatus::Failures
+            )
+        );
+        // Used by a case: counted, not unused.
+        let matched = LedgerMatch {
+            file: "lane.toml".into(),
+            table: LedgerTable::Divergence,
+            index: 1,
+            class: "c".into(),
+            reason: "r".into(),
+        };
+        let uses = l.uses(&[matched], &own);
+        assert_eq!(
+            uses.iter().map(|u| (u.index, u.uses)).collect::<Vec<_>>(),
+            [(0, 0), (1, 1)]
+        );
+    }
+
+    /// An exact case id is written for its catalog: judged only when that
+    /// catalog was loaded, own or external.
+    #[test]
+    fn an_entry_for_one_case_is_unused_only_in_a_run_over_its_catalog() {
+        let l = ledger(vec![entry("bfcl/simple#get_weather", &["bytes"])]);
+        let judged = |catalogs: &[&str]| {
+            l.uses(&[], &scope(&["fixtures"], catalogs))
+                .iter()
+                .map(|u| u.index)
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(judged(&[]), Vec::<usize>::new());
+        assert_eq!(judged(&["seed-tools", "bfcl"]), Vec::<usize>::new());
+        assert_eq!(judged(&["bfcl/simple"]), [0]);
+        assert_eq!(unused_in(&l, &scope(&["seed-tools"], &[])).0.len(), 0);
+        assert_eq!(
+            unused_in(&l, &scope(&[], &["bfcl/simple"])),
+            (
+                vec!["ledger entry lane.toml#0 (c) matched no case in a run over the corpus it was written for: remove it or fix its `case`".to_owned()],
+                crate::ExitStatus::Failures
+            )
+        );
+        // A `#` inside the tool name: the catalog is still found.
+        assert!(scope(&["c"], &[]).judges("c#a#b", false));
+    }
+
     #[test]
     fn globs_match_whole_case_ids() {
         assert!(glob_match("*", "seed-tools#agent"));
@@ -655,20 +786,54 @@ mod tests {
                 .intended
         );
         assert!(
-            l.uses(&[], false).is_empty(),
+            l.uses(&[], &scope(&["fixtures"], &[])).is_empty(),
             "not judged without an external corpus"
         );
-        assert_eq!(l.uses(&[], true)[0].uses, 0);
+        assert_eq!(l.uses(&[], &scope(&[], &["bfcl/simple"]))[0].uses, 0);
     }
 
     /// An entry for generated cases (`case = "fuzz/…"`) still judges them,
     /// but has no use count: generated matches never count, so it cannot
     /// be unused (and fail every run without `--fuzz`).
+    /// An `external = true` entry is written for the external catalogs it
+    /// can name: a run over other external catalogs does not judge it.
+    #[test]
+    fn an_external_entry_is_unused_only_in_a_run_over_an_external_catalog_it_can_name() {
+        let mut suite = entry("json-schema-test-suite/*", &["bytes"]);
+        suite.external = true;
+        let mut any = entry("*", &["bytes"]);
+        any.external = true;
+        let l = ledger(vec![suite, any]);
+        let judged = |own: &[&str], external: &[&str]| {
+            l.uses(&[], &scope(own, external))
+                .iter()
+                .map(|u| u.index)
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(
+            judged(&["json-schema-test-suite/x"], &[]),
+            Vec::<usize>::new()
+        );
+        assert_eq!(judged(&[], &["bfcl/simple"]), [1]);
+        assert_eq!(
+            judged(&[], &["json-schema-test-suite"]),
+            [1],
+            "a catalog beside the directory"
+        );
+        assert_eq!(
+            judged(
+                &[],
+                &["bfcl/simple", "json-schema-test-suite/draft2020-12/anchor"]
+            ),
+            [0, 1]
+        );
+    }
+
     #[test]
     fn entries_for_generated_cases_judge_them_and_are_never_unused() {
         let l = ledger(vec![entry("fuzz/*", &["bytes"]), entry("*", &["bytes"])]);
         assert!(l.judge("fuzz/1#7", false, &tags(&["bytes"]), "h").intended);
-        let uses = l.uses(&[], true);
+        let uses = l.uses(&[], &scope(&["fixtures"], &["bfcl/simple"]));
         assert_eq!(
             uses.iter().map(|u| u.index).collect::<Vec<_>>(),
             [1],
@@ -712,7 +877,7 @@ mod tests {
         assert_eq!(w("f#t", &["normalize"]), 1);
         assert_eq!(w("g#t", &["normalize"]), 0);
         assert_eq!(w("f#t", &["normalize", "narrow-root-composition"]), 0);
-        let uses = l.uses(&[], false);
+        let uses = l.uses(&[], &scope(&["f"], &[]));
         assert_eq!(
             uses.iter().map(|u| u.table).collect::<Vec<_>>(),
             [LedgerTable::Narrowing, LedgerTable::Widening]

@@ -196,7 +196,7 @@ fn a_ledger_entry_that_matches_nothing_fails_the_run_naming_it() {
     let (code, out, _) = run_in(dir.path(), &["run", "--lanes", LANES]);
     assert_eq!(code, 1, "{out}");
     assert!(
-        out.contains("ledger unused: ledger entry anthropic-messages.toml#1 (rotting) matched no case: remove it or fix its `case`"),
+        out.contains("ledger unused: ledger entry anthropic-messages.toml#1 (rotting) matched no case in a run over the corpus it was written for: remove it or fix its `case`"),
         "{out}"
     );
 }
@@ -264,6 +264,42 @@ fn ledger_accept_writes_entries_that_make_the_run_clean() {
         std::fs::read_to_string(dir.path().join("corpus/ledger/openai-responses.toml")).unwrap();
     assert!(written.starts_with("[[divergence]]\ncase = \"mini#slug\"\nclass = \"strips-lookaround\"\nreason = \"lookaround strip is intended\"\ntags = [\"new:description:noted\", \"new:pattern:removed\"]\nnew_sha256 = \""), "{written}");
     assert_eq!(run_in(dir.path(), &["run", "--lanes", LANES]).0, 0);
+}
+
+/// A glob entry (not `external = true`) is written for the own corpus:
+/// a run over other catalogs only does not judge it.
+#[test]
+fn a_wildcard_ledger_entry_that_matches_nothing_fails_only_a_run_over_the_own_corpus() {
+    let dir = copy_of_testdata();
+    let ledger = dir.path().join("corpus/ledger/openai-chat.toml");
+    let mut text = std::fs::read_to_string(&ledger).unwrap();
+    text.push_str("\n[[divergence]]\ncase = \"*\"\nclass = \"rotting\"\nreason = \"no tag of this run\"\nwhen = [\"never:*\"]\n");
+    std::fs::write(&ledger, text).unwrap();
+    let (code, out, _) = run_in(dir.path(), &["run", "--lanes", LANES]);
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        out.contains("\n  ledger unused: ledger entry openai-chat.toml#1 (rotting) matched no case in a run over the corpus it was written for: remove it or fix its `case`\n0 failing cases, 1 unused ledger entries; report: "),
+        "{out}"
+    );
+    // The same catalog, as an external corpus and without the own one.
+    let (code, out, _) = run_in(
+        dir.path(),
+        &[
+            "run",
+            "--lanes",
+            LANES,
+            "--own",
+            "no-own-corpus",
+            "--corpus",
+            "corpus/catalogs",
+        ],
+    );
+    assert_eq!(code, 0, "{out}");
+    assert!(
+        out.contains(": 9 identical, 0 reordered, 3 intended, 0 unexpected, 0 errored;"),
+        "{out}"
+    );
+    assert!(!out.contains("ledger unused"), "{out}");
 }
 
 #[test]
