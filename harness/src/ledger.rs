@@ -1,5 +1,10 @@
-//! The intended-divergence ledger: `corpus/ledger/<lane>.toml`, one
+//! The intended-divergence ledger: `<dir>/<lane>.toml`, one
 //! `[[divergence]]` table per class of change, each with a reason.
+//!
+//! Each pipeline pair has its own ledger directory ([`pair_dir`]):
+//! `corpus/ledger` for v0 → v1, `corpus/ledger/<old>--<new>` for any other
+//! pair (`--ledger` overrides it). A directory or file that does not exist
+//! is an empty ledger.
 //!
 //! A divergent case is *intended* when every one of its change tags (see
 //! `diff::change_tags`) is covered by an entry of its lane's file whose
@@ -29,7 +34,7 @@
 //! case is unused (fails the run, `external` respected, like every entry).
 
 use std::collections::BTreeSet;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
@@ -162,6 +167,30 @@ pub struct LaneLedger {
     pub narrowings: Vec<SemanticEntry>,
     pub widenings: Vec<SemanticEntry>,
     pub pins: Vec<PinEntry>,
+}
+
+/// The default ledger directory of the pipeline pair `old` → `new` (their
+/// `Pipeline::id`s): `corpus/ledger` for v0 → v1, else
+/// `corpus/ledger/<old>--<new>`, each side the id itself when it is made of
+/// `A-Z a-z 0-9 . _ -` only, else `cmd-` and the first 12 hex digits of the
+/// id's sha256 (`cmd:python3 driver.py` → `cmd-` + 12 hex digits).
+pub(crate) fn pair_dir(old: &str, new: &str) -> PathBuf {
+    let root = PathBuf::from("corpus/ledger");
+    if (old, new) == ("v0", "v1") {
+        return root;
+    }
+    let side = |id: &str| {
+        let plain = !id.is_empty()
+            && id
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'-'));
+        if plain {
+            id.to_owned()
+        } else {
+            format!("cmd-{}", &crate::hash::sha256_hex(id)[..12])
+        }
+    };
+    root.join(format!("{}--{}", side(old), side(new)))
 }
 
 /// The catalogs a run loaded (before sharding): which ledger entries it
@@ -708,6 +737,38 @@ mod tests {
         );
         // A `#` inside the tool name: the catalog is still found.
         assert!(scope(&["c"], &[]).judges("c#a#b", false));
+    }
+
+    #[test]
+    fn each_pipeline_pair_has_its_own_default_ledger_directory() {
+        assert_eq!(pair_dir("v0", "v1"), Path::new("corpus/ledger"));
+        assert_eq!(pair_dir("v1", "v1"), Path::new("corpus/ledger/v1--v1"));
+        assert_eq!(pair_dir("v1", "v0"), Path::new("corpus/ledger/v1--v0"));
+        assert_eq!(
+            pair_dir("v0", "verbatim"),
+            Path::new("corpus/ledger/v0--verbatim")
+        );
+        assert_eq!(
+            pair_dir("v1", "my_shaper-2.0"),
+            Path::new("corpus/ledger/v1--my_shaper-2.0")
+        );
+        // sha256("cmd:python3 driver.py --serve") = 8ae7c76c8f45…
+        assert_eq!(
+            pair_dir("v1", "cmd:python3 driver.py --serve"),
+            Path::new("corpus/ledger/v1--cmd-8ae7c76c8f45")
+        );
+        assert_eq!(
+            pair_dir(
+                "cmd:python3 driver.py --serve",
+                "cmd:node peers/ts/driver.mjs"
+            ),
+            Path::new("corpus/ledger/cmd-8ae7c76c8f45--cmd-d86f08f9d776")
+        );
+        // sha256("") = e3b0c44298fc…: an empty id names no directory.
+        assert_eq!(
+            pair_dir("", "v1"),
+            Path::new("corpus/ledger/cmd-e3b0c44298fc--v1")
+        );
     }
 
     #[test]
