@@ -115,7 +115,7 @@ fn inputs(lanes: &[Lane]) -> Inputs {
     Inputs {
         cases,
         unusable: BTreeMap::new(),
-        external_loaded: false,
+        scope: crate::ledger::RunScope::default(),
         ledgers: BTreeMap::new(),
         requests: crate::prefix::RequestPlan::default(),
     }

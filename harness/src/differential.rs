@@ -10,6 +10,10 @@
 //! them, and the entries they match do not count as used, so adding them to
 //! a run cannot make an unused-entry failure appear or disappear.
 //!
+//! A ledger entry is judged (counted, and unused when it covers nothing)
+//! only in a run over the corpus it was written for: [`Inputs::scope`]
+//! records which own and external catalogs the run loaded, before sharding.
+//!
 //! Whole requests (`prefix`): every catalog with tools, on every lane of the
 //! run, is sent as a `turn` and a `summary` request by both pipelines and
 //! compared. A catalog's request is compared as soon as the last of its
@@ -35,7 +39,7 @@ use crate::error::LoadError;
 use crate::generate::FuzzSpec;
 use crate::invariants;
 use crate::lane::Lane;
-use crate::ledger::{self, LaneLedger};
+use crate::ledger::{self, LaneLedger, RunScope};
 use crate::outcome::RequestOutcome;
 use crate::outcome::{
     CaseOutcome, CasePlan, Class, LedgerIssue, LedgerTable, RunReport, Side, WirePair,
@@ -93,7 +97,8 @@ pub struct PlannedCase {
 pub struct Inputs {
     pub cases: Vec<PlannedCase>,
     pub unusable: BTreeMap<String, String>,
-    pub external_loaded: bool,
+    /// The own and external catalogs loaded: which ledger entries the run judges.
+    pub scope: RunScope,
     pub ledgers: BTreeMap<Lane, LaneLedger>,
     /// Whole-request comparisons (this shard's share).
     pub requests: RequestPlan,
@@ -125,11 +130,9 @@ pub fn prepare(opts: &DiffOptions<'_>) -> Result<Inputs, LoadError> {
             }
         }
     }
-    let mut external_loaded = false;
     for entry in scan_corpus(&opts.external_corpus).entries {
         match entry {
             CorpusEntry::Loaded(c) => {
-                external_loaded = true;
                 catalogs.push((c, true));
             }
             CorpusEntry::Unusable { path, reason, .. } => {
@@ -137,6 +140,17 @@ pub fn prepare(opts: &DiffOptions<'_>) -> Result<Inputs, LoadError> {
             }
         }
     }
+    let ids = |external: bool| {
+        catalogs
+            .iter()
+            .filter(|(_, e)| *e == external)
+            .map(|(c, _)| c.id.clone())
+            .collect()
+    };
+    let scope = RunScope {
+        own: ids(false),
+        external: ids(true),
+    };
     let mut cases = Vec::new();
     for (catalog, external) in &catalogs {
         for (t, tool) in catalog.tools.iter().enumerate() {
@@ -210,7 +224,7 @@ pub fn prepare(opts: &DiffOptions<'_>) -> Result<Inputs, LoadError> {
     Ok(Inputs {
         cases,
         unusable,
-        external_loaded,
+        scope,
         ledgers,
         requests,
     })
@@ -682,7 +696,7 @@ pub fn execute(
         .flat_map(|o| o.ledger.iter().cloned())
         .collect();
     for l in inputs.ledgers.values() {
-        ledger_use.extend(l.uses(&all_matches, inputs.external_loaded));
+        ledger_use.extend(l.uses(&all_matches, &inputs.scope));
     }
     let mut report = RunReport {
         old: opts.old.id(),

@@ -114,7 +114,7 @@ fn fuzz_plans_each_generated_tool_on_every_lane_as_generated_cases() {
     );
     assert!(inputs.cases.iter().all(|c| c.generated && !c.external));
     assert_eq!(inputs.cases[1].tool, crate::generate::seeded(9, 1));
-    assert!(!inputs.external_loaded);
+    assert_eq!(inputs.scope, RunScope::default());
 }
 
 #[test]
@@ -169,8 +169,7 @@ fn a_catalog_entry_only_generated_cases_match_stays_unused() {
     let with = run(&ledger, FIVE);
     assert_eq!(generated_matched(&with), divergent_generated(&with));
     assert!(generated_matched(&with) > 0);
-    let message =
-        "ledger entry openai-responses.toml#0 (any) matched no case: remove it or fix its `case`";
+    let message = "ledger entry openai-responses.toml#0 (any) matched no case in a run over the corpus it was written for: remove it or fix its `case`";
     assert_eq!(unused(&with), [message]);
     assert_eq!(unused(&run(&ledger, None)), [message]);
 }
@@ -425,7 +424,7 @@ fn a_pin_that_matches_no_case_is_unused_unless_external_and_no_external_corpus()
     assert_eq!(
         unused(&report),
         [
-            "ledger entry openai-chat.toml#pin-0 (c#gone) matched no case: remove it or fix its `case`"
+            "ledger entry openai-chat.toml#pin-0 (c#gone) matched no case in a run over the corpus it was written for: remove it or fix its `case`"
         ]
     );
     assert_eq!(report.ledger_issues[0].table, LedgerTable::Pin);

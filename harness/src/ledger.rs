@@ -1,14 +1,24 @@
-//! The intended-divergence ledger: `corpus/ledger/<lane>.toml`, one
+//! The intended-divergence ledger: `<dir>/<lane>.toml`, one
 //! `[[divergence]]` table per class of change, each with a reason.
+//!
+//! Each pipeline pair has its own ledger directory ([`pair_dir`]):
+//! `corpus/ledger` for v0 → v1, `corpus/ledger/<old>--<new>` for any other
+//! pair (`--ledger` overrides it). A directory or file that does not exist
+//! is an empty ledger.
 //!
 //! A divergent case is *intended* when every one of its change tags (see
 //! `diff::change_tags`) is covered by an entry of its lane's file whose
 //! `case` glob matches the case id, whose `when` tags are all present, and
 //! whose `new_sha256` pin (if any) equals the new output's hash. An entry
-//! that covers nothing in a run where it applies is *unused* and fails the
-//! run; an entry whose pin no longer matches is *stale*. Entries marked
-//! `external = true` apply only to cases from `WIRESHAPE_CORPUS_PATH`
-//! catalogs, and are judged unused only in runs that loaded one.
+//! whose pin no longer matches is *stale*. Entries marked `external = true`
+//! apply only to cases from `WIRESHAPE_CORPUS_PATH` catalogs.
+//!
+//! An entry that covers nothing is *unused* and fails the run, but only in
+//! a run over the corpus it was written for ([`RunScope::judges`]):
+//! `external = true` entries when an external catalog they can name was
+//! loaded (`json-schema-test-suite/*`: one under that directory), other
+//! globs (`*`, `?`) when an own catalog was, and an exact case id when its
+//! catalog was. Entries for generated cases (`fuzz/…`) are never judged.
 //!
 //! A new output the lane's oracle rejects fails the run (shaped, failed
 //! closed, or a rejection old and new share) unless a `[[rejection]]` entry
@@ -23,7 +33,8 @@
 //! naming the case, the expected and the actual hash. A pin that matches no
 //! case is unused (fails the run, `external` respected, like every entry).
 
-use std::path::Path;
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
@@ -156,6 +167,68 @@ pub struct LaneLedger {
     pub narrowings: Vec<SemanticEntry>,
     pub widenings: Vec<SemanticEntry>,
     pub pins: Vec<PinEntry>,
+}
+
+/// The default ledger directory of the pipeline pair `old` → `new` (their
+/// `Pipeline::id`s): `corpus/ledger` for v0 → v1, else
+/// `corpus/ledger/<old>--<new>`, each side the id itself when it is made of
+/// `A-Z a-z 0-9 . _ -` only, else `cmd-` and the first 12 hex digits of the
+/// id's sha256 (`cmd:python3 driver.py` → `cmd-` + 12 hex digits).
+pub(crate) fn pair_dir(old: &str, new: &str) -> PathBuf {
+    let root = PathBuf::from("corpus/ledger");
+    if (old, new) == ("v0", "v1") {
+        return root;
+    }
+    let side = |id: &str| {
+        let plain = !id.is_empty()
+            && id
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'-'));
+        if plain {
+            id.to_owned()
+        } else {
+            format!("cmd-{}", &crate::hash::sha256_hex(id)[..12])
+        }
+    };
+    root.join(format!("{}--{}", side(old), side(new)))
+}
+
+/// The catalogs a run loaded (before sharding): which ledger entries it
+/// judges, that is, counts and reports unused when they cover nothing.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct RunScope {
+    /// The ids of the own catalogs loaded.
+    pub own: BTreeSet<String>,
+    /// The ids of the external catalogs (`WIRESHAPE_CORPUS_PATH`) loaded.
+    pub external: BTreeSet<String>,
+}
+
+impl RunScope {
+    /// Whether an entry with this `case` and `external` flag is judged: the
+    /// run loaded a catalog it was written for. `external = true`: an
+    /// external catalog the entry can name (its id fits `case` up to the
+    /// first wildcard: `json-schema-test-suite/*` needs one under
+    /// `json-schema-test-suite/`); any other glob (`*`, `?`): an own
+    /// catalog; an exact case id `<catalog>#<tool>`: its catalog. Entries
+    /// for generated cases (`fuzz/…`) are never judged.
+    pub fn judges(&self, case: &str, external: bool) -> bool {
+        let literal = &case[..case.find(['*', '?']).unwrap_or(case.len())];
+        let names = |id: &String| {
+            id.starts_with(literal)
+                || literal
+                    .strip_prefix(id.as_str())
+                    .is_some_and(|tool| tool.starts_with('#'))
+        };
+        if case.starts_with("fuzz/") {
+            false
+        } else if external {
+            self.external.iter().any(names)
+        } else if literal.len() < case.len() {
+            !self.own.is_empty()
+        } else {
+            self.own.iter().chain(&self.external).any(names)
+        }
+    }
 }
 
 /// `*`/`?` glob match over the whole string.
@@ -439,15 +512,14 @@ impl LaneLedger {
         }
     }
 
-    /// Use counts for every entry that applies to this run (external
-    /// entries only when an external corpus was loaded).
-    /// An entry whose `case` glob names generated cases only (`fuzz/…`)
-    /// has no use count: matches on generated cases never count (a run
-    /// without `--fuzz` has none), so it can never be unused.
-    pub fn uses(&self, matches: &[LedgerMatch], external_loaded: bool) -> Vec<LedgerUse> {
-        let applies = |external: bool, case: &str| {
-            (external_loaded || !external) && !case.starts_with("fuzz/")
-        };
+    /// Use counts for every entry `scope` judges (see
+    /// [`RunScope::judges`]): an entry the run has no corpus for gets no
+    /// use count, so it is never unused there. An entry whose `case` glob
+    /// names generated cases only (`fuzz/…`) has no use count either:
+    /// matches on generated cases never count (a run without `--fuzz` has
+    /// none).
+    pub fn uses(&self, matches: &[LedgerMatch], scope: &RunScope) -> Vec<LedgerUse> {
+        let applies = |external: bool, case: &str| scope.judges(case, external);
         let count = |table: LedgerTable, i: usize| {
             matches
                 .iter()
@@ -551,218 +623,5 @@ pub(crate) fn to_toml(entries: &[Entry]) -> String {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn entry(case: &str, tags: &[&str]) -> Entry {
-        Entry {
-            case: case.into(),
-            class: "c".into(),
-            reason: "r".into(),
-            evidence: vec![],
-            tags: tags.iter().map(|t| (*t).to_owned()).collect(),
-            when: vec![],
-            external: false,
-            new_sha256: None,
-        }
-    }
-
-    fn ledger(entries: Vec<Entry>) -> LaneLedger {
-        LaneLedger {
-            file: "lane.toml".into(),
-            entries,
-            ..LaneLedger::default()
-        }
-    }
-
-    fn tags(t: &[&str]) -> Vec<String> {
-        t.iter().map(|s| (*s).to_owned()).collect()
-    }
-
-    #[test]
-    fn globs_match_whole_case_ids() {
-        assert!(glob_match("*", "seed-tools#agent"));
-        assert!(glob_match("seed-tools#*", "seed-tools#agent"));
-        assert!(!glob_match("seed-tools#*", "fixtures#agent"));
-        assert!(glob_match("fixtures#root_?ot", "fixtures#root_not"));
-        assert!(glob_match("old:*:removed", "old:enum:removed"));
-        assert!(!glob_match("old:*:removed", "new:enum:removed"));
-        assert!(glob_match("a*b*c", "aXXbYYc"));
-        assert!(!glob_match("a*b*c", "aXXbYY"));
-    }
-
-    #[test]
-    fn a_case_is_intended_only_when_every_tag_is_covered() {
-        let l = ledger(vec![
-            entry("*", &["old:enum:removed"]),
-            entry("*", &["new:description:noted"]),
-        ]);
-        let v = l.judge(
-            "f#t",
-            false,
-            &tags(&["new:description:noted", "old:enum:removed"]),
-            "h",
-        );
-        assert!(v.intended);
-        assert_eq!(v.matches.len(), 2);
-        let v = l.judge("f#t", false, &tags(&["old:enum:removed", "bytes"]), "h");
-        assert!(!v.intended);
-        assert!(v.matches.is_empty());
-    }
-
-    #[test]
-    fn when_tags_gate_an_entry() {
-        let mut e = entry("*", &["old:*", "outcome:*"]);
-        e.when = vec!["outcome:shaped->failed-closed".into()];
-        let l = ledger(vec![e]);
-        assert!(
-            l.judge(
-                "f#t",
-                false,
-                &tags(&["old:nullable:added", "outcome:shaped->failed-closed"]),
-                "h"
-            )
-            .intended
-        );
-        assert!(
-            !l.judge("f#t", false, &tags(&["old:nullable:added"]), "h")
-                .intended
-        );
-    }
-
-    #[test]
-    fn a_pin_that_no_longer_matches_is_stale_and_covers_nothing() {
-        let mut e = entry("f#t", &[]);
-        e.new_sha256 = Some("abc".into());
-        let l = ledger(vec![e]);
-        assert!(l.judge("f#t", false, &tags(&["bytes"]), "abc").intended);
-        let v = l.judge("f#t", false, &tags(&["bytes"]), "def");
-        assert!(!v.intended);
-        assert_eq!(v.stale, [0]);
-    }
-
-    #[test]
-    fn external_entries_apply_only_to_external_cases() {
-        let mut e = entry("*", &["bytes"]);
-        e.external = true;
-        let l = ledger(vec![e]);
-        assert!(
-            !l.judge("fixtures#t", false, &tags(&["bytes"]), "h")
-                .intended
-        );
-        assert!(
-            l.judge("bfcl/simple#t", true, &tags(&["bytes"]), "h")
-                .intended
-        );
-        assert!(
-            l.uses(&[], false).is_empty(),
-            "not judged without an external corpus"
-        );
-        assert_eq!(l.uses(&[], true)[0].uses, 0);
-    }
-
-    /// An entry for generated cases (`case = "fuzz/…"`) still judges them,
-    /// but has no use count: generated matches never count, so it cannot
-    /// be unused (and fail every run without `--fuzz`).
-    #[test]
-    fn entries_for_generated_cases_judge_them_and_are_never_unused() {
-        let l = ledger(vec![entry("fuzz/*", &["bytes"]), entry("*", &["bytes"])]);
-        assert!(l.judge("fuzz/1#7", false, &tags(&["bytes"]), "h").intended);
-        let uses = l.uses(&[], true);
-        assert_eq!(
-            uses.iter().map(|u| u.index).collect::<Vec<_>>(),
-            [1],
-            "only the catalog entry has a use count"
-        );
-    }
-
-    #[test]
-    fn a_bad_ledger_file_names_its_position() {
-        let dir = tempfile::tempdir().unwrap();
-        std::fs::write(
-            dir.path().join("x.toml"),
-            "[[divergence]]\ncase = \"*\"\nclas = \"typo\"\n",
-        )
-        .unwrap();
-        let err = load_lane(dir.path(), "x").unwrap_err().to_string();
-        assert!(err.ends_with("x.toml:3:1: unknown field `clas`, expected one of `case`, `class`, `reason`, `evidence`, `tags`, `when`, `external`, `new_sha256`"), "{err}");
-    }
-
-    #[test]
-    fn semantic_entries_declare_only_the_kinds_they_name() {
-        let dir = tempfile::tempdir().unwrap();
-        std::fs::write(
-            dir.path().join("x.toml"),
-            "[[narrowing]]\ncase = \"*\"\nkinds = [\"drops-optional\"]\nclass = \"strict\"\nreason = \"r\"\n\n\
-             [[widening]]\ncase = \"f#*\"\nkinds = [\"normalize\"]\nclass = \"prune\"\nreason = \"r\"\n",
-        )
-        .unwrap();
-        let l = load_lane(dir.path(), "x").unwrap();
-        let n = |kinds: &[&str]| {
-            l.judge_semantic(LedgerTable::Narrowing, "f#t", false, &tags(kinds), &[])
-                .len()
-        };
-        assert_eq!(n(&["drops-optional"]), 1);
-        assert_eq!(n(&["drops-optional", "other"]), 0);
-        assert_eq!(n(&["ignored-nullable"]), 0);
-        let w = |case: &str, kinds: &[&str]| {
-            l.judge_semantic(LedgerTable::Widening, case, false, &tags(kinds), &[])
-                .len()
-        };
-        assert_eq!(w("f#t", &["normalize"]), 1);
-        assert_eq!(w("g#t", &["normalize"]), 0);
-        assert_eq!(w("f#t", &["normalize", "narrow-root-composition"]), 0);
-        let uses = l.uses(&[], false);
-        assert_eq!(
-            uses.iter().map(|u| u.table).collect::<Vec<_>>(),
-            [LedgerTable::Narrowing, LedgerTable::Widening]
-        );
-        // `when` gates an entry on what the pipeline did.
-        let mut gated = l.clone();
-        gated.narrowings[0].when = vec!["*-root-*".into()];
-        let with = |records: &[&str]| {
-            gated
-                .judge_semantic(
-                    LedgerTable::Narrowing,
-                    "f#t",
-                    false,
-                    &tags(&["drops-optional"]),
-                    &tags(records),
-                )
-                .len()
-        };
-        assert_eq!(with(&["narrow-root-composition", "normalize"]), 1);
-        assert_eq!(with(&["normalize"]), 0);
-    }
-
-    #[test]
-    fn an_unknown_narrowing_kind_is_an_input_error() {
-        let dir = tempfile::tempdir().unwrap();
-        std::fs::write(
-            dir.path().join("x.toml"),
-            "[[narrowing]]\ncase = \"*\"\nkinds = [\"drop-optional\"]\nclass = \"c\"\nreason = \"r\"\n",
-        )
-        .unwrap();
-        let err = load_lane(dir.path(), "x").unwrap_err().to_string();
-        assert!(
-            err.ends_with("[[narrowing]] entry 0: unknown narrowing kind `drop-optional`, expected one of drops-optional, closes-objects, ignored-nullable, other"),
-            "{err}"
-        );
-    }
-
-    #[test]
-    fn a_missing_ledger_file_is_empty() {
-        let dir = tempfile::tempdir().unwrap();
-        assert!(load_lane(dir.path(), "nope").unwrap().entries.is_empty());
-    }
-
-    #[test]
-    fn accepted_entries_render_as_divergence_tables() {
-        let mut e = entry("f#t", &["bytes"]);
-        e.new_sha256 = Some("ab".into());
-        assert_eq!(
-            to_toml(&[e]),
-            "[[divergence]]\ncase = \"f#t\"\nclass = \"c\"\nreason = \"r\"\ntags = [\"bytes\"]\nnew_sha256 = \"ab\"\n"
-        );
-    }
-}
+#[path = "ledger_tests.rs"]
+mod tests;

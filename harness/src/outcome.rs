@@ -645,7 +645,7 @@ impl RunReport {
                 class: u.class.clone(),
                 kind: LedgerIssueKind::Unused,
                 message: format!(
-                    "ledger entry {at} ({}) matched no case: remove it or fix its `case`",
+                    "ledger entry {at} ({}) matched no case in a run over the corpus it was written for: remove it or fix its `case`",
                     u.class
                 ),
             });

@@ -196,7 +196,7 @@ fn a_ledger_entry_that_matches_nothing_fails_the_run_naming_it() {
     let (code, out, _) = run_in(dir.path(), &["run", "--lanes", LANES]);
     assert_eq!(code, 1, "{out}");
     assert!(
-        out.contains("ledger unused: ledger entry anthropic-messages.toml#1 (rotting) matched no case: remove it or fix its `case`"),
+        out.contains("ledger unused: ledger entry anthropic-messages.toml#1 (rotting) matched no case in a run over the corpus it was written for: remove it or fix its `case`"),
         "{out}"
     );
 }
@@ -221,6 +221,8 @@ fn deleting_a_ledger_entry_makes_its_divergence_unexpected() {
 #[test]
 fn diff_against_another_new_pipeline_names_the_affected_cases_and_class() {
     // A stand-in for "a v1 pass changed by hand": verbatim as the new line.
+    // The pair v0 → verbatim has its own ledger (corpus/ledger/v0--verbatim,
+    // absent: empty), so v0 → v1's `mini#deps` entry does not cover it.
     let dir = copy_of_testdata();
     let (code, out, _) = run_in(
         dir.path(),
@@ -264,6 +266,150 @@ fn ledger_accept_writes_entries_that_make_the_run_clean() {
         std::fs::read_to_string(dir.path().join("corpus/ledger/openai-responses.toml")).unwrap();
     assert!(written.starts_with("[[divergence]]\ncase = \"mini#slug\"\nclass = \"strips-lookaround\"\nreason = \"lookaround strip is intended\"\ntags = [\"new:description:noted\", \"new:pattern:removed\"]\nnew_sha256 = \""), "{written}");
     assert_eq!(run_in(dir.path(), &["run", "--lanes", LANES]).0, 0);
+}
+
+/// Every file under `dir`, by path relative to it.
+fn files_under(dir: &Path) -> BTreeMap<String, Vec<u8>> {
+    let mut out = BTreeMap::new();
+    let mut stack = vec![dir.to_owned()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap().flatten() {
+            if e.file_type().unwrap().is_dir() {
+                stack.push(e.path());
+            } else {
+                let rel = e.path().strip_prefix(dir).unwrap().display().to_string();
+                out.insert(rel, std::fs::read(e.path()).unwrap());
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn ledger_accept_for_the_pair_v0_verbatim_writes_into_corpus_ledger_v0_verbatim() {
+    // Arrange: the mini corpus's v0 → v1 ledger, which must stay as it is.
+    let dir = copy_of_testdata();
+    let ledger = dir.path().join("corpus/ledger");
+    let before = files_under(&ledger);
+    let diff = [
+        "diff",
+        "--old",
+        "v0",
+        "--new",
+        "verbatim",
+        "--lanes",
+        "anthropic-messages",
+        "--quiet",
+    ];
+    // Act
+    let (code, out, err) = run_in(
+        dir.path(),
+        &[
+            "ledger",
+            "accept",
+            "--old",
+            "v0",
+            "--new",
+            "verbatim",
+            "--lanes",
+            "anthropic-messages",
+            "--reason",
+            "verbatim keeps what v0 strips",
+            "--class",
+            "keeps-verbatim",
+        ],
+    );
+    // Assert
+    assert_eq!(code, 0, "{out}{err}");
+    assert_eq!(
+        out,
+        "corpus/ledger/v0--verbatim/anthropic-messages.toml: 2 entries written\n"
+    );
+    let mut after = files_under(&ledger);
+    let written = after
+        .remove("v0--verbatim/anthropic-messages.toml")
+        .expect("the pair's file");
+    assert_eq!(after, before, "the v0 → v1 ledger is untouched");
+    let written = String::from_utf8(written).unwrap();
+    assert!(
+        written.starts_with("[[divergence]]\ncase = \"mini#deps\"\nclass = \"keeps-verbatim\"\nreason = \"verbatim keeps what v0 strips\"\ntags = [\"old:dependentRequired:removed\", \"old:description:noted\"]\nnew_sha256 = \""),
+        "{written}"
+    );
+    assert_eq!(written.matches("[[divergence]]").count(), 2, "{written}");
+    // The pair's diff now reads them: nothing unexpected, nothing unused.
+    // Exit 1 all the same: verbatim ships `mini#union`'s root anyOf, which
+    // the anthropic-messages oracle rejects (a regression no entry declares).
+    let (code, out, _) = run_in(dir.path(), &diff);
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        out.contains(": 2 identical, 0 reordered, 2 intended, 0 unexpected, 0 errored;"),
+        "{out}"
+    );
+    assert!(
+        out.contains("\n1 failing cases, 0 unused ledger entries; report: "),
+        "{out}"
+    );
+    // Nothing to accept writes nothing: no directory for v1 → v1 either.
+    let (code, out, _) = run_in(
+        dir.path(),
+        &[
+            "ledger", "accept", "--old", "v1", "--new", "v1", "--lanes", LANES, "--reason", "r",
+        ],
+    );
+    assert_eq!(code, 0, "{out}");
+    assert_eq!(out, "no unexpected divergences: nothing to accept\n");
+    assert!(!ledger.join("v1--v1").exists());
+}
+
+#[test]
+fn a_ledger_directory_given_with_ledger_that_does_not_exist_is_an_input_error() {
+    let dir = copy_of_testdata();
+    let (code, out, err) = run_in(
+        dir.path(),
+        &["diff", "--old", "v1", "--new", "v1", "--ledger", "nowhere"],
+    );
+    assert_eq!(code, 2, "{out}");
+    assert_eq!(
+        err,
+        "wireshape: nowhere: cannot read: no such ledger directory (`--ledger`)\n"
+    );
+    assert!(!dir.path().join("reports/latest").exists(), "no report");
+}
+
+/// A glob entry (not `external = true`) is written for the own corpus:
+/// a run over other catalogs only does not judge it.
+#[test]
+fn a_wildcard_ledger_entry_that_matches_nothing_fails_only_a_run_over_the_own_corpus() {
+    let dir = copy_of_testdata();
+    let ledger = dir.path().join("corpus/ledger/openai-chat.toml");
+    let mut text = std::fs::read_to_string(&ledger).unwrap();
+    text.push_str("\n[[divergence]]\ncase = \"*\"\nclass = \"rotting\"\nreason = \"no tag of this run\"\nwhen = [\"never:*\"]\n");
+    std::fs::write(&ledger, text).unwrap();
+    let (code, out, _) = run_in(dir.path(), &["run", "--lanes", LANES]);
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        out.contains("\n  ledger unused: ledger entry openai-chat.toml#1 (rotting) matched no case in a run over the corpus it was written for: remove it or fix its `case`\n0 failing cases, 1 unused ledger entries; report: "),
+        "{out}"
+    );
+    // The same catalog, as an external corpus and without the own one.
+    let (code, out, _) = run_in(
+        dir.path(),
+        &[
+            "run",
+            "--lanes",
+            LANES,
+            "--own",
+            "no-own-corpus",
+            "--corpus",
+            "corpus/catalogs",
+        ],
+    );
+    assert_eq!(code, 0, "{out}");
+    assert!(
+        out.contains(": 9 identical, 0 reordered, 3 intended, 0 unexpected, 0 errored;"),
+        "{out}"
+    );
+    assert!(!out.contains("ledger unused"), "{out}");
 }
 
 #[test]
@@ -759,6 +905,72 @@ fn the_default_run_on_the_own_corpus_is_clean_and_compares_every_catalogs_reques
     assert_eq!(pins, 31);
     let summary = std::fs::read_to_string(report.join("summary.md")).unwrap();
     assert!(summary.contains("\n## Requests\n"), "{summary}");
+}
+
+/// v1 → v1 reads its own ledger (corpus/ledger/v1--v1, absent: empty), not
+/// v0 → v1's: none of the latter's entries is judged, so none is unused.
+#[test]
+fn diff_old_v1_new_v1_on_the_own_corpus_reports_no_unused_v0_v1_ledger_entry() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    assert!(!root.join("corpus/ledger/v1--v1").exists());
+    let out = tempfile::tempdir().unwrap();
+    let report = out.path().join("report");
+    // `wireshape` strips every WIRESHAPE_* variable (WIRESHAPE_CORPUS_PATH
+    // included): the own corpus only.
+    let (code, stdout, err) = run_in(
+        &root,
+        &[
+            "diff",
+            "--old",
+            "v1",
+            "--new",
+            "v1",
+            "--quiet",
+            "--output",
+            report.to_str().unwrap(),
+        ],
+    );
+    // Exit 1, for another reason than the ledger: every case is identical,
+    // but the judgements of a new output (not of a change) still apply, and
+    // only v0 → v1's ledger declares them: 12 v1 outputs the oracle rejects
+    // (failed closed on anthropic-messages and deepseek-strict, declared
+    // there by `[[rejection]]` entries) and 86 changes of meaning against
+    // the author's schema (`[[narrowing]]`/`[[widening]]` entries there).
+    assert_eq!(code, 1, "{stdout}{err}");
+    assert!(
+        stdout.starts_with(
+            "wireshape v1 → v1: 1855 cases in "
+        ) && stdout.contains(
+            ": 1855 identical, 0 reordered, 0 intended, 0 unexpected, 0 errored; oracle: 0 fixes, 0 regressions, 12 old and 12 new outputs rejected (0 declared)\n"
+        ),
+        "{stdout}"
+    );
+    assert!(
+        stdout.ends_with(&format!(
+            "\n98 failing cases, 0 unused ledger entries; report: {}\n",
+            report.display()
+        )),
+        "{stdout}"
+    );
+    let outcomes = read_json(&report.join("outcomes.json"));
+    assert_eq!(outcomes["ledger_use"], serde_json::json!([]));
+    assert_eq!(outcomes["ledger_issues"], serde_json::json!([]));
+    let summary = &outcomes["summary"];
+    assert_eq!(summary["unused_ledger_entries"], 0);
+    assert_eq!(summary["failures"], 98);
+    let total = |what: &str, field: &str| -> u64 {
+        summary[what]
+            .as_object()
+            .unwrap()
+            .values()
+            .map(|lane| lane[field].as_u64().unwrap())
+            .sum()
+    };
+    assert_eq!(
+        (total("rejected", "new"), total("rejected", "declared")),
+        (12, 0)
+    );
+    assert_eq!(total("semantic", "new_undeclared"), 86);
 }
 
 /// A shard whose `cases.json` names a lane wireshape does not know is an

@@ -354,14 +354,13 @@ pub(crate) struct CorpusArgs {
         env = "WIRESHAPE_OWN_CORPUS"
     )]
     pub(crate) own: PathBuf,
-    /// Ledger directory (`<lane>.toml` files).
-    #[arg(
-        long,
-        value_name = "DIR",
-        default_value = "corpus/ledger",
-        env = "WIRESHAPE_LEDGER"
-    )]
-    pub(crate) ledger: PathBuf,
+    /// Ledger directory (`<lane>.toml` files). Default: the pipeline pair's own, `corpus/ledger`
+    /// for v0 → v1, else `corpus/ledger/<OLD>--<NEW>`, where a pipeline id with characters outside
+    /// `A-Za-z0-9._-` becomes `cmd-<first 12 hex digits of its sha256>`. A missing default
+    /// directory is an empty ledger; a missing `--ledger` DIR is an error (`ledger accept` creates
+    /// it).
+    #[arg(long, value_name = "DIR", env = "WIRESHAPE_LEDGER")]
+    pub(crate) ledger: Option<PathBuf>,
     /// Run only shard K of N (deterministic split of the sorted plan).
     #[arg(long, value_name = "K/N", value_parser = parse_shard, env = "WIRESHAPE_SHARD")]
     pub(crate) shard: Option<Shard>,

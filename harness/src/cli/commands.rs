@@ -121,6 +121,7 @@ pub(super) fn diff_run(
     let started = std::time::SystemTime::now();
     let clock = std::time::Instant::now();
     let p = DiffRun::new(old, new, c)?;
+    p.corpus.check_ledger()?;
     let opts = p.diff_options(fuzz);
     let inputs = crate::prepare(&opts)?;
     let mut writer = crate::report::ReportWriter::create(
@@ -290,13 +291,17 @@ pub(super) fn accept(a: &AcceptArgs) -> Result<ExitStatus> {
             )),
         }
     }
-    std::fs::create_dir_all(&p.corpus.ledger).map_err(|source| crate::outdir::OutputError::Io {
-        path: p.corpus.ledger.clone(),
-        op: "create directory",
-        source,
-    })?;
+    // The pair's ledger directory (`--ledger`, else the pair's default),
+    // created when there is something to write.
+    if !by_lane.is_empty() {
+        std::fs::create_dir_all(&p.ledger).map_err(|source| crate::outdir::OutputError::Io {
+            path: p.ledger.clone(),
+            op: "create directory",
+            source,
+        })?;
+    }
     for (lane, entries) in &by_lane {
-        let path = p.corpus.ledger.join(format!("{lane}.toml"));
+        let path = p.ledger.join(format!("{lane}.toml"));
         append_to_ledger(&path, entries)?;
         console::line(&format!(
             "{}: {} entries written",
@@ -466,6 +471,7 @@ pub(super) fn mutants(a: &MutantsArgs) -> Result<ExitStatus> {
         .into());
     }
     let c = CorpusOptions::new(&a.corpus, Lane::ALL)?;
+    c.check_ledger()?;
     let lanes = c.lanes.clone();
     let mut plan = crate::mutants::plan(profile, &lanes, &c.config);
     if let Some(Shard { k, n }) = c.shard {
@@ -493,7 +499,8 @@ pub(super) fn mutants(a: &MutantsArgs) -> Result<ExitStatus> {
         &crate::mutants::EvidenceOptions {
             own_corpus: c.own_corpus.clone(),
             external_corpus: c.external_corpus.clone(),
-            ledger_dir: Some(c.ledger.clone()),
+            // The evidence is the v0 → v1 differential: that pair's ledger.
+            ledger_dir: Some(c.ledger_dir(Profile::V0.id(), Profile::V1.id())),
             recordings_dir: a.recordings.clone(),
             examples_dir: a.examples.clone(),
             example_snapshots_dir: a.example_snapshots.clone(),

@@ -161,13 +161,39 @@ pub(super) struct CorpusOptions {
     pub(super) own_corpus: Vec<PathBuf>,
     /// External corpus directories (empty entries dropped).
     pub(super) external_corpus: Vec<PathBuf>,
-    pub(super) ledger: PathBuf,
+    /// `--ledger`, when given (else each pipeline pair has its own).
+    pub(super) ledger: Option<PathBuf>,
     pub(super) shard: Option<Shard>,
     pub(super) jobs: usize,
     pub(super) config: PipelineConfig,
 }
 
 impl CorpusOptions {
+    /// The ledger directory of the pipeline pair `old` → `new` (their
+    /// ids): `--ledger` when given, else the pair's default
+    /// (`ledger::pair_dir`), where a missing directory is an empty ledger.
+    pub(super) fn ledger_dir(&self, old: &str, new: &str) -> PathBuf {
+        self.ledger
+            .clone()
+            .unwrap_or_else(|| crate::ledger::pair_dir(old, new))
+    }
+
+    /// `--ledger` naming no directory is an input error (exit 2) for a
+    /// verb that reads the ledger: a typo would otherwise run with an empty
+    /// ledger and report every intended divergence as unexpected.
+    pub(super) fn check_ledger(&self) -> Result<(), crate::LoadError> {
+        match &self.ledger {
+            Some(dir) if !dir.is_dir() => Err(crate::LoadError::Io {
+                path: dir.clone(),
+                source: std::io::Error::new(
+                    std::io::ErrorKind::NotFound,
+                    "no such ledger directory (`--ledger`)",
+                ),
+            }),
+            _ => Ok(()),
+        }
+    }
+
     /// Settle `c`; `default_lanes` when it names none. Reads the pipeline
     /// configuration (a bad one is an input error, exit 2).
     pub(super) fn new(c: &CorpusArgs, default_lanes: &[Lane]) -> Result<Self> {
@@ -198,17 +224,25 @@ pub(super) struct DiffRun {
     pub(super) old: Resolved,
     pub(super) new: Resolved,
     pub(super) corpus: CorpusOptions,
+    /// This pair's ledger directory (`CorpusOptions::ledger_dir`).
+    pub(super) ledger: PathBuf,
 }
 
 impl DiffRun {
     /// `old` → `new` over `c` (default lanes: those where v0 and v1 differ
-    /// that both pipelines serve).
+    /// that both pipelines serve), with the pair's ledger.
     pub(super) fn new(old: &PipelineArg, new: &PipelineArg, c: &CorpusArgs) -> Result<Self> {
         let mut corpus = CorpusOptions::new(c, Lane::DIFFERENTIAL)?;
         let old = resolve(old, &c.config)?;
         let new = resolve(new, &c.config)?;
         corpus.lanes = served_lanes(&c.lanes, Lane::DIFFERENTIAL, &[&old, &new])?;
-        Ok(Self { old, new, corpus })
+        let ledger = corpus.ledger_dir(&old.as_dyn().id(), &new.as_dyn().id());
+        Ok(Self {
+            old,
+            new,
+            corpus,
+            ledger,
+        })
     }
 
     /// The library's options for this run.
@@ -220,7 +254,7 @@ impl DiffRun {
             lanes: c.lanes.clone(),
             own_corpus: c.own_corpus.clone(),
             external_corpus: c.external_corpus.clone(),
-            ledger_dir: Some(c.ledger.clone()),
+            ledger_dir: Some(self.ledger.clone()),
             fuzz,
             shard: c.shard.map(|s| (s.k, s.n)),
             jobs: c.jobs,

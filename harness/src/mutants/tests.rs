@@ -85,7 +85,7 @@ fn strict_evidence() -> MutantEvidence {
                 ),
             ],
             unusable: BTreeMap::new(),
-            external_loaded: false,
+            scope: crate::ledger::RunScope::default(),
             ledgers: BTreeMap::new(),
             requests: crate::prefix::RequestPlan::default(),
         }),
@@ -404,7 +404,7 @@ fn an_exhausted_budget_keeps_what_the_examples_caught() {
         inputs: Arc::new(Inputs {
             cases: Vec::new(),
             unusable: BTreeMap::new(),
-            external_loaded: false,
+            scope: crate::ledger::RunScope::default(),
             ledgers: BTreeMap::new(),
             requests: crate::prefix::RequestPlan::default(),
         }),

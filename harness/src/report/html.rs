@@ -535,7 +535,8 @@ fn ledger(view: &View<'_>) -> Markup {
                     }
                     p class="muted" {
                         "Unused entries fail the run (remove them or fix their "
-                        code { "case" } "); stale entries only warn."
+                        code { "case" } "); an entry is judged only in a run over the corpus it was written for: "
+                        code { "external = true" } ", an external catalog it can name; another glob, the own corpus; one case id, its catalog. Stale entries only warn."
                     }
                 }
                 @if !r.ledger_use.is_empty() {

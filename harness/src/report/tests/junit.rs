@@ -58,8 +58,8 @@ second: {&quot;type&quot;:&quot;object&quot;}
     </testsuite>
     <testsuite name="ledger" tests="1" skipped="0" errors="0" failures="1">
         <testcase name="gemini.toml#1" classname="ledger">
-            <failure message="ledger entry gemini.toml#1 (intended) matched no case: remove it or fix its `case`" type="unused-ledger-entry">class: intended
-ledger entry gemini.toml#1 (intended) matched no case: remove it or fix its `case`
+            <failure message="ledger entry gemini.toml#1 (intended) matched no case in a run over the corpus it was written for: remove it or fix its `case`" type="unused-ledger-entry">class: intended
+ledger entry gemini.toml#1 (intended) matched no case in a run over the corpus it was written for: remove it or fix its `case`
 </failure>
         </testcase>
     </testsuite>

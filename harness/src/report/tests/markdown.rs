@@ -59,7 +59,7 @@ Semantic classes on instances of the author's schema (old → new; a narrowing o
 
 ## Ledger (2)
 
-- unused (fails the run): `gemini.toml#1` (intended): ledger entry gemini.toml#1 (intended) matched no case: remove it or fix its \`case\`
+- unused (fails the run): `gemini.toml#1` (intended): ledger entry gemini.toml#1 (intended) matched no case in a run over the corpus it was written for: remove it or fix its \`case\`
 - stale (warning): `anthropic.toml#0` (reordered): sha256 pin no longer matches the new bytes
 
 ## Unusable corpus files (1)
