@@ -422,14 +422,16 @@ pub(crate) fn check_findings(
     crate::lint::lint(&catalog.tools, lanes, recordings, as_of, v1)
 }
 
-fn v1_words(v: &crate::lint::V1Verdict) -> &'static str {
+/// The fix verdict in words, naming the pipeline that made it (`v1` by
+/// default; `check --pipeline P` names P).
+fn fix_words(v: &crate::lint::V1Verdict, pipeline: &str) -> String {
     match v {
-        crate::lint::V1Verdict::Fixed => "v1 fixes it",
+        crate::lint::V1Verdict::Fixed => format!("{pipeline} fixes it"),
         crate::lint::V1Verdict::FailedClosed => {
-            "v1 fails closed (ships it unchanged, non-strict): still rejected"
+            format!("{pipeline} fails closed (ships it unchanged, non-strict): still rejected")
         }
-        crate::lint::V1Verdict::NoShaping => "no v1 shaping for this lane yet",
-        crate::lint::V1Verdict::StillRejected => "v1 does NOT fix it",
+        crate::lint::V1Verdict::NoShaping => format!("no {pipeline} shaping for this lane yet"),
+        crate::lint::V1Verdict::StillRejected => format!("{pipeline} does NOT fix it"),
     }
 }
 
@@ -440,6 +442,7 @@ pub(crate) fn check_text(
     lanes: &[Lane],
     as_of: &str,
     findings: &[crate::lint::LintFinding],
+    pipeline: &str,
 ) {
     let mut s = String::new();
     let mut by_lane: std::collections::BTreeMap<&str, usize> = std::collections::BTreeMap::new();
@@ -482,7 +485,7 @@ pub(crate) fn check_text(
             let _ = write!(ev, " (read {read})");
         }
         let _ = writeln!(s, "      evidence: {ev}");
-        let _ = writeln!(s, "      {}", v1_words(&f.v1));
+        let _ = writeln!(s, "      {}", fix_words(&f.v1, pipeline));
         for d in f.v1_detail.iter().take(6) {
             let _ = writeln!(s, "        {d}");
         }

@@ -416,7 +416,9 @@ pub(super) fn check(a: &CheckArgs) -> Result<ExitStatus> {
     let findings = console::check_findings(&catalog, &lanes, &recordings, as_of, fix.as_dyn());
     match a.output_format {
         OutputFormat::Json => console::check_json(&catalog, &lanes, as_of, &findings)?,
-        OutputFormat::Text => console::check_text(&catalog, &lanes, as_of, &findings),
+        OutputFormat::Text => {
+            console::check_text(&catalog, &lanes, as_of, &findings, &fix.as_dyn().id());
+        }
     }
     Ok(if findings.is_empty() {
         ExitStatus::Clean
