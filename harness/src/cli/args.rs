@@ -439,7 +439,9 @@ pub(crate) struct DiffArgs {
 
 #[derive(Debug, Args)]
 pub(crate) struct CompareArgs {
-    /// The pipelines, comma-separated, in the order of their rows (`v0`, `v1`, `verbatim`: see `wireshape pipelines`).
+    /// The pipelines, comma-separated, in the order of their rows: built-in (`v0`, `v1`,
+    /// `verbatim`), config names, or `cmd:<command line>` without a comma (name one that has
+    /// commas in the config).
     #[arg(long, value_name = "P,Q,…", env = "WIRESHAPE_PIPELINES")]
     pub(crate) pipelines: String,
     #[command(flatten)]
