@@ -38,6 +38,20 @@ fn run(dir: &Path, args: &[&str]) -> (i32, String, String) {
     (out.status.code().expect("exit code"), o, e)
 }
 
+/// `diff --old OLD --new NEW --lanes LANES --output out --quiet` plus `extra`, in `dir`.
+fn diff(dir: &Path, old: &str, new: &str, extra: &[&str]) -> (i32, String, String) {
+    let mut args = vec![
+        "diff", "--old", old, "--new", new, "--lanes", LANES, "--output", "out", "--quiet",
+    ];
+    args.extend_from_slice(extra);
+    run(dir, &args)
+}
+
+/// A `cmd:` pipeline running this binary as driver `mode`.
+fn driver(mode: &str) -> String {
+    format!("cmd:{}", drivers::command_line(mode))
+}
+
 fn read_json(path: &Path) -> Value {
     serde_json::from_slice(
         &std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display())),
@@ -99,28 +113,9 @@ fn complete(report: &Path) -> Result<(), Failed> {
 /// identical, exit 1, complete report.
 fn fault_case(kind: &str, expect: &str) -> Result<(), Failed> {
     let dir = workdir();
-    let old = format!("cmd:{}", drivers::command_line("echo"));
-    let new = format!(
-        "cmd:{}",
-        drivers::command_line(&format!("fault:{kind}:flaky"))
-    );
-    let (code, _, err) = run(
-        dir.path(),
-        &[
-            "diff",
-            "--old",
-            &old,
-            "--new",
-            &new,
-            "--lanes",
-            LANES,
-            "--request-timeout",
-            "1",
-            "--output",
-            "out",
-            "--quiet",
-        ],
-    );
+    let old = driver("echo");
+    let new = driver(&format!("fault:{kind}:flaky"));
+    let (code, _, err) = diff(dir.path(), &old, &new, &["--request-timeout", "1"]);
     check(code == 1, || format!("exit {code}, want 1: {err}"))?;
     let report = dir.path().join("out");
     complete(&report)?;
@@ -151,14 +146,8 @@ fn fault_case(kind: &str, expect: &str) -> Result<(), Failed> {
 
 fn echo_diff_against_verbatim_is_identical() -> Result<(), Failed> {
     let dir = workdir();
-    let echo = format!("cmd:{}", drivers::command_line("echo"));
-    let (code, out, err) = run(
-        dir.path(),
-        &[
-            "diff", "--old", "verbatim", "--new", &echo, "--lanes", LANES, "--output", "out",
-            "--quiet",
-        ],
-    );
+    let echo = driver("echo");
+    let (code, out, err) = diff(dir.path(), "verbatim", &echo, &[]);
     check(code == 0, || format!("exit {code}: {out}{err}"))?;
     let all = outcomes(&dir.path().join("out"));
     check(all.len() == 6, || format!("{all:?}"))?;
@@ -175,7 +164,7 @@ fn echo_diff_against_verbatim_is_identical() -> Result<(), Failed> {
 
 fn run_takes_cmd_pipelines_too() -> Result<(), Failed> {
     let dir = workdir();
-    let echo = format!("cmd:{}", drivers::command_line("echo"));
+    let echo = driver("echo");
     let (code, out, err) = run(
         dir.path(),
         &[
@@ -189,14 +178,8 @@ fn run_takes_cmd_pipelines_too() -> Result<(), Failed> {
 
 fn a_driver_that_never_starts_errors_every_case_and_is_given_up() -> Result<(), Failed> {
     let dir = workdir();
-    let new = format!("cmd:{}", drivers::command_line("no-start"));
-    let (code, _, err) = run(
-        dir.path(),
-        &[
-            "diff", "--old", "verbatim", "--new", &new, "--lanes", LANES, "--output", "out",
-            "--quiet",
-        ],
-    );
+    let new = driver("no-start");
+    let (code, _, err) = diff(dir.path(), "verbatim", &new, &[]);
     check(code == 1, || format!("exit {code}: {err}"))?;
     let report = dir.path().join("out");
     complete(&report)?;
@@ -217,14 +200,8 @@ fn a_driver_that_never_starts_errors_every_case_and_is_given_up() -> Result<(), 
 
 fn a_driver_of_another_protocol_version_is_refused_at_start() -> Result<(), Failed> {
     let dir = workdir();
-    let new = format!("cmd:{}", drivers::command_line("bad-version"));
-    let (code, _, err) = run(
-        dir.path(),
-        &[
-            "diff", "--old", "verbatim", "--new", &new, "--lanes", LANES, "--output", "out",
-            "--quiet",
-        ],
-    );
+    let new = driver("bad-version");
+    let (code, _, err) = diff(dir.path(), "verbatim", &new, &[]);
     check(code == 1, || format!("exit {code}: {err}"))?;
     let all = outcomes(&dir.path().join("out"));
     check(
@@ -237,24 +214,8 @@ fn a_driver_of_another_protocol_version_is_refused_at_start() -> Result<(), Fail
 
 fn a_slow_start_is_not_charged_to_the_first_request() -> Result<(), Failed> {
     let dir = workdir();
-    let new = format!("cmd:{}", drivers::command_line("slow-start:1500"));
-    let (code, out, err) = run(
-        dir.path(),
-        &[
-            "diff",
-            "--old",
-            "verbatim",
-            "--new",
-            &new,
-            "--lanes",
-            LANES,
-            "--request-timeout",
-            "1",
-            "--output",
-            "out",
-            "--quiet",
-        ],
-    );
+    let new = driver("slow-start:1500");
+    let (code, out, err) = diff(dir.path(), "verbatim", &new, &["--request-timeout", "1"]);
     check(code == 0, || format!("exit {code}: {out}{err}"))?;
     let all = outcomes(&dir.path().join("out"));
     check(all.iter().all(|o| o.2 == "identical"), || {
@@ -264,7 +225,7 @@ fn a_slow_start_is_not_charged_to_the_first_request() -> Result<(), Failed> {
 
 fn shape_prints_what_the_driver_answers() -> Result<(), Failed> {
     let dir = workdir();
-    let echo = format!("cmd:{}", drivers::command_line("echo"));
+    let echo = driver("echo");
     let file = "corpus/catalogs/tools.json";
     let (c1, via_driver, e1) = run(
         dir.path(),
