@@ -410,6 +410,28 @@ fn the_writer_adds_a_catalog_and_a_note_once_and_reads_back_as_the_tool() {
 }
 
 #[test]
+fn the_note_says_when_a_catalog_nests_deeper_than_the_loader_reads() {
+    let root = tempfile::tempdir().unwrap();
+    let dir = root.path().join("out");
+    let mut w = FailureWriter::create(&dir).unwrap();
+    let mut schema = json!({});
+    for _ in 0..130 {
+        schema = json!({"a": schema});
+    }
+    let f = failure(schema);
+    let Written::New(path) = w.write(&f, "v1").unwrap() else {
+        panic!("not written");
+    };
+    assert!(crate::catalog::load_catalog(&path, None).is_err());
+    let note = std::fs::read_to_string(path.with_extension("txt")).unwrap();
+    assert_eq!(
+        note,
+        "idempotence openai-chat v1: p on openai-chat: shaping the output again changes it \
+         (this catalog nests deeper than the catalog loader reads)\n"
+    );
+}
+
+#[test]
 fn the_writer_refuses_a_directory_holding_other_files_and_touches_nothing() {
     let root = tempfile::tempdir().unwrap();
     let dir = root.path().join("out");

@@ -4,7 +4,9 @@
 //! bytes) in the shared corpus format `{"tools": [tool]}`, so the
 //! directory is a regression catalog that `shape`, `diff` and `run --own`
 //! read back; beside each, `<same name>.txt` with one line: property,
-//! lane, pipeline id and the violation's first line.
+//! lane, pipeline id and the violation's first line (and a caveat when the
+//! catalog nests deeper than the loader reads, as a failure that needs a
+//! deep schema can).
 //!
 //! The directory only ever gains files: a name already there (the same
 //! minimized schema failing the same way) is left as it is, and a
@@ -136,7 +138,19 @@ impl FailureWriter {
             return Ok(Written::AlreadyThere(path));
         }
         let first = f.message.lines().next().unwrap_or("");
-        let note = format!("{} {} {pipeline}: {first}\n", f.property.id(), f.lane.id());
+        // A failure that needs a deep schema (an answer past the protocol
+        // reader's nesting limit) can make a catalog the loader refuses.
+        let loads = serde_json::from_str::<serde_json::Value>(&catalog).is_ok();
+        let caveat = if loads {
+            ""
+        } else {
+            " (this catalog nests deeper than the catalog loader reads)"
+        };
+        let note = format!(
+            "{} {} {pipeline}: {first}{caveat}\n",
+            f.property.id(),
+            f.lane.id()
+        );
         let note_path = self.dir.join(format!("{}.txt", &name[..name.len() - 5]));
         outdir::create_new_file(&note_path, note.as_bytes())?;
         Ok(Written::New(path))
