@@ -180,7 +180,9 @@ pub(crate) fn line(s: &str) {
 /// `cases done / total, rate` on stderr, only when stdout is a terminal and
 /// not `--quiet`; redrawn at most ten times a second.
 pub(crate) struct Progress {
-    total: usize,
+    /// `None`: open-ended (a run bounded by time).
+    total: Option<usize>,
+    unit: &'static str,
     on: bool,
     started: std::time::Instant,
     last: std::time::Instant,
@@ -188,10 +190,20 @@ pub(crate) struct Progress {
 
 impl Progress {
     pub(crate) fn new(total: usize, wanted: bool) -> Self {
+        Self::of(Some(total), "cases", wanted)
+    }
+
+    /// `wireshape fuzz`: inputs judged, out of `total` when the run has a count.
+    pub(crate) fn inputs(total: Option<usize>, wanted: bool) -> Self {
+        Self::of(total, "inputs", wanted)
+    }
+
+    fn of(total: Option<usize>, unit: &'static str, wanted: bool) -> Self {
         use std::io::IsTerminal as _;
         let now = std::time::Instant::now();
         Self {
             total,
+            unit,
             on: wanted && std::io::stdout().is_terminal() && std::io::stderr().is_terminal(),
             started: now,
             last: now,
@@ -199,14 +211,18 @@ impl Progress {
     }
 
     pub(crate) fn tick(&mut self, done: usize) {
-        if !self.on || (self.last.elapsed().as_millis() < 100 && done != self.total) {
+        if !self.on || (self.last.elapsed().as_millis() < 100 && Some(done) != self.total) {
             return;
         }
         self.last = std::time::Instant::now();
         let secs = self.started.elapsed().as_secs_f64().max(1e-3);
         #[allow(clippy::cast_precision_loss)]
         let rate = done as f64 / secs;
-        eprint!("\r\x1b[2K{done} / {} cases  {rate:.0}/s", self.total);
+        let unit = self.unit;
+        match self.total {
+            Some(total) => eprint!("\r\x1b[2K{done} / {total} {unit}  {rate:.0}/s"),
+            None => eprint!("\r\x1b[2K{done} {unit}  {rate:.0}/s"),
+        }
     }
 
     pub(crate) fn finish(&self) {
@@ -691,3 +707,108 @@ pub(crate) fn metamorphic_text(pipeline: &str, rates: &[crate::metamorphic::Rule
         );
     }
 }
+
+/// The files `wireshape fuzz` wrote or met, as failures arrive.
+#[derive(Debug, Default)]
+pub(crate) struct FuzzFiles {
+    pub(crate) new: Vec<std::path::PathBuf>,
+    pub(crate) duplicates: usize,
+    pub(crate) already_there: Vec<std::path::PathBuf>,
+}
+
+impl FuzzFiles {
+    pub(crate) fn add(&mut self, written: crate::fuzzing::Written) {
+        use crate::fuzzing::Written;
+        match written {
+            Written::New(p) => self.new.push(p),
+            Written::Duplicate(_) => self.duplicates += 1,
+            Written::AlreadyThere(p) => self.already_there.push(p),
+        }
+    }
+}
+
+/// One line on stderr per failure found, as it is found.
+pub(crate) fn fuzz_found(f: &crate::fuzzing::Failure, written: &crate::fuzzing::Written) {
+    use crate::fuzzing::Written;
+    let (path, what) = match written {
+        Written::New(p) => (p, ""),
+        Written::Duplicate(p) => (p, " (a duplicate)"),
+        Written::AlreadyThere(p) => (p, " (already there)"),
+    };
+    eprintln!(
+        "found: {} on {} (input {}), minimized in {} calls: {}{what}",
+        f.property,
+        f.lane.id(),
+        f.index,
+        f.shrink_calls,
+        path.display()
+    );
+}
+
+/// The end of `wireshape fuzz` on stdout: inputs, rate, failures per
+/// (property, lane) and the files written (the first 20 named).
+pub(crate) fn fuzz_summary(
+    pipeline: &str,
+    opts: &crate::fuzzing::FuzzOptions<'_>,
+    summary: &crate::fuzzing::FuzzSummary,
+    files: &FuzzFiles,
+    dir: &std::path::Path,
+) {
+    let secs = summary.elapsed.as_secs_f64();
+    #[allow(clippy::cast_precision_loss)]
+    let rate = summary.tried as f64 / secs.max(1e-3);
+    let lanes = opts.lanes.len();
+    let total = summary.total();
+    let found = match total {
+        0 => "no failure".to_owned(),
+        1 => "1 failure".to_owned(),
+        n => format!("{n} failures"),
+    };
+    println!(
+        "wireshape fuzz {pipeline}: {} inputs (seed {}, {lanes} lane{}) in {secs:.1}s, {rate:.0} inputs/s: {found}",
+        summary.tried,
+        opts.seed,
+        if lanes == 1 { "" } else { "s" },
+    );
+    if total == 0 {
+        return;
+    }
+    let rows: Vec<[String; 3]> = summary
+        .failures
+        .iter()
+        .map(|((p, l), n)| [p.id().to_owned(), l.id().to_owned(), n.to_string()])
+        .collect();
+    let head = [
+        "property".to_owned(),
+        "lane".to_owned(),
+        "failures".to_owned(),
+    ];
+    let width = |i: usize| {
+        rows.iter()
+            .chain(std::iter::once(&head))
+            .map(|r| r[i].chars().count())
+            .max()
+            .unwrap_or(0)
+    };
+    let (w0, w1, w2) = (width(0), width(1), width(2));
+    for r in std::iter::once(&head).chain(&rows) {
+        println!("  {:<w0$}  {:<w1$}  {:>w2$}", r[0], r[1], r[2]);
+    }
+    println!(
+        "{}: {} new, {} duplicate{}, {} already there",
+        dir.display(),
+        files.new.len(),
+        files.duplicates,
+        if files.duplicates == 1 { "" } else { "s" },
+        files.already_there.len()
+    );
+    for p in files.new.iter().take(FUZZ_FILES_LISTED) {
+        println!("  {}", p.display());
+    }
+    if files.new.len() > FUZZ_FILES_LISTED {
+        println!("  … and {} more", files.new.len() - FUZZ_FILES_LISTED);
+    }
+}
+
+/// New files `wireshape fuzz` names in its summary (in the order found).
+const FUZZ_FILES_LISTED: usize = 20;

@@ -36,6 +36,7 @@ mod error;
 mod exit_code;
 mod external;
 pub mod facts;
+mod fuzzing;
 mod generate;
 mod hash;
 mod invariants;

@@ -1,6 +1,7 @@
 //! Output written atomically: report directories ([`OutputDir`], shared by
 //! `run`/`diff`/`report merge`, `mutants` and `compare`) and single files
-//! ([`replace_file`], the ledger).
+//! ([`replace_file`], the ledger; [`create_new_file`], the fuzz failures,
+//! which never replaces one).
 //!
 //! A directory is built in a hidden temporary sibling (`.<name>.tmp-<pid>`)
 //! and renamed into place at the end. An existing directory is replaced only
@@ -65,6 +66,11 @@ pub(crate) enum OutputError {
         kind.markers.join(" or ")
     )]
     NotAReport { path: PathBuf, kind: ReportKind },
+    /// The target of a writer that adds files to a directory (and touches
+    /// nothing else in it) is not a directory, or holds a file that writer
+    /// did not write; `why` says which.
+    #[error("{}: {why}; refusing to write into it", path.display())]
+    Foreign { path: PathBuf, why: String },
     /// The target path has no final component to name the directory by.
     #[error("{}: not usable as a report directory (it has no final name)", path.display())]
     BadPath { path: PathBuf },
@@ -82,7 +88,10 @@ impl OutputError {
     /// permissions, a parent that is a file) is an environment failure (70).
     pub(crate) fn exit_status(&self) -> ExitStatus {
         match self {
-            Self::NotAReport { .. } | Self::BadPath { .. } | Self::Busy { .. } => ExitStatus::Usage,
+            Self::NotAReport { .. }
+            | Self::Foreign { .. }
+            | Self::BadPath { .. }
+            | Self::Busy { .. } => ExitStatus::Usage,
             Self::Io { .. } => ExitStatus::Internal,
         }
     }
@@ -298,6 +307,40 @@ pub(crate) fn replace_file(path: &Path, bytes: &[u8]) -> Result<(), OutputError>
     written
 }
 
+/// Create the file `path` with `bytes` atomically, never replacing one:
+/// write a temporary sibling (`.<name>.tmp-<pid>`), then link it to `path`
+/// (a link fails when `path` exists). `Ok(false)` when `path` already
+/// existed (it is left as it was); on error nothing is left behind.
+pub(crate) fn create_new_file(path: &Path, bytes: &[u8]) -> Result<bool, OutputError> {
+    let name = path.file_name().ok_or_else(|| OutputError::BadPath {
+        path: path.to_owned(),
+    })?;
+    let tmp = path.with_file_name(format!(
+        ".{}.tmp-{}",
+        name.to_string_lossy(),
+        std::process::id()
+    ));
+    fs::write(&tmp, bytes).map_err(|source| {
+        let _ = fs::remove_file(&tmp);
+        OutputError::Io {
+            path: path.to_owned(),
+            op: "write",
+            source,
+        }
+    })?;
+    let linked = match fs::hard_link(&tmp, path) {
+        Ok(()) => Ok(true),
+        Err(e) if e.kind() == io::ErrorKind::AlreadyExists => Ok(false),
+        // A file system without hard links: check, then rename.
+        Err(_) if fs::symlink_metadata(path).is_ok() => Ok(false),
+        Err(_) => fs::rename(&tmp, path)
+            .map(|()| true)
+            .map_err(io_error(path, "create")),
+    };
+    let _ = fs::remove_file(&tmp);
+    linked
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -442,6 +485,19 @@ mod tests {
         drop(out);
         // Only the (unlocked) lock file stays: no temp dir, no report.
         assert_eq!(names(root.path()), [".m.lock"]);
+    }
+
+    #[test]
+    fn create_new_file_never_replaces_a_file_and_leaves_no_temp_file() {
+        let root = tempfile::tempdir().unwrap();
+        let path = root.path().join("a.json");
+        assert!(create_new_file(&path, b"one").unwrap());
+        assert!(!create_new_file(&path, b"two").unwrap());
+        assert_eq!(fs::read_to_string(&path).unwrap(), "one");
+        assert_eq!(names(root.path()), ["a.json"]);
+        let err = create_new_file(&root.path().join("no-dir/a.json"), b"x").unwrap_err();
+        assert_eq!(err.exit_status(), ExitStatus::Internal);
+        assert_eq!(names(root.path()), ["a.json"]);
     }
 
     #[test]

@@ -12,7 +12,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::lane::Lane;
-use crate::oracle::{self, DEFAULT_AS_OF, Request};
+use crate::oracle::{self, DEFAULT_AS_OF, Rejection, Request};
 
 /// The oracle's view of one case: present when either side is rejected.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -62,10 +62,10 @@ impl Verdict {
     }
 }
 
-/// The rule ids rejecting one wire tool sent on its own (as `tools[0]`; on
-/// Gemini the one declaration), sorted and deduplicated.
-pub(crate) fn rejected_by(lane: Lane, wire_tool: &Value) -> Vec<String> {
-    let mut rules: Vec<String> = oracle::check(&Request {
+/// The rejections of one wire tool sent on its own (as `tools[0]`; on
+/// Gemini the one declaration), in the oracle's order, with their messages.
+pub(crate) fn rejections(lane: Lane, wire_tool: &Value) -> Vec<Rejection> {
+    oracle::check(&Request {
         tools_present: true,
         lane,
         tools: std::slice::from_ref(wire_tool),
@@ -73,9 +73,15 @@ pub(crate) fn rejected_by(lane: Lane, wire_tool: &Value) -> Vec<String> {
         response_format: None,
         as_of: DEFAULT_AS_OF,
     })
-    .into_iter()
-    .map(|r| r.rule.to_owned())
-    .collect();
+}
+
+/// The rule ids rejecting one wire tool sent on its own ([`rejections`]),
+/// sorted and deduplicated.
+pub(crate) fn rejected_by(lane: Lane, wire_tool: &Value) -> Vec<String> {
+    let mut rules: Vec<String> = rejections(lane, wire_tool)
+        .into_iter()
+        .map(|r| r.rule.to_owned())
+        .collect();
     rules.sort();
     rules.dedup();
     rules

@@ -1,8 +1,9 @@
 //! External pipelines end to end: `cmd:` and config-named pipelines in
-//! `diff`, `run` and `shape`, against the test drivers of `drivers/` (this
-//! binary runs itself as the driver). Each fault of the fault driver must
-//! error exactly the cases of the tool it faults on, on every lane, and
-//! nothing else; the run ends with exit 1 and a complete report.
+//! `diff`, `run`, `shape` and `fuzz`, against the test drivers of
+//! `drivers/` (this binary runs itself as the driver). Each fault of the
+//! fault driver must error exactly the cases of the tool it faults on, on
+//! every lane, and nothing else; the run ends with exit 1 and a complete
+//! report.
 
 mod drivers;
 mod util;
@@ -339,6 +340,99 @@ fn a_pipeline_named_in_the_config_runs_with_its_lane_map() -> Result<(), Failed>
     )
 }
 
+/// `fuzz --pipeline cmd:<raise-on-key:pattern>`: the driver raises on every
+/// schema with a `pattern` member and echoes the rest. Of the first 5
+/// generated tools of seed 1 on openai-chat, inputs 1 and 3 hold a
+/// `pattern` (a crash each, both minimized to `{"pattern": ""}`, one file)
+/// and input 0 is named `` (openai-chat rejects the echoed name: the
+/// oracle property, minimized to the name alone); exit 1.
+fn fuzz_finds_minimizes_and_writes_what_an_external_pipeline_fails_on() -> Result<(), Failed> {
+    let dir = workdir();
+    let pipeline = format!("cmd:{}", drivers::command_line("raise-on-key:pattern"));
+    let (code, out, err) = run(
+        dir.path(),
+        &[
+            "fuzz",
+            "--pipeline",
+            &pipeline,
+            "--lanes",
+            "openai-chat",
+            "--count",
+            "5",
+            "--seed",
+            "1",
+            "--output",
+            "out",
+            "--quiet",
+        ],
+    );
+    check(code == 1, || format!("exit {code}, want 1: {out}{err}"))?;
+    let crash = "no-crash-openai-chat-f494711bb3b2";
+    let oracle = "oracle-openai-chat-44136fa355b3";
+    let head = out.lines().next().unwrap_or("");
+    check(
+        head.starts_with(&format!(
+            "wireshape fuzz {pipeline}: 5 inputs (seed 1, 1 lane) in "
+        )) && head.ends_with(" inputs/s: 3 failures"),
+        || format!("summary: {out}"),
+    )?;
+    let rest: Vec<&str> = out.lines().skip(1).collect();
+    let want = [
+        "  property  lane         failures".to_owned(),
+        "  no-crash  openai-chat         2".to_owned(),
+        "  oracle    openai-chat         1".to_owned(),
+        "out: 2 new, 1 duplicate, 0 already there".to_owned(),
+        format!("  out/{oracle}.json"),
+        format!("  out/{crash}.json"),
+    ];
+    check(rest == want, || {
+        format!(
+            "{rest:#?}
+!=
+{want:#?}"
+        )
+    })?;
+    let mut files: Vec<String> = std::fs::read_dir(dir.path().join("out"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    files.sort();
+    let want_files = [
+        format!("{crash}.json"),
+        format!("{crash}.txt"),
+        format!("{oracle}.json"),
+        format!("{oracle}.txt"),
+    ];
+    check(files == want_files, || format!("{files:?}"))?;
+    let tool = |name: &str| read_json(&dir.path().join(format!("out/{name}.json")));
+    check(
+        tool(crash)
+            == serde_json::json!({"tools": [{"name": "t", "input_schema": {"pattern": ""}}]}),
+        || format!("{}", tool(crash)),
+    )?;
+    check(
+        tool(oracle) == serde_json::json!({"tools": [{"name": "", "input_schema": {}}]}),
+        || format!("{}", tool(oracle)),
+    )?;
+    let note = |name: &str| {
+        std::fs::read_to_string(dir.path().join(format!("out/{name}.txt"))).unwrap_or_default()
+    };
+    let want = format!(
+        "no-crash openai-chat {pipeline}: {pipeline} on openai-chat: errored: {pipeline}: \
+         the implementation raised: KeyError: pattern is not supported\n"
+    );
+    check(note(crash) == want, || {
+        format!("{:?}\n!=\n{want:?}", note(crash))
+    })?;
+    check(
+        note(oracle).starts_with(&format!(
+            "oracle openai-chat {pipeline}: {pipeline} on openai-chat: the oracle rejects the \
+             shaped output: openai-tool-name-pattern: "
+        )),
+        || note(oracle),
+    )
+}
+
 fn main() {
     drivers::serve_if_asked();
     let args = Arguments::from_args();
@@ -397,6 +491,10 @@ fn main() {
         Trial::test(
             "a_pipeline_named_in_the_config_runs_with_its_lane_map",
             a_pipeline_named_in_the_config_runs_with_its_lane_map,
+        ),
+        Trial::test(
+            "fuzz_finds_minimizes_and_writes_what_an_external_pipeline_fails_on",
+            fuzz_finds_minimizes_and_writes_what_an_external_pipeline_fails_on,
         ),
     ]);
     libtest_mimic::run(&args, trials).exit();

@@ -52,6 +52,8 @@ pub(crate) enum Command {
     Mutants(MutantsArgs),
     /// Schema mutation: inject each oracle rule's recorded construct into clean corpus tools; the pipeline must handle it.
     Metamorphic(MetamorphicArgs),
+    /// Fuzz any pipeline (built-in, `cmd:…` or a config name) with generated schemas: no crash, determinism, idempotence, never silent, oracle acceptance; each failure minimized into DIR.
+    Fuzz(FuzzCmdArgs),
 }
 
 /// `--output-format`: checked by clap, so a bad value is refused before any work.
@@ -247,6 +249,66 @@ pub(crate) struct MetamorphicArgs {
     pub(crate) output_format: OutputFormat,
     #[command(flatten)]
     pub(crate) config: ConfigArg,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct FuzzCmdArgs {
+    /// The pipeline under test: v0, v1, verbatim, `cmd:<command line>` or a config name.
+    #[arg(long, default_value = "v1", value_parser = parse_pipeline, env = "WIRESHAPE_PIPELINE")]
+    pub(crate) pipeline: PipelineArg,
+    /// Lanes, taken in turn by the inputs (comma-separated; default: every lane the pipeline serves).
+    #[arg(long, value_delimiter = ',', value_parser = parse_lane, env = "WIRESHAPE_LANES")]
+    pub(crate) lanes: Vec<Lane>,
+    /// Stop after SECS seconds, shrinking included (default: 60 without --count, none with it).
+    #[arg(long, value_name = "SECS", value_parser = parse_seconds, env = "WIRESHAPE_FUZZ_TIME")]
+    pub(crate) time: Option<std::time::Duration>,
+    /// Stop after N inputs (with --time: whichever comes first).
+    #[arg(
+        long,
+        value_name = "N",
+        value_parser = clap::value_parser!(u64).range(1..),
+        env = "WIRESHAPE_FUZZ_COUNT"
+    )]
+    pub(crate) count: Option<u64>,
+    /// The generator's seed: input i is generated tool i of this seed, on lane i mod (number of lanes).
+    #[arg(
+        long,
+        value_name = "N",
+        default_value_t = 0,
+        env = "WIRESHAPE_FUZZ_SEED"
+    )]
+    pub(crate) seed: u64,
+    /// Where each minimized failure is written (`<property>-<lane>-<sha>.json` and `.txt`); only
+    /// ever adds files, and refuses a directory holding anything else.
+    #[arg(
+        long,
+        value_name = "DIR",
+        default_value = "fuzz-failures",
+        env = "WIRESHAPE_OUTPUT"
+    )]
+    pub(crate) output: PathBuf,
+    /// Pipeline calls one failure's shrink may make.
+    #[arg(long, value_name = "N", default_value_t = crate::fuzzing::DEFAULT_SHRINK_CALLS, env = "WIRESHAPE_SHRINK_CALLS")]
+    pub(crate) shrink_calls: usize,
+    /// Worker threads (default: available cores).
+    #[arg(long, env = "WIRESHAPE_JOBS")]
+    pub(crate) jobs: Option<usize>,
+    /// No progress and no line per failure (the summary is still printed).
+    #[arg(long, short, env = "WIRESHAPE_QUIET")]
+    pub(crate) quiet: bool,
+    #[command(flatten)]
+    pub(crate) config: ConfigArg,
+}
+
+impl FuzzCmdArgs {
+    /// The default run length: 60 seconds when neither bound is given.
+    pub(crate) const DEFAULT_TIME: std::time::Duration = std::time::Duration::from_secs(60);
+
+    /// `--time`, else 60 seconds unless `--count` bounds the run.
+    pub(crate) fn time(&self) -> Option<std::time::Duration> {
+        self.time
+            .or_else(|| self.count.is_none().then_some(Self::DEFAULT_TIME))
+    }
 }
 
 #[derive(Debug, Args)]

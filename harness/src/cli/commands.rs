@@ -15,9 +15,9 @@ use crate::{
 use anyhow::Result;
 
 use super::args::{
-    AcceptArgs, CheckArgs, Cli, Command, CompareArgs, CorpusArgs, DEFAULT_CORPUS, LaneChoice,
-    LedgerCommand, ListArgs, MergeArgs, MetamorphicArgs, MockProviderArgs, MutantsArgs, OutputArgs,
-    OutputFormat, PipelineArg, ReplayArgs, ReportCommand, ShapeArgs, Shard,
+    AcceptArgs, CheckArgs, Cli, Command, CompareArgs, CorpusArgs, DEFAULT_CORPUS, FuzzCmdArgs,
+    LaneChoice, LedgerCommand, ListArgs, MergeArgs, MetamorphicArgs, MockProviderArgs, MutantsArgs,
+    OutputArgs, OutputFormat, PipelineArg, ReplayArgs, ReportCommand, ShapeArgs, Shard,
 };
 use super::options::{CorpusOptions, DiffRun, Resolved, compare_pipelines, resolve};
 use crate::console;
@@ -45,6 +45,7 @@ impl Cli {
             Command::MockProvider(a) => mock_provider(&a),
             Command::Mutants(a) => mutants(&a),
             Command::Metamorphic(a) => metamorphic(&a),
+            Command::Fuzz(a) => fuzz(&a),
         }
     }
 }
@@ -553,6 +554,60 @@ pub(super) fn metamorphic(a: &MetamorphicArgs) -> Result<ExitStatus> {
         OutputFormat::Text => console::metamorphic_text(&pipeline.id(), &rates),
     }
     Ok(if rates.iter().any(|r| r.rejected() > 0) {
+        ExitStatus::Failures
+    } else {
+        ExitStatus::Clean
+    })
+}
+
+/// `wireshape fuzz`: generated inputs against one pipeline until `--count`
+/// or `--time`; each failure minimized and written to `--output`. Exit 1
+/// when anything failed, 0 otherwise; 2 on a usage or input error (an
+/// `--output` holding other files included), before any work.
+pub(super) fn fuzz(a: &FuzzCmdArgs) -> Result<ExitStatus> {
+    let mut writer = crate::fuzzing::FailureWriter::create(&a.output)?;
+    let resolved = resolve(&a.pipeline, &a.config)?;
+    let pipeline = resolved.as_dyn();
+    let lanes = super::options::served_lanes(&a.lanes, Lane::ALL, &[&resolved])?;
+    let opts = crate::fuzzing::FuzzOptions {
+        pipeline,
+        external: resolved.builtin().is_none(),
+        lanes,
+        seed: a.seed,
+        count: a.count.map(|n| usize::try_from(n).unwrap_or(usize::MAX)),
+        time: a.time(),
+        shrink_calls: a.shrink_calls,
+        jobs: super::options::jobs(a.jobs),
+    };
+    let id = pipeline.id();
+    let progress = std::cell::RefCell::new(console::Progress::inputs(opts.count, !a.quiet));
+    let mut files = console::FuzzFiles::default();
+    let mut write_error = None;
+    let summary = crate::fuzzing::run(
+        &opts,
+        &mut |tried| progress.borrow_mut().tick(tried),
+        &mut |failure| {
+            if write_error.is_some() {
+                return;
+            }
+            match writer.write(failure, &id) {
+                Ok(written) => {
+                    if !a.quiet {
+                        progress.borrow().finish();
+                        console::fuzz_found(failure, &written);
+                    }
+                    files.add(written);
+                }
+                Err(e) => write_error = Some(e),
+            }
+        },
+    );
+    progress.borrow().finish();
+    if let Some(e) = write_error {
+        return Err(e.into());
+    }
+    console::fuzz_summary(&id, &opts, &summary, &files, &a.output);
+    Ok(if summary.total() > 0 {
         ExitStatus::Failures
     } else {
         ExitStatus::Clean

@@ -150,7 +150,7 @@ pub(super) fn lanes_or(lanes: &[Lane], default: &[Lane]) -> Vec<Lane> {
 }
 
 /// The worker count: `--jobs`, else the available cores.
-fn jobs(requested: Option<usize>) -> usize {
+pub(super) fn jobs(requested: Option<usize>) -> usize {
     requested.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from))
 }
 

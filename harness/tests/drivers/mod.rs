@@ -11,6 +11,9 @@
 //!   answer), `garbage` (a line that is not JSON), `wrong-seq` (seq + 1000),
 //!   `huge` (a 100 MB line), `stderr-flood` (5 MB on stderr, then a correct
 //!   answer), `raise` (an `errored` answer, as a peer that raised);
+//! - `raise-on-key:<keyword>`: like `echo`, but a schema holding an object
+//!   member named `<keyword>` anywhere (its text holds `"<keyword>":`) gets
+//!   an `errored` answer, as a peer that raised on it;
 //! - `slow-start:<ms>`: wait that long before answering `start`;
 //! - `no-start`: exit 1 at once, with a line on stderr;
 //! - `bad-version`: answer `start` with protocol version 2.
@@ -104,7 +107,12 @@ pub(crate) fn serve(mode: &str) -> i32 {
                     .map(fields)
                     .and_then(|f| f.iter().find(|(k, _)| k == "name").map(|(_, v)| unquote(v)))
                     .unwrap_or_default();
-                if kind == "fault" && name == tool {
+                if kind == "raise-on-key" && has_member(schema, arg) {
+                    let _ = writeln!(
+                        out,
+                        "{{\"seq\":{seq},\"errored\":true,\"context\":{{\"message\":\"KeyError: {arg} is not supported\"}}}}"
+                    );
+                } else if kind == "fault" && name == tool {
                     match arg {
                         "crash" => {
                             eprintln!("fault driver: crashing on {name}");
@@ -160,6 +168,25 @@ pub(crate) fn serve(mode: &str) -> i32 {
         }
         let _ = out.flush();
     }
+}
+
+/// Whether the compact JSON `text` has an object member named `key`: the
+/// text `"<key>":` outside a string (a string holding it is skipped whole).
+fn has_member(text: &str, key: &str) -> bool {
+    let b = text.as_bytes();
+    let needle = format!("\"{key}\":");
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] == b'"' {
+            if text[i..].starts_with(&needle) {
+                return true;
+            }
+            i = skip(b, i);
+        } else {
+            i += 1;
+        }
+    }
+    false
 }
 
 /// The top-level `(key, raw value)` pairs of a JSON object, by scanning
