@@ -286,18 +286,23 @@ fn remove_path(path: &Path) -> Result<(), OutputError> {
     result.map_err(io_error(path, "remove"))
 }
 
+/// The temporary sibling a file is written to first: `.<name>.tmp-<pid>`.
+fn temp_sibling(path: &Path) -> Result<std::path::PathBuf, OutputError> {
+    let name = path.file_name().ok_or_else(|| OutputError::BadPath {
+        path: path.to_owned(),
+    })?;
+    Ok(path.with_file_name(format!(
+        ".{}.tmp-{}",
+        name.to_string_lossy(),
+        std::process::id()
+    )))
+}
+
 /// Replace the file `path` with `bytes` atomically: write a temporary
 /// sibling (`.<name>.tmp-<pid>`), then rename it over `path`. On error
 /// `path` is unchanged and the temporary file is gone.
 pub(crate) fn replace_file(path: &Path, bytes: &[u8]) -> Result<(), OutputError> {
-    let name = path.file_name().ok_or_else(|| OutputError::BadPath {
-        path: path.to_owned(),
-    })?;
-    let tmp = path.with_file_name(format!(
-        ".{}.tmp-{}",
-        name.to_string_lossy(),
-        std::process::id()
-    ));
+    let tmp = temp_sibling(path)?;
     let written = fs::write(&tmp, bytes)
         .map_err(io_error(path, "write"))
         .and_then(|()| fs::rename(&tmp, path).map_err(io_error(path, "replace")));
@@ -312,14 +317,7 @@ pub(crate) fn replace_file(path: &Path, bytes: &[u8]) -> Result<(), OutputError>
 /// (a link fails when `path` exists). `Ok(false)` when `path` already
 /// existed (it is left as it was); on error nothing is left behind.
 pub(crate) fn create_new_file(path: &Path, bytes: &[u8]) -> Result<bool, OutputError> {
-    let name = path.file_name().ok_or_else(|| OutputError::BadPath {
-        path: path.to_owned(),
-    })?;
-    let tmp = path.with_file_name(format!(
-        ".{}.tmp-{}",
-        name.to_string_lossy(),
-        std::process::id()
-    ));
+    let tmp = temp_sibling(path)?;
     fs::write(&tmp, bytes).map_err(|source| {
         let _ = fs::remove_file(&tmp);
         OutputError::Io {
