@@ -39,6 +39,8 @@ pub mod facts;
 mod fuzzing;
 mod generate;
 mod hash;
+#[allow(dead_code)] // used by `probe` and `corpus fetch`, landing next
+mod http;
 mod invariants;
 mod lane;
 mod ledger;
