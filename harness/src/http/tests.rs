@@ -69,7 +69,10 @@ fn answer(mut stream: TcpStream, step: &Script, log: &Mutex<Vec<String>>) {
                 body.len()
             );
             for (n, v) in headers {
-                out.push_str(&format!("{n}: {v}\r\n"));
+                out.push_str(n);
+                out.push_str(": ");
+                out.push_str(v);
+                out.push_str("\r\n");
             }
             out.push_str("\r\n");
             out.push_str(body);
