@@ -167,6 +167,12 @@ pub enum UsageError {
     /// `compare --pipelines`: an empty entry, or a pipeline named twice.
     #[error("bad pipeline list `{list}`: {reason}")]
     BadPipelineList { list: String, reason: String },
+    /// `probe`: a construct filter that names no construct.
+    #[error("no probe construct matches `{0}` (see corpus/probes/)")]
+    UnknownConstruct(String),
+    /// `probe --live` without the other gates (`WIRESHAPE_LIVE=1`, a key).
+    #[error("{0}")]
+    LiveNotAllowed(String),
     /// `mock-provider` could not load its recordings or bind its address.
     #[error("cannot serve {lane} on {addr}: {message}")]
     CannotServe {
@@ -188,6 +194,8 @@ impl UsageError {
             | Self::NoLanes(_)
             | Self::NoSuchPipeline { .. }
             | Self::BadPipelineList { .. }
+            | Self::UnknownConstruct(_)
+            | Self::LiveNotAllowed(_)
             | Self::CannotServe { .. } => ExitStatus::Usage,
         }
     }

@@ -9,6 +9,7 @@ mod args;
 mod commands;
 mod errors;
 mod options;
+mod probe;
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
