@@ -121,13 +121,13 @@ fn validate(path: &Path, c: &Construct) -> Result<(), String> {
     if c.tools.is_empty() {
         return Err("`tools` must hold at least one tool".to_owned());
     }
-    if let Some(n) = c.repeat {
-        if c.tools.len() != 1 || !(1..=MAX_REPEAT).contains(&n) {
-            return Err(format!(
-                "`repeat` needs exactly one tool and 1..={MAX_REPEAT} copies (got {} tools, repeat {n})",
-                c.tools.len()
-            ));
-        }
+    if let Some(n) = c.repeat
+        && (c.tools.len() != 1 || !(1..=MAX_REPEAT).contains(&n))
+    {
+        return Err(format!(
+            "`repeat` needs exactly one tool and 1..={MAX_REPEAT} copies (got {} tools, repeat {n})",
+            c.tools.len()
+        ));
     }
     let mut names: Vec<&str> = c.tools.iter().map(|t| t.name.as_str()).collect();
     names.sort_unstable();
@@ -200,7 +200,11 @@ mod tests {
         let known: Vec<&str> = crate::facts::OPEN_QUESTIONS.iter().map(|q| q.id).collect();
         for c in &cs {
             for q in &c.questions {
-                assert!(known.contains(&q.as_str()), "{}: unknown question {q}", c.id);
+                assert!(
+                    known.contains(&q.as_str()),
+                    "{}: unknown question {q}",
+                    c.id
+                );
             }
         }
         for q in crate::facts::OPEN_QUESTIONS {
@@ -215,7 +219,11 @@ mod tests {
                 .filter(lanes_meet)
                 .map(|c| c.id.as_str())
                 .collect();
-            assert!(!by.is_empty(), "open question {} has no construct on its lanes", q.id);
+            assert!(
+                !by.is_empty(),
+                "open question {} has no construct on its lanes",
+                q.id
+            );
         }
     }
 

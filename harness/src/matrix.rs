@@ -214,7 +214,7 @@ mod tests {
     use super::*;
     use serde_json::json;
 
-    fn construct(id: &str, schema: serde_json::Value, lanes: &[&str]) -> Construct {
+    fn construct(id: &str, schema: &serde_json::Value, lanes: &[&str]) -> Construct {
         serde_json::from_value(json!({
             "id": id, "asks": "?", "lanes": lanes,
             "tools": [{"name": "probe_t", "description": "d", "input_schema": schema}]
@@ -231,7 +231,7 @@ mod tests {
     fn a_recorded_rule_is_a_rejection_with_its_evidence_and_date() {
         let root_anyof = construct(
             "root-anyof",
-            json!({"anyOf": [{"type": "object"}, {"type": "string"}]}),
+            &json!({"type": "object", "anyOf": [{"required": ["a"]}, {"required": ["b"]}]}),
             &[],
         );
         let m = build(
@@ -243,7 +243,12 @@ mod tests {
         let cell = &m.rows[0].cells[0];
         assert_eq!(cell.state, State::Rejected);
         assert_eq!(cell.rule.as_deref(), Some("anthropic-root-composition"));
-        assert!(cell.recording.as_deref().unwrap().starts_with("anthropic/anthropic-root-composition-"));
+        assert!(
+            cell.recording
+                .as_deref()
+                .unwrap()
+                .starts_with("anthropic/anthropic-root-composition-")
+        );
         assert!(cell.date.is_some());
         assert_eq!(cell.disagreement, None);
     }
@@ -252,7 +257,7 @@ mod tests {
     fn a_clean_tool_nobody_probed_is_unknown_and_another_lanes_construct_is_not_asked() {
         let clean = construct(
             "clean",
-            json!({"type": "object", "properties": {"a": {"type": "string"}}}),
+            &json!({"type": "object", "properties": {"a": {"type": "string"}}}),
             &["openai-chat"],
         );
         let m = build(

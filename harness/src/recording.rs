@@ -250,12 +250,12 @@ fn validate(path: &Path, rec: &Recording) -> Result<(), String> {
             SOURCE_KINDS.join(", ")
         ));
     }
-    if let Some(c) = &rec.construct {
-        if rec.source.kind != "live-probe" || !is_slug(c) {
-            return Err(format!(
-                "construct `{c}` belongs to a live-probe recording and must be a slug (a-z, 0-9, -)"
-            ));
-        }
+    if let Some(c) = &rec.construct
+        && (rec.source.kind != "live-probe" || !is_slug(c))
+    {
+        return Err(format!(
+            "construct `{c}` belongs to a live-probe recording and must be a slug (a-z, 0-9, -)"
+        ));
     }
     if rec.source.url.is_empty() {
         return Err("source.url must not be empty".to_owned());

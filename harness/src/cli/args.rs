@@ -412,7 +412,12 @@ pub(crate) struct ProbeArgs {
     )]
     pub(crate) output: PathBuf,
     /// Attempts the whole run may make, retries included.
-    #[arg(long, value_name = "N", default_value_t = 40, env = "WIRESHAPE_MAX_REQUESTS")]
+    #[arg(
+        long,
+        value_name = "N",
+        default_value_t = 40,
+        env = "WIRESHAPE_MAX_REQUESTS"
+    )]
     pub(crate) max_requests: usize,
     /// Requests in flight at once.
     #[arg(long, value_name = "N", default_value_t = 4, value_parser = clap::value_parser!(u16).range(1..=64), env = "WIRESHAPE_PROBE_CONCURRENCY")]

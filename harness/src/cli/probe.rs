@@ -58,7 +58,7 @@ pub(super) fn probe(a: &ProbeArgs) -> Result<ExitStatus> {
                 "requests": planned,
                 "total": totals(&planned),
             }))?,
-            OutputFormat::Text => print!("{}", plan_text(&planned, a.max_requests)),
+            OutputFormat::Text => console::block(&plan_text(&planned, a.max_requests)),
         }
         return Ok(ExitStatus::Clean);
     }
@@ -82,10 +82,9 @@ pub(super) fn probe(a: &ProbeArgs) -> Result<ExitStatus> {
     // out: the recordings load, the report folder may be written.
     let known = crate::recording::load_recordings(&a.recordings)?;
     let out = OutputDir::create(&a.output, ReportKind::PROBE, Rotate::Discard)?;
-    let date = a
-        .date
-        .clone()
-        .unwrap_or_else(|| crate::date::utc_timestamp(std::time::SystemTime::now())[..10].to_owned());
+    let date = a.date.clone().unwrap_or_else(|| {
+        crate::date::utc_timestamp(std::time::SystemTime::now())[..10].to_owned()
+    });
     let limits = Limits {
         max_requests: a.max_requests,
         concurrency: usize::from(a.concurrency),
@@ -125,7 +124,7 @@ pub(super) fn probe(a: &ProbeArgs) -> Result<ExitStatus> {
     out.commit()?;
     match a.output_format {
         OutputFormat::Json => console::json(&report)?,
-        OutputFormat::Text => print!("{summary}"),
+        OutputFormat::Text => console::block(&summary),
     }
     Ok(if results.iter().any(ProbeResult::is_failure) {
         ExitStatus::Failures
@@ -147,7 +146,7 @@ fn thousands(n: u64) -> String {
     let s = n.to_string();
     let mut out = String::new();
     for (i, c) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i) % 3 == 0 {
+        if i > 0 && (s.len() - i).is_multiple_of(3) {
             out.push(',');
         }
         out.push(c);
@@ -159,7 +158,9 @@ fn plan_text(planned: &[Planned], max_requests: usize) -> String {
     let mut out = String::from(
         "wireshape probe: the plan; nothing is sent (send with --live and WIRESHAPE_LIVE=1)\n\n",
     );
-    let w = |f: &dyn Fn(&Planned) -> usize, min: usize| planned.iter().map(f).max().unwrap_or(0).max(min);
+    let w = |f: &dyn Fn(&Planned) -> usize, min: usize| {
+        planned.iter().map(f).max().unwrap_or(0).max(min)
+    };
     let (wl, wc, wm) = (
         w(&|p| p.lane.id().len(), 4),
         w(&|p| p.construct.len(), 9),
@@ -195,7 +196,8 @@ fn plan_text(planned: &[Planned], max_requests: usize) -> String {
         thousands(input),
         thousands(output)
     );
-    let mut keys: std::collections::BTreeMap<&str, (bool, Vec<&str>)> = Default::default();
+    let mut keys: std::collections::BTreeMap<&str, (bool, Vec<&str>)> =
+        std::collections::BTreeMap::new();
     for p in planned {
         if let Some(k) = p.key_env {
             let e = keys.entry(k).or_insert((p.key_set, Vec::new()));
@@ -242,7 +244,11 @@ fn results_text(results: &[ProbeResult], recordings: &Path, output: &Path) -> St
             r.detail
         );
         if let Some(d) = &r.disagreement {
-            let _ = writeln!(out, "          disagrees with the oracle: {}", d.replace('\n', " "));
+            let _ = writeln!(
+                out,
+                "          disagrees with the oracle: {}",
+                d.replace('\n', " ")
+            );
         }
     }
     let disagreements = results.iter().filter(|r| r.disagreement.is_some()).count();
@@ -272,7 +278,7 @@ pub(super) fn matrix(a: &MatrixArgs) -> Result<ExitStatus> {
     }
     match a.output_format {
         OutputFormat::Json => console::json(&serde_json::to_value(&m)?)?,
-        OutputFormat::Text => print!("{}", crate::report::matrix_markdown(&m)),
+        OutputFormat::Text => console::block(&crate::report::matrix_markdown(&m)),
     }
     Ok(ExitStatus::Clean)
 }

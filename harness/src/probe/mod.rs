@@ -146,11 +146,15 @@ pub(crate) fn plan(constructs: &[Construct], lanes: &[Lane], env: Env<'_>) -> Ve
             base.trim_end_matches('/'),
             e.path.replace("{model}", &model)
         );
-        let key_set = e.key_env.is_some_and(|k| env(k).is_some_and(|v| !v.is_empty()));
+        let key_set = e
+            .key_env
+            .is_some_and(|k| env(k).is_some_and(|v| !v.is_empty()));
         for c in constructs.iter().filter(|c| c.applies_to(lane)) {
             let wire_tools = wire_tools(c, lane);
             let tools = Value::Array(wire_tools.clone());
-            let body = providers::body(lane, &model, &tools).to_string().into_bytes();
+            let body = providers::body(lane, &model, &tools)
+                .to_string()
+                .into_bytes();
             out.push(Planned {
                 lane,
                 construct: c.id.clone(),

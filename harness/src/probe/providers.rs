@@ -22,6 +22,9 @@ pub(crate) struct Endpoint {
     pub model: &'static str,
 }
 
+/// The chat-completions path most chat wires serve.
+const CHAT: &str = "/v1/chat/completions";
+
 /// The lane's endpoint.
 pub(crate) fn endpoint(lane: Lane) -> Endpoint {
     let e = |provider, base_url, path, key_env, model| Endpoint {
@@ -31,7 +34,6 @@ pub(crate) fn endpoint(lane: Lane) -> Endpoint {
         key_env,
         model,
     };
-    const CHAT: &str = "/v1/chat/completions";
     match lane {
         Lane::AnthropicMessages => e(
             "anthropic",

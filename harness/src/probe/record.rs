@@ -85,7 +85,10 @@ pub(super) fn judge(
             return result(
                 Verdict::Failed,
                 Some(status),
-                format!("answered {status} with a body that is not JSON: {}", snippet(&text, 120)),
+                format!(
+                    "answered {status} with a body that is not JSON: {}",
+                    snippet(&text, 120)
+                ),
             );
         }
         (200..=299, Some(_)) => None,
@@ -155,7 +158,9 @@ pub(super) fn judge(
         });
     out.detail = match written {
         Ok(true) => format!("{status} after {tries}: recorded {relative}"),
-        Ok(false) => format!("{status} after {tries}: {relative} already holds today's answer (kept)"),
+        Ok(false) => {
+            format!("{status} after {tries}: {relative} already holds today's answer (kept)")
+        }
         Err(e) => {
             out.verdict = Verdict::Failed;
             format!("{status} after {tries}, but the recording could not be written: {e}")
@@ -182,7 +187,9 @@ fn recording(
     // which the oracle does not reproduce (a disagreement to settle).
     let (rule, match_text) = match &body {
         None => (
-            found.first().map_or(unattributed.clone(), |r| r.rule.to_owned()),
+            found
+                .first()
+                .map_or(unattributed.clone(), |r| r.rule.to_owned()),
             String::new(),
         ),
         Some(b) => {
@@ -199,7 +206,9 @@ fn recording(
             });
             known.unwrap_or_else(|| {
                 (
-                    found.first().map_or(unattributed.clone(), |r| r.rule.to_owned()),
+                    found
+                        .first()
+                        .map_or(unattributed.clone(), |r| r.rule.to_owned()),
                     provider_message(b).unwrap_or_default(),
                 )
             })
@@ -239,7 +248,11 @@ fn recording(
             } else {
                 ""
             },
-            if accepted { "; the accepted answer's body is not kept" } else { "" },
+            if accepted {
+                "; the accepted answer's body is not kept"
+            } else {
+                ""
+            },
         )),
         expect: accepted.then(|| "accept".to_owned()),
         model: Some(p.model.clone()),

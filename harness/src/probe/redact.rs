@@ -94,7 +94,10 @@ fn is_token_char(c: char) -> bool {
 
 /// Whether a token is a credential or an id.
 fn secret_token(t: &str) -> bool {
-    if SECRET_PREFIXES.iter().any(|p| t.starts_with(p) && t.len() > p.len() + 3) {
+    if SECRET_PREFIXES
+        .iter()
+        .any(|p| t.starts_with(p) && t.len() > p.len() + 3)
+    {
         return true;
     }
     ID_PREFIXES.iter().any(|p| {
@@ -200,7 +203,10 @@ mod tests {
     #[test]
     fn the_sent_key_is_removed_verbatim_even_inside_words() {
         assert_eq!(
-            text("Incorrect API key provided: canary123xyz.", &["canary123xyz"]),
+            text(
+                "Incorrect API key provided: canary123xyz.",
+                &["canary123xyz"]
+            ),
             "Incorrect API key provided: [redacted]."
         );
     }
@@ -210,8 +216,14 @@ mod tests {
         let cases = [
             ("key sk-proj-abc123def456 bad", "key [redacted] bad"),
             ("Bearer abc.def-ghi", "Bearer [redacted]"),
-            ("in organization org-AbC123dEf456 on", "in organization [redacted] on"),
-            ("request req_011CSHoEeqs5C35K2UUqR7Fy.", "request [redacted]."),
+            (
+                "in organization org-AbC123dEf456 on",
+                "in organization [redacted] on",
+            ),
+            (
+                "request req_011CSHoEeqs5C35K2UUqR7Fy.",
+                "request [redacted].",
+            ),
             ("id chatcmpl-9x8y7z6w5v", "id [redacted]"),
             ("mail ops@example.com now", "mail [redacted] now"),
             ("(request id: 7f9c2b1e44aa)", "(request id: [redacted])"),
