@@ -20,7 +20,9 @@ use std::time::Duration;
 
 use libtest_mimic::{Arguments, Failed, Trial};
 use serde_json::{Map, Value, json};
-use wireshape::testing::{accept_body, error_body, oracle_tools, serve_mock, v1_request};
+use wireshape::testing::{
+    MockOptions, accept_body, error_body, oracle_tools, serve_mock, v1_request,
+};
 use wireshape::{
     Format, Lane, Pipeline, PipelineConfig, Profile, Recording, Request, RequestParts, Wire, check,
     load_catalog_bytes,
@@ -74,6 +76,7 @@ fn post_to_mock(lane: Lane, body: &Value) -> Result<(u16, String), Failed> {
         "127.0.0.1:0",
         Vec::new(),
         "2026-12-01".to_owned(),
+        &MockOptions::default(),
         Box::new(|_| {}),
     )
     .map_err(|e| format!("bind 127.0.0.1:0: {e}"))?;
@@ -236,6 +239,7 @@ fn round_trip(
         "127.0.0.1:0",
         same_lane,
         rec.observed.clone(),
+        &MockOptions::default(),
         Box::new(|_| {}),
     )
     .map_err(|e| format!("bind 127.0.0.1:0: {e}"))?;

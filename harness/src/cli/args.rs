@@ -333,6 +333,32 @@ pub(crate) struct MockProviderArgs {
     /// Judge as of this date (YYYY-MM-DD).
     #[arg(long, value_parser = parse_date, env = "WIRESHAPE_AS_OF")]
     pub(crate) as_of: Option<String>,
+    /// Fail the first TIMES requests on purpose (no TIMES: every request): rate-limit,
+    /// server-error, slow-body, malformed-json or drop-connection.
+    #[arg(long, value_name = "KIND[:TIMES]", value_parser = parse_fault, env = "WIRESHAPE_FAULT")]
+    pub(crate) fault: Option<crate::mock::Fault>,
+    /// The fault's delay: how long slow-body stalls, the Retry-After of rate-limit.
+    #[arg(
+        long,
+        value_name = "SECS",
+        default_value = "1",
+        value_parser = parse_delay,
+        env = "WIRESHAPE_FAULT_DELAY"
+    )]
+    pub(crate) fault_delay: std::time::Duration,
+}
+
+/// `--fault`: `KIND[:TIMES]`.
+pub(crate) fn parse_fault(s: &str) -> Result<crate::mock::Fault, String> {
+    s.parse()
+}
+
+/// `--fault-delay`: a number of seconds, zero or more.
+pub(crate) fn parse_delay(s: &str) -> Result<std::time::Duration, String> {
+    s.parse::<f64>()
+        .ok()
+        .and_then(|secs| std::time::Duration::try_from_secs_f64(secs).ok())
+        .ok_or_else(|| format!("`{s}` is not a number of seconds"))
 }
 
 #[derive(Debug, Args)]
