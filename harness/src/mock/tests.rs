@@ -387,3 +387,30 @@ fn beyond_the_connection_cap_a_request_gets_503_and_a_close() {
         ["POST /api/chat 200 accepted", "POST /api/chat 503 busy"]
     );
 }
+
+#[test]
+fn faults_parse_as_kind_and_optional_times() {
+    for kind in FaultKind::ALL {
+        let once: Fault = format!("{kind}:1").parse().unwrap();
+        assert_eq!(once, Fault::new(kind).times(1));
+        assert_eq!(once.to_string(), format!("{kind}:1"));
+        let always: Fault = kind.id().parse().unwrap();
+        assert_eq!(
+            (always.times, always.to_string()),
+            (None, kind.id().to_owned())
+        );
+    }
+    assert_eq!(
+        "rate-limits".parse::<Fault>().unwrap_err(),
+        "unknown fault `rate-limits` (one of: rate-limit, server-error, slow-body, malformed-json, drop-connection)"
+    );
+    assert!("server-error:0".parse::<Fault>().is_err());
+    assert!("server-error:".parse::<Fault>().is_err());
+    let rate = Fault::new(FaultKind::RateLimit);
+    assert_eq!(
+        rate.delay(Duration::from_millis(1500)).retry_after_secs(),
+        2
+    );
+    assert_eq!(rate.delay(Duration::from_secs(3)).retry_after_secs(), 3);
+    assert_eq!(rate.delay(Duration::ZERO).retry_after_secs(), 0);
+}
