@@ -68,6 +68,15 @@ fn main() {
         "documented::gemini-openapi::nested-one-of-is-a-400-in-gemini-body-format",
         gemini_openapi_documented_rejection,
     ));
+    for i in 0..recordings.len() {
+        let rec = &recordings[i];
+        if json_body(rec).is_none() {
+            continue;
+        }
+        let name = format!("error-body::{}::{}", rec.provider, rec.id);
+        let all = Arc::clone(&recordings);
+        trials.push(Trial::test(name, move || error_body_trial(&all[i])));
+    }
     for &lane in Lane::ALL {
         trials.push(Trial::test(
             format!("fault::rate-limit::{lane}::429-with-retry-after-twice-then-200"),
@@ -99,6 +108,192 @@ fn main() {
         cli_fault_rate_limit,
     ));
     libtest_mimic::run(&args, trials).exit();
+}
+
+// ------------------------------------------------------- error bodies
+
+/// Recordings behind a proxy that wraps the provider's own body: where the
+/// upstream body sits (a JSON string) in the recorded one. The trial checks
+/// the upstream body, the first-party shape.
+const PROXIED: &[(&str, &str)] = &[
+    // OpenRouter: `error.metadata.raw` (or `metadata.raw`) is OpenAI's body.
+    ("openai-root-composition-552", "/error/metadata/raw"),
+    (
+        "openai-object-schema-missing-properties-1359",
+        "/metadata/raw",
+    ),
+    // A proxy that put Gemini's body in `error.message`.
+    (
+        "gemini-string-format-enum-datetime-only-3178",
+        "/error/message",
+    ),
+];
+
+/// Recordings whose JSON body the oracle's answer does not match, and why.
+/// Each must still differ (a trial fails once one matches: take it off).
+const EXCEPTIONS: &[(&str, &str)] = &[
+    // Anthropic: the newest first-party bodies carry `request_id` (and
+    // Anthropic's error documentation shows it); these do not.
+    (
+        "anthropic-input-schema-missing-1",
+        "no request_id in the body as quoted (2026-01)",
+    ),
+    (
+        "anthropic-root-composition-5319",
+        "no request_id in the body as quoted (2025-08)",
+    ),
+    (
+        "anthropic-property-key-pattern-1",
+        "no request_id in the body the client printed (2026-03)",
+    ),
+    (
+        "anthropic-tool-name-pattern-11",
+        "no request_id in the body the client printed (2025-03)",
+    ),
+    // Gemini: the Gemini API's own body has no `errors` array
+    // (gemini-enum-only-string-type-475); these came through gemini-cli's
+    // backend, which adds Google's legacy one.
+    (
+        "gemini-function-name-pattern-7878",
+        "a legacy `errors` array (gemini-cli's backend)",
+    ),
+    (
+        "vertex-schema-type-field-missing-2282",
+        "a legacy `errors` array (gemini-cli's backend)",
+    ),
+    // OpenRouter sent this chat request to gpt-5 upstream on the Responses
+    // wire: its param is the Responses form.
+    (
+        "openai-object-schema-missing-properties-1359",
+        "param tools[5].parameters, the Responses form, on a chat request",
+    ),
+];
+
+/// The recorded JSON body: the body when it is a JSON object, else the
+/// first complete JSON object inside the string the source quoted (a log
+/// line around the body); `None` when there is none (plain text, Python
+/// reprs, truncated bodies).
+fn json_body(rec: &Recording) -> Option<Value> {
+    match &rec.response.body {
+        Some(v @ Value::Object(_)) => Some(v.clone()),
+        Some(Value::String(s)) => {
+            let start = s.find('{')?;
+            let mut values = serde_json::Deserializer::from_str(&s[start..]).into_iter::<Value>();
+            match values.next() {
+                Some(Ok(v @ Value::Object(_))) => Some(v),
+                _ => None,
+            }
+        }
+        _ => None,
+    }
+}
+
+/// The body the oracle's answer must match: the recorded JSON body, or the
+/// upstream body inside a proxy's wrapper.
+fn wanted_body(rec: &Recording) -> Result<Value, String> {
+    let body = json_body(rec).ok_or("no JSON body")?;
+    match PROXIED.iter().find(|(id, _)| *id == rec.id) {
+        None => Ok(body),
+        Some((_, at)) => {
+            let raw = body
+                .pointer(at)
+                .and_then(Value::as_str)
+                .ok_or_else(|| format!("no upstream body at {at}"))?;
+            serde_json::from_str(raw).map_err(|e| format!("upstream body at {at}: {e}"))
+        }
+    }
+}
+
+/// Where `want` and `got` differ in shape: keys (recursively), and the
+/// value of every field but a `message` string. Two allowances, both from
+/// the recordings' conventions (recordings/README.md): a value the
+/// recording scrubbed (`"[redacted]"`) matches any string, and a tool index
+/// over 3 in a recorded value matches any index (the request puts that tool
+/// at index 0).
+fn shape_diff(want: &Value, got: &Value, at: &str, out: &mut Vec<String>) {
+    match (want, got) {
+        (Value::Object(w), Value::Object(g)) => {
+            for k in w.keys().filter(|k| !g.contains_key(*k)) {
+                out.push(format!("{at}/{k}: missing"));
+            }
+            for k in g.keys().filter(|k| !w.contains_key(*k)) {
+                out.push(format!("{at}/{k}: not recorded"));
+            }
+            for (k, wv) in w {
+                let Some(gv) = g.get(k) else { continue };
+                if k == "message" && wv.is_string() && gv.is_string() {
+                    continue;
+                }
+                shape_diff(wv, gv, &format!("{at}/{k}"), out);
+            }
+        }
+        (Value::Array(w), Value::Array(g)) if w.len() == g.len() => {
+            for (i, (wv, gv)) in w.iter().zip(g).enumerate() {
+                shape_diff(wv, gv, &format!("{at}/{i}"), out);
+            }
+        }
+        (Value::String(w), Value::String(g)) if w == "[redacted]" || moved(w, g) => {}
+        _ if want == got => {}
+        _ => out.push(format!("{at}: {got}, recorded {want}")),
+    }
+}
+
+/// `recorded` names a tool index over 3 (`tools[22]`, `tools.22`) where
+/// `got` names index 0, and they are otherwise equal: the recording keeps
+/// the source's index, the request moved that tool to index 0.
+fn moved(recorded: &str, got: &str) -> bool {
+    let Some(start) = ["tools[", "tools."]
+        .iter()
+        .find_map(|p| recorded.find(p).map(|i| i + p.len()))
+    else {
+        return false;
+    };
+    let rest = &recorded[start..];
+    let digits = rest
+        .find(|c: char| !c.is_ascii_digit())
+        .unwrap_or(rest.len());
+    let index: Option<usize> = rest[..digits].parse().ok();
+    index.is_some_and(|i| i > 3)
+        && got.get(..start) == Some(&recorded[..start])
+        && got.get(start..start + 1) == Some("0")
+        && got.get(start + 1..) == Some(&recorded[start + digits..])
+}
+
+/// The recorded request, sent to a mock without the recording (so the
+/// oracle answers), comes back with the recorded body's shape.
+fn error_body_trial(rec: &Recording) -> Result<(), Failed> {
+    let lane = Lane::parse(&rec.lane).map_err(|e| e.to_string())?;
+    let want = wanted_body(rec)?;
+    let tools = rec.request.tools_member().map(<[Value]>::to_vec);
+    let body = request_body(
+        lane,
+        tools.as_deref(),
+        rec.request.tool_choice.as_ref(),
+        rec.request.response_format.as_ref(),
+    );
+    let (status, text) = round_trip(lane, &[], rec, &body)?;
+    let got: Value =
+        serde_json::from_str(&text).map_err(|e| format!("{}: not JSON ({e}): {text}", rec.id))?;
+    let mut diffs = Vec::new();
+    if status != rec.response.status {
+        diffs.push(format!("status {status}, recorded {}", rec.response.status));
+    }
+    shape_diff(&want, &got, "", &mut diffs);
+    let excepted = EXCEPTIONS.iter().find(|(id, _)| *id == rec.id);
+    match (excepted, diffs.is_empty()) {
+        (None, true) | (Some(_), false) => Ok(()),
+        (None, false) => Err(format!(
+            "{}: the oracle's body differs from the recorded one:\n  {}\n  got:      {got}\n  recorded: {want}",
+            rec.id,
+            diffs.join("\n  ")
+        )
+        .into()),
+        (Some((_, why)), true) => Err(format!(
+            "{}: matches now; take it off EXCEPTIONS ({why})",
+            rec.id
+        )
+        .into()),
+    }
 }
 
 // ---------------------------------------------------------------- faults
@@ -491,7 +686,7 @@ fn openai_strict_documented_rejection() -> Result<(), Failed> {
     // Act
     let (status, got) = post_to_mock(Lane::OpenaiStrict, &body)?;
     // Assert
-    let want = r#"{"error":{"message":"Invalid schema for function 'update_labels': In context=('properties', 'labels'), 'oneOf' is not permitted.","type":"invalid_request_error","param":null,"code":null}}"#;
+    let want = r#"{"error":{"message":"Invalid schema for function 'update_labels': In context=('properties', 'labels'), 'oneOf' is not permitted.","type":"invalid_request_error","param":"tools[0].function.parameters","code":"invalid_function_parameters"}}"#;
     if status != 400 || got != want {
         return Err(format!("answered {status} {got}\n  want 400 {want}").into());
     }
