@@ -8,16 +8,14 @@
 //! half its body, then nothing for the delay, then the rest),
 //! `malformed-json` (200 with the provider's valid answer cut in half) and
 //! `drop-connection` (the connection is closed without any response).
+//!
+//! This file holds the faults and their count; `provider.rs` builds each
+//! fault's answer in the lane's format.
 
 use std::fmt;
 use std::str::FromStr;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
-
-use super::provider::envelope;
-use super::transport::{Delivery, Response};
-use crate::lane::{Lane, Wire};
-use crate::oracle::accept_body;
 
 /// What goes wrong.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -165,74 +163,23 @@ impl Injector {
         }
     }
 
-    /// Whether this request gets the fault: its 1-based ordinal if so.
-    fn next(&self) -> Option<u64> {
+    /// Whether this request gets the fault: the fault and the verdict tag
+    /// (`fault KIND (N of TIMES)`) if so, `None` once its requests are used
+    /// up.
+    pub(super) fn next(&self) -> Option<(Fault, String)> {
         let limit = self.fault.times.map_or(u64::MAX, u64::from);
-        self.hits
+        let nth = self
+            .hits
             .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| {
                 (n < limit).then_some(n + 1)
             })
-            .ok()
-            .map(|n| n + 1)
-    }
-
-    /// The fault's response to a request to the lane's endpoint, or `None`
-    /// when its requests are used up; `answer` is the normal answer (which
-    /// `slow-body` delivers slowly).
-    pub(super) fn apply(
-        &self,
-        lane: Lane,
-        answer: impl FnOnce() -> (Response, String),
-    ) -> Option<(Response, String)> {
-        let nth = self.next()?;
+            .ok()?
+            + 1;
         let fault = self.fault;
         let tag = match fault.times {
             Some(n) => format!("fault {} ({nth} of {n})", fault.kind),
             None => format!("fault {} ({nth})", fault.kind),
         };
-        let r = match fault.kind {
-            FaultKind::RateLimit => {
-                let secs = fault.retry_after_secs();
-                let message = format!(
-                    "wireshape mock-provider: rate limit exceeded ({tag}); retry after {secs} s"
-                );
-                let mut r = Response::json(429, &envelope(lane, 429, &message), &tag);
-                r.headers.push(("retry-after", secs.to_string()));
-                if lane.wire() == Wire::Bedrock {
-                    r.headers
-                        .push(("x-amzn-errortype", "ThrottlingException".to_owned()));
-                }
-                r
-            }
-            FaultKind::ServerError => {
-                let message = format!("wireshape mock-provider: internal server error ({tag})");
-                let mut r = Response::json(500, &envelope(lane, 500, &message), &tag);
-                if lane.wire() == Wire::Bedrock {
-                    r.headers
-                        .push(("x-amzn-errortype", "InternalServerException".to_owned()));
-                }
-                r
-            }
-            FaultKind::MalformedJson => {
-                let whole = accept_body(lane).to_string().into_bytes();
-                let cut = whole[..whole.len() / 2].to_vec();
-                Response::bytes(200, "application/json", cut, &tag)
-            }
-            FaultKind::DropConnection => Response {
-                delivery: Delivery::Drop,
-                ..Response::bytes(0, "text/plain", Vec::new(), &tag)
-            },
-            FaultKind::SlowBody => {
-                let (mut r, verdict) = answer();
-                let tag = format!("{verdict}, {tag}");
-                r.delivery = Delivery::Stall {
-                    after: r.body.len() / 2,
-                    stall: fault.delay,
-                };
-                r.verdict.clone_from(&tag);
-                return Some((r, tag));
-            }
-        };
-        Some((r, tag))
+        Some((fault, tag))
     }
 }

@@ -21,8 +21,9 @@
 //! deadline for every body, caps on the head and body sizes and on open
 //! connections); it knows nothing of providers and hands each request to a
 //! handler. `provider.rs` is that handler: routes, recordings, the oracle's
-//! verdict and each wire's bodies; `fault.rs` the faults. The async code of
-//! the mock (tokio, hyper) stays in `transport.rs`; the rest is synchronous.
+//! verdict and each wire's bodies (a fault's answer included); `fault.rs`
+//! the faults and their count. The async code of the mock (tokio, hyper)
+//! stays in `transport.rs`; the rest is synchronous.
 
 mod fault;
 mod provider;

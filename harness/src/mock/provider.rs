@@ -6,8 +6,8 @@
 
 use serde_json::{Value, json};
 
-use super::fault::Injector;
-use super::transport::{Handler, HttpRequest, Response};
+use super::fault::{Fault, FaultKind, Injector};
+use super::transport::{Delivery, Handler, HttpRequest, Response};
 use crate::lane::{Lane, Wire};
 use crate::oracle::{self, Rejection, Request, accept_body, error_body};
 use crate::recording::Recording;
@@ -93,14 +93,10 @@ impl Handler for Service {
             r.headers.push(("allow", "POST".to_owned()));
             return (r, "method-not-allowed".to_owned());
         }
-        if let Some(faulty) = self
-            .fault
-            .as_ref()
-            .and_then(|f| f.apply(lane, || self.answer(endpoint, req)))
-        {
-            return faulty;
+        match self.fault.as_ref().and_then(Injector::next) {
+            Some((fault, tag)) => self.faulty(fault, tag, endpoint, req),
+            None => self.answer(endpoint, req),
         }
-        self.answer(endpoint, req)
     }
 
     /// The lane's error [`envelope`] for an error the transport raises.
@@ -110,6 +106,62 @@ impl Handler for Service {
 }
 
 impl Service {
+    /// The answer of `fault` (its log verdict `tag`) to a POST on one of the
+    /// lane's endpoints; `slow-body` delivers the normal answer slowly.
+    fn faulty(
+        &self,
+        fault: Fault,
+        tag: String,
+        endpoint: Endpoint,
+        req: &HttpRequest,
+    ) -> (Response, String) {
+        let lane = self.lane;
+        let r = match fault.kind {
+            FaultKind::RateLimit => {
+                let secs = fault.retry_after_secs();
+                let message = format!(
+                    "wireshape mock-provider: rate limit exceeded ({tag}); retry after {secs} s"
+                );
+                let mut r = Response::json(429, &envelope(lane, 429, &message), &tag);
+                r.headers.push(("retry-after", secs.to_string()));
+                if lane.wire() == Wire::Bedrock {
+                    r.headers
+                        .push(("x-amzn-errortype", "ThrottlingException".to_owned()));
+                }
+                r
+            }
+            FaultKind::ServerError => {
+                let message = format!("wireshape mock-provider: internal server error ({tag})");
+                let mut r = Response::json(500, &envelope(lane, 500, &message), &tag);
+                if lane.wire() == Wire::Bedrock {
+                    r.headers
+                        .push(("x-amzn-errortype", "InternalServerException".to_owned()));
+                }
+                r
+            }
+            FaultKind::MalformedJson => {
+                let whole = accept_body(lane).to_string().into_bytes();
+                let cut = whole[..whole.len() / 2].to_vec();
+                Response::bytes(200, "application/json", cut, &tag)
+            }
+            FaultKind::DropConnection => Response {
+                delivery: Delivery::Drop,
+                ..Response::bytes(0, "text/plain", Vec::new(), &tag)
+            },
+            FaultKind::SlowBody => {
+                let (mut r, verdict) = self.answer(endpoint, req);
+                let tag = format!("{verdict}, {tag}");
+                r.delivery = Delivery::Stall {
+                    after: r.body.len() / 2,
+                    stall: fault.delay,
+                };
+                r.verdict.clone_from(&tag);
+                return (r, tag);
+            }
+        };
+        (r, tag)
+    }
+
     /// The answer to a POST on one of the lane's endpoints: the recording
     /// it matches, else the oracle's verdict.
     fn answer(&self, endpoint: Endpoint, req: &HttpRequest) -> (Response, String) {
@@ -224,7 +276,7 @@ pub(super) fn route(lane: Lane, path: &str) -> Option<Endpoint> {
 
 /// The lane's error envelope for an error the mock itself raises (or a
 /// fault it injects), with the provider's error type for the status.
-pub(super) fn envelope(lane: Lane, status: u16, message: &str) -> Value {
+fn envelope(lane: Lane, status: u16, message: &str) -> Value {
     let mut body = error_body(
         lane,
         &Rejection {

@@ -10,8 +10,9 @@
 //! [`Limits::max_connections`] connections served at once (more get a 503
 //! and are closed).
 //!
-//! This module, `fault.rs` and the runtime they share are the only async
-//! code of the mock; [`Server`] is synchronous to its callers.
+//! This module is the only async code of the mock (and of the runners):
+//! [`Server`] is synchronous to its callers, and the [`Handler`] is called on
+//! the blocking pool, so provider code stays synchronous.
 
 use std::convert::Infallible;
 use std::io;
