@@ -414,3 +414,48 @@ fn faults_parse_as_kind_and_optional_times() {
     assert_eq!(rate.delay(Duration::from_secs(3)).retry_after_secs(), 3);
     assert_eq!(rate.delay(Duration::ZERO).retry_after_secs(), 0);
 }
+
+#[test]
+fn stop_closes_a_connection_stalled_mid_body_and_stops_accepting() {
+    let stall = Fault::new(FaultKind::SlowBody).delay(Duration::from_secs(600));
+    let server = serve_with_limits(
+        Lane::Ollama,
+        "127.0.0.1:0",
+        Vec::new(),
+        oracle::DEFAULT_AS_OF.to_owned(),
+        &MockOptions { fault: Some(stall) },
+        Box::new(|_| {}),
+        Limits::default(),
+    )
+    .unwrap();
+    let addr = server.addr();
+    let mut s = TcpStream::connect(addr).unwrap();
+    s.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
+    let body = r#"{"model":"m","messages":[],"stream":false}"#;
+    let req = format!(
+        "POST /api/chat HTTP/1.1\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    );
+    s.write_all(req.as_bytes()).unwrap();
+    // The head and the first half of the body come; the rest stalls.
+    let mut got = Vec::new();
+    let mut buf = [0u8; 4096];
+    while !got.windows(4).any(|w| w == b"\r\n\r\n") {
+        let n = s.read(&mut buf).unwrap();
+        assert!(n > 0, "closed before the head");
+        got.extend_from_slice(&buf[..n]);
+    }
+    let t = Instant::now();
+    server.stop();
+    assert!(t.elapsed() < Duration::from_secs(10), "{:?}", t.elapsed());
+    // The connection is closed with the body unfinished, and nothing listens.
+    s.read_to_end(&mut got).unwrap();
+    let text = String::from_utf8_lossy(&got);
+    let (_, sent) = text.split_once("\r\n\r\n").unwrap();
+    let whole = accept_body(Lane::Ollama).to_string();
+    assert!(
+        sent.len() < whole.len() && whole.starts_with(sent),
+        "{text}"
+    );
+    assert!(TcpStream::connect(addr).is_err());
+}
