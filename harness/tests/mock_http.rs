@@ -87,28 +87,33 @@ fn main() {
             move || server_error_once(lane),
         ));
     }
-    trials.push(Trial::test(
-        "fault::rate-limit::without-times-every-request",
-        rate_limit_every_request,
-    ));
-    trials.push(Trial::test(
-        "fault::slow-body::stalls-then-completes-then-fast",
-        slow_body_once,
-    ));
-    trials.push(Trial::test(
-        "fault::malformed-json::truncated-200-twice-then-valid",
-        malformed_json_twice,
-    ));
-    trials.push(Trial::test(
-        "fault::drop-connection::no-response-then-200",
-        drop_connection_once,
-    ));
-    trials.push(Trial::test(
-        "fault::cli::mock-provider-fault-rate-limit-1",
-        cli_fault_rate_limit,
-    ));
+    let faults: [(&str, TrialFn); 5] = [
+        (
+            "rate-limit::without-times-every-request",
+            rate_limit_every_request,
+        ),
+        ("slow-body::stalls-then-completes-then-fast", slow_body_once),
+        (
+            "malformed-json::truncated-200-twice-then-valid",
+            malformed_json_twice,
+        ),
+        (
+            "drop-connection::no-response-then-200",
+            drop_connection_once,
+        ),
+        (
+            "cli::mock-provider-fault-rate-limit-1",
+            cli_fault_rate_limit,
+        ),
+    ];
+    for (name, trial) in faults {
+        trials.push(Trial::test(format!("fault::{name}"), trial));
+    }
     libtest_mimic::run(&args, trials).exit();
 }
+
+/// A trial without arguments.
+type TrialFn = fn() -> Result<(), Failed>;
 
 // ------------------------------------------------------- error bodies
 
@@ -264,13 +269,7 @@ fn moved(recorded: &str, got: &str) -> bool {
 fn error_body_trial(rec: &Recording) -> Result<(), Failed> {
     let lane = Lane::parse(&rec.lane).map_err(|e| e.to_string())?;
     let want = wanted_body(rec)?;
-    let tools = rec.request.tools_member().map(<[Value]>::to_vec);
-    let body = request_body(
-        lane,
-        tools.as_deref(),
-        rec.request.tool_choice.as_ref(),
-        rec.request.response_format.as_ref(),
-    );
+    let body = recorded_request(rec, lane);
     let (status, text) = round_trip(lane, &[], rec, &body)?;
     let got: Value =
         serde_json::from_str(&text).map_err(|e| format!("{}: not JSON ({e}): {text}", rec.id))?;
@@ -325,6 +324,18 @@ fn faulty_logged(
         log,
     )
     .map_err(|e| Failed::from(format!("bind 127.0.0.1:0: {e}")))
+}
+
+/// `n` requests the oracle accepts, one after the other, to a mock for
+/// `lane` with `fault`: their answers.
+fn answers(lane: Lane, fault: Fault, n: usize) -> Result<Vec<Answer>, Failed> {
+    let server = faulty(lane, fault)?;
+    let client = client()?;
+    let answers = (0..n)
+        .map(|_| post_ok(&client, &server, lane))
+        .collect::<Result<Vec<_>, _>>();
+    server.stop();
+    answers
 }
 
 /// One answer: status, headers, body text.
@@ -445,13 +456,8 @@ fn rate_limit_twice(lane: Lane) -> Result<(), Failed> {
     let fault = Fault::new(FaultKind::RateLimit)
         .times(2)
         .delay(Duration::from_secs(3));
-    let server = faulty(lane, fault)?;
-    let client = client()?;
     // Act
-    let answers = (0..3)
-        .map(|_| post_ok(&client, &server, lane))
-        .collect::<Result<Vec<_>, _>>()?;
-    server.stop();
+    let answers = answers(lane, fault, 3)?;
     // Assert
     for a in &answers[..2] {
         if a.status != 429 {
@@ -469,11 +475,9 @@ fn rate_limit_twice(lane: Lane) -> Result<(), Failed> {
 /// `server-error:1`: one 500 in the provider's format, then the normal
 /// answer.
 fn server_error_once(lane: Lane) -> Result<(), Failed> {
-    let server = faulty(lane, "server-error:1".parse()?)?;
-    let client = client()?;
-    let first = post_ok(&client, &server, lane)?;
-    let second = post_ok(&client, &server, lane)?;
-    server.stop();
+    let [first, second]: [Answer; 2] = answers(lane, "server-error:1".parse()?, 2)?
+        .try_into()
+        .map_err(|_| "two answers")?;
     if first.status != 500 {
         return Err(format!("{lane}: answered {} {}, want 500", first.status, first.text).into());
     }
@@ -484,12 +488,10 @@ fn server_error_once(lane: Lane) -> Result<(), Failed> {
 /// `rate-limit` without a count: every request is limited.
 fn rate_limit_every_request() -> Result<(), Failed> {
     let lane = Lane::OpenaiChat;
-    let server = faulty(lane, "rate-limit".parse()?)?;
-    let client = client()?;
-    let statuses = (0..4)
-        .map(|_| post_ok(&client, &server, lane).map(|a| a.status))
-        .collect::<Result<Vec<_>, _>>()?;
-    server.stop();
+    let statuses: Vec<u16> = answers(lane, "rate-limit".parse()?, 4)?
+        .iter()
+        .map(|a| a.status)
+        .collect();
     if statuses != [429; 4] {
         return Err(format!("statuses {statuses:?}, want four 429s").into());
     }
@@ -536,12 +538,7 @@ fn slow_body_once() -> Result<(), Failed> {
 /// short (not JSON), then the valid answer.
 fn malformed_json_twice() -> Result<(), Failed> {
     let lane = Lane::GeminiOpenapi;
-    let server = faulty(lane, "malformed-json:2".parse()?)?;
-    let client = client()?;
-    let answers = (0..3)
-        .map(|_| post_ok(&client, &server, lane))
-        .collect::<Result<Vec<_>, _>>()?;
-    server.stop();
+    let answers = answers(lane, "malformed-json:2".parse()?, 3)?;
     let whole = accept_body(lane).to_string();
     for a in &answers[..2] {
         let truncated =
@@ -717,13 +714,7 @@ fn gemini_openapi_documented_rejection() -> Result<(), Failed> {
 /// The recorded request goes out; the recorded answer comes back.
 fn raw_trial(all: &[Recording], rec: &Recording) -> Result<(), Failed> {
     let lane = Lane::parse(&rec.lane).map_err(|e| e.to_string())?;
-    let tools = rec.request.tools_member().map(<[Value]>::to_vec);
-    let body = request_body(
-        lane,
-        tools.as_deref(),
-        rec.request.tool_choice.as_ref(),
-        rec.request.response_format.as_ref(),
-    );
+    let body = recorded_request(rec, lane);
     let (status, bytes) = round_trip(lane, all, rec, &body)?;
     let want = match &rec.response.body {
         Some(Value::String(s)) => s.clone(),
@@ -833,6 +824,17 @@ fn round_trip(
         .map_err(|e| Failed::from(format!("POST {url}: {e}")));
     server.stop();
     result
+}
+
+/// The recorded request in a minimal request body of the lane's wire.
+fn recorded_request(rec: &Recording, lane: Lane) -> Value {
+    let tools = rec.request.tools_member().map(<[Value]>::to_vec);
+    request_body(
+        lane,
+        tools.as_deref(),
+        rec.request.tool_choice.as_ref(),
+        rec.request.response_format.as_ref(),
+    )
 }
 
 /// The lane's real endpoint path (with a placeholder model where it has one).

@@ -342,7 +342,7 @@ pub(crate) struct MockProviderArgs {
         long,
         value_name = "SECS",
         default_value = "1",
-        value_parser = parse_delay,
+        value_parser = parse_seconds,
         env = "WIRESHAPE_FAULT_DELAY"
     )]
     pub(crate) fault_delay: std::time::Duration,
@@ -351,14 +351,6 @@ pub(crate) struct MockProviderArgs {
 /// `--fault`: `KIND[:TIMES]`.
 pub(crate) fn parse_fault(s: &str) -> Result<crate::mock::Fault, String> {
     s.parse()
-}
-
-/// `--fault-delay`: a number of seconds, zero or more.
-pub(crate) fn parse_delay(s: &str) -> Result<std::time::Duration, String> {
-    s.parse::<f64>()
-        .ok()
-        .and_then(|secs| std::time::Duration::try_from_secs_f64(secs).ok())
-        .ok_or_else(|| format!("`{s}` is not a number of seconds"))
 }
 
 #[derive(Debug, Args)]
@@ -641,7 +633,7 @@ pub(crate) struct ConfigArg {
     pub(crate) request_timeout: std::time::Duration,
 }
 
-/// `--request-timeout`: a positive number of seconds.
+/// `--request-timeout`, `--fault-delay`: a positive number of seconds.
 pub(crate) fn parse_seconds(s: &str) -> Result<std::time::Duration, String> {
     let secs: f64 = s
         .parse()

@@ -85,4 +85,5 @@ fn mock_provider_takes_a_fault_and_its_delay() {
         );
     }
     assert!(parse(&["--fault-delay", "soon"]).is_err());
+    assert!(parse(&["--fault-delay", "0"]).is_err());
 }

@@ -60,6 +60,16 @@ fn post(server: &MockServer, path: &str, body: &str) -> (u16, String, String) {
     raw(server, req.as_bytes())
 }
 
+/// A complete Ollama request the oracle accepts (`Content-Length`, kept
+/// alive).
+fn ollama_request() -> String {
+    let body = r#"{"model":"m","messages":[],"stream":false}"#;
+    format!(
+        "POST /api/chat HTTP/1.1\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    )
+}
+
 fn messages(tools: &Value) -> String {
     json!({"model": "mock", "max_tokens": 16, "messages": [{"role": "user", "content": "hi"}], "tools": tools})
         .to_string()
@@ -196,10 +206,7 @@ fn keep_alive_serves_several_requests_and_chunked_bodies_on_one_connection() {
     let mut s = TcpStream::connect(server.addr()).unwrap();
     s.set_read_timeout(Some(Duration::from_secs(5))).unwrap();
     let body = r#"{"model":"m","messages":[],"stream":false}"#;
-    let first = format!(
-        "POST /api/chat HTTP/1.1\r\nContent-Length: {}\r\n\r\n{body}",
-        body.len()
-    );
+    let first = ollama_request();
     let second = format!(
         "POST /api/chat HTTP/1.1\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n{:x}\r\n{body}\r\n0\r\n\r\n",
         body.len()
@@ -348,11 +355,7 @@ fn an_idle_kept_alive_connection_is_closed_after_the_head_timeout() {
     let (server, _) = start_with(Lane::Ollama, Vec::new(), tight());
     let mut s = TcpStream::connect(server.addr()).unwrap();
     s.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
-    let body = r#"{"model":"m","messages":[],"stream":false}"#;
-    let req = format!(
-        "POST /api/chat HTTP/1.1\r\nContent-Length: {}\r\n\r\n{body}",
-        body.len()
-    );
+    let req = ollama_request();
     s.write_all(req.as_bytes()).unwrap();
     assert!(read_one(&mut s).starts_with("HTTP/1.1 200 OK"));
     // Idle from here on: the server closes it (EOF, not our read timeout).
@@ -364,11 +367,7 @@ fn an_idle_kept_alive_connection_is_closed_after_the_head_timeout() {
 #[test]
 fn beyond_the_connection_cap_a_request_gets_503_and_a_close() {
     let (server, log) = start_with(Lane::Ollama, Vec::new(), tight());
-    let body = r#"{"model":"m","messages":[],"stream":false}"#;
-    let req = format!(
-        "POST /api/chat HTTP/1.1\r\nContent-Length: {}\r\n\r\n{body}",
-        body.len()
-    );
+    let req = ollama_request();
     // The first connection holds the only slot (answered, kept alive).
     let mut first = TcpStream::connect(server.addr()).unwrap();
     first
@@ -431,11 +430,7 @@ fn stop_closes_a_connection_stalled_mid_body_and_stops_accepting() {
     let addr = server.addr();
     let mut s = TcpStream::connect(addr).unwrap();
     s.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
-    let body = r#"{"model":"m","messages":[],"stream":false}"#;
-    let req = format!(
-        "POST /api/chat HTTP/1.1\r\nContent-Length: {}\r\n\r\n{body}",
-        body.len()
-    );
+    let req = ollama_request();
     s.write_all(req.as_bytes()).unwrap();
     // The head and the first half of the body come; the rest stalls.
     let mut got = Vec::new();
