@@ -10,7 +10,7 @@
 //! [`Limits::max_connections`] connections served at once (more get a 503
 //! and are closed).
 //!
-//! This module is the only async code of the mock (and of the runners):
+//! This module is the only async code of the mock:
 //! [`Server`] is synchronous to its callers, and the [`Handler`] is called on
 //! the blocking pool, so provider code stays synchronous.
 
