@@ -194,6 +194,35 @@ impl Lane {
         }
     }
 
+    /// Where tool `i`'s schema sits in a request, as the provider prints it
+    /// (`tools.3.custom.input_schema`, `tools[3].function.parameters`, …).
+    pub fn schema_location(self, i: usize) -> String {
+        match self.wire() {
+            Wire::Messages => format!("tools.{i}.custom.input_schema"),
+            Wire::Chat => format!("tools[{i}].function.parameters"),
+            Wire::Responses => format!("tools[{i}].parameters"),
+            Wire::GeminiParameters => format!("tools[0].function_declarations[{i}].parameters"),
+            Wire::GeminiJsonSchema => {
+                format!("tools[0].function_declarations[{i}].parameters_json_schema")
+            }
+            Wire::Bedrock => format!("toolConfig.tools.{i}.toolSpec.inputSchema.json"),
+        }
+    }
+
+    /// Where tool `i`'s name sits in a request, as the provider prints it
+    /// (`tools[3].function.name`, `tools[3].name`, …).
+    pub fn name_location(self, i: usize) -> String {
+        match self.wire() {
+            Wire::Messages => format!("tools.{i}.custom.name"),
+            Wire::Chat => format!("tools[{i}].function.name"),
+            Wire::Responses => format!("tools[{i}].name"),
+            Wire::GeminiParameters | Wire::GeminiJsonSchema => {
+                format!("tools[0].function_declarations[{i}].name")
+            }
+            Wire::Bedrock => format!("toolConfig.tools.{i}.toolSpec.name"),
+        }
+    }
+
     /// On this wire an absent `strict` flag still means strict (so a tool
     /// that must ship non-strict says `strict: false`).
     pub fn strict_by_default(self) -> bool {

@@ -121,7 +121,7 @@ pub mod testing {
     pub use crate::ecma::has_lookaround;
     pub use crate::invariants::{check_all, determinism, idempotence, never_silent, no_panic};
     pub use crate::ledger::{glob_match, load_lane as load_ledger};
-    pub use crate::mock::serve_mock;
+    pub use crate::mock::{Fault, FaultKind, MockOptions, MockServer, serve_mock};
     pub use crate::oracle::{accept_body, error_body};
     pub use crate::replay::{
         fix as replay_fix, judge_fix, load_known_gaps, oracle_tools, reproduces, v1_request,

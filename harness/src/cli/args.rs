@@ -337,6 +337,24 @@ pub(crate) struct MockProviderArgs {
     /// Judge as of this date (YYYY-MM-DD).
     #[arg(long, value_parser = parse_date, env = "WIRESHAPE_AS_OF")]
     pub(crate) as_of: Option<String>,
+    /// Fail the first TIMES requests on purpose (no TIMES: every request): rate-limit,
+    /// server-error, slow-body, malformed-json or drop-connection.
+    #[arg(long, value_name = "KIND[:TIMES]", value_parser = parse_fault, env = "WIRESHAPE_FAULT")]
+    pub(crate) fault: Option<crate::mock::Fault>,
+    /// The fault's delay: how long slow-body stalls, the Retry-After of rate-limit.
+    #[arg(
+        long,
+        value_name = "SECS",
+        default_value = "1",
+        value_parser = parse_seconds,
+        env = "WIRESHAPE_FAULT_DELAY"
+    )]
+    pub(crate) fault_delay: std::time::Duration,
+}
+
+/// `--fault`: `KIND[:TIMES]`.
+pub(crate) fn parse_fault(s: &str) -> Result<crate::mock::Fault, String> {
+    s.parse()
 }
 
 #[derive(Debug, Args)]
@@ -726,7 +744,7 @@ pub(crate) struct ConfigArg {
     pub(crate) request_timeout: std::time::Duration,
 }
 
-/// `--request-timeout`: a positive number of seconds.
+/// `--request-timeout`, `--fault-delay`: a positive number of seconds.
 pub(crate) fn parse_seconds(s: &str) -> Result<std::time::Duration, String> {
     let secs: f64 = s
         .parse()

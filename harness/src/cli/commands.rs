@@ -453,13 +453,17 @@ pub(super) fn mock_provider(a: &MockProviderArgs) -> Result<ExitStatus> {
     let addr = format!("{}:{}", a.bind, a.port);
     // Unreadable recordings or an address that cannot be bound: the user's
     // input or choice, exit 2.
-    crate::mock::run_mock_provider(lane, &addr, dir, as_of, Box::new(console::line_err)).map_err(
-        |e| crate::UsageError::CannotServe {
+    let options = crate::mock::MockOptions {
+        fault: a.fault.map(|f| f.delay(a.fault_delay)),
+    };
+    let log = Box::new(console::line_err);
+    crate::mock::run_mock_provider(lane, &addr, dir, as_of, &options, log).map_err(|e| {
+        crate::UsageError::CannotServe {
             lane: lane.id().to_owned(),
             addr: addr.clone(),
             message: e.to_string(),
-        },
-    )?;
+        }
+    })?;
     Ok(ExitStatus::Clean)
 }
 

@@ -53,3 +53,37 @@ fn appending_keeps_the_existing_entries_and_adds_the_new_ones() {
     );
     assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
 }
+
+/// `--fault KIND[:TIMES]` and `--fault-delay SECS` reach the mock's options.
+#[test]
+fn mock_provider_takes_a_fault_and_its_delay() {
+    use clap::Parser as _;
+    let parse = |extra: &[&str]| {
+        let mut argv = vec!["wireshape", "mock-provider", "--lane", "openai-chat"];
+        argv.extend_from_slice(extra);
+        match args::Cli::try_parse_from(argv).map(|c| c.command) {
+            Ok(args::Command::MockProvider(a)) => Ok((a.fault, a.fault_delay)),
+            Ok(other) => panic!("parsed as {other:?}"),
+            Err(e) => Err(e.to_string()),
+        }
+    };
+    let fault = crate::mock::Fault::new(crate::mock::FaultKind::RateLimit);
+    assert_eq!(
+        parse(&["--fault", "rate-limit:2"]),
+        Ok((Some(fault.times(2)), std::time::Duration::from_secs(1)))
+    );
+    assert_eq!(
+        parse(&["--fault", "rate-limit", "--fault-delay", "0.5"]),
+        Ok((Some(fault), std::time::Duration::from_millis(500)))
+    );
+    assert_eq!(parse(&[]), Ok((None, std::time::Duration::from_secs(1))));
+    for bad in ["rate-limit:0", "rate-limit:x", "slow", "slow-body:-1"] {
+        let err = parse(&["--fault", bad]).unwrap_err();
+        assert!(
+            err.contains(bad.split(':').next_back().unwrap()),
+            "{bad}: {err}"
+        );
+    }
+    assert!(parse(&["--fault-delay", "soon"]).is_err());
+    assert!(parse(&["--fault-delay", "0"]).is_err());
+}

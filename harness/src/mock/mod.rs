@@ -1,6 +1,7 @@
-//! The local mock provider: a small HTTP/1.1 server (std only, one thread
-//! per connection) that serves one lane's real endpoint paths and answers
-//! each request with the oracle's verdict in the provider's own format.
+//! The local mock provider: an HTTP/1.1 server (hyper on a tokio runtime
+//! of its own, behind a synchronous handle) that serves one lane's real
+//! endpoint paths and answers each request with the oracle's verdict in the
+//! provider's own format.
 //!
 //! A request whose tools (and `tool_choice` / `response_format`, when the
 //! recording has them) equal a recording's request gets the recorded status
@@ -11,12 +12,20 @@
 //! the request asks for a stream). Users point their own client's base URL
 //! at it to see which tools a provider would reject.
 //!
-//! `transport.rs` is the HTTP/1.1 server (bounded: timeouts on every socket,
-//! a deadline per request, caps on the head and body sizes and on open
+//! A [`Fault`] in [`MockOptions`] makes the first requests fail on purpose
+//! (rate limit, server error, slow body, malformed JSON, dropped
+//! connection), so a client's retries can be tested deterministically.
+//!
+//! `transport.rs` is the HTTP/1.1 server (hyper's http1 connection on a
+//! runtime the server owns; bounded: a timeout on every request head, a
+//! deadline for every body, caps on the head and body sizes and on open
 //! connections); it knows nothing of providers and hands each request to a
 //! handler. `provider.rs` is that handler: routes, recordings, the oracle's
-//! verdict and each wire's bodies.
+//! verdict and each wire's bodies (a fault's answer included); `fault.rs`
+//! the faults and their count. The async code of the mock (tokio, hyper)
+//! stays in `transport.rs`; the rest is synchronous.
 
+mod fault;
 mod provider;
 #[cfg(test)]
 mod tests;
@@ -30,8 +39,19 @@ use std::sync::Arc;
 use crate::lane::Lane;
 use crate::recording::{Recording, load_recordings};
 
+use fault::Injector;
+pub use fault::{Fault, FaultKind};
 use provider::{Service, paths};
-use transport::Server;
+use transport::{Limits, Server};
+
+/// How a mock provider behaves beyond its lane, address, recordings and
+/// date.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct MockOptions {
+    /// The fault the first requests get (none: every request is answered
+    /// normally).
+    pub fault: Option<Fault>,
+}
 
 /// A running mock provider. Dropping it stops it too.
 pub struct MockServer {
@@ -83,18 +103,47 @@ impl std::fmt::Debug for MockServer {
 /// status and [`error_body`](crate::oracle::error_body), or 200 and
 /// [`accept_body`](crate::oracle::accept_body).
 ///
+/// `options.fault`, when set, answers the first requests to the lane's
+/// endpoints with that [`Fault`] instead (see [`FaultKind`]).
+///
 /// `log` receives one line per request:
 /// `POST <path> <status> <accepted | rule-id at tools[i] | recorded <id>>`
-/// (the path without its query string, which may carry a key).
+/// (the path without its query string, which may carry a key); a faulty
+/// answer's verdict is `fault <kind> (<n> of <times>)` (a slow body's: the
+/// normal verdict, a comma, then that), and a dropped connection's status
+/// is `-`.
 pub fn serve_mock(
     lane: Lane,
     bind: &str,
     recordings: Vec<Recording>,
     as_of: String,
+    options: &MockOptions,
     log: Box<dyn Fn(&str) + Send + Sync>,
 ) -> io::Result<MockServer> {
-    let service = Service::new(lane, recordings, as_of);
-    let server = Server::bind(bind, format!("mock-{lane}-accept"), Box::new(service), log)?;
+    serve_with_limits(
+        lane,
+        bind,
+        recordings,
+        as_of,
+        options,
+        log,
+        Limits::default(),
+    )
+}
+
+/// [`serve_mock`] within `limits` (the unit tests shrink them).
+fn serve_with_limits(
+    lane: Lane,
+    bind: &str,
+    recordings: Vec<Recording>,
+    as_of: String,
+    options: &MockOptions,
+    log: Box<dyn Fn(&str) + Send + Sync>,
+    limits: Limits,
+) -> io::Result<MockServer> {
+    let service = Service::new(lane, recordings, as_of, options.fault.map(Injector::new));
+    let name = format!("mock-{lane}");
+    let server = Server::bind(bind, &name, Box::new(service), log, limits)?;
     Ok(MockServer { lane, server })
 }
 
@@ -106,6 +155,7 @@ pub(crate) fn run_mock_provider(
     bind: &str,
     recordings_dir: Option<&Path>,
     as_of: &str,
+    options: &MockOptions,
     log: Box<dyn Fn(&str) + Send + Sync>,
 ) -> io::Result<()> {
     let recordings = match recordings_dir {
@@ -121,10 +171,20 @@ pub(crate) fn run_mock_provider(
         bind,
         recordings,
         as_of.to_owned(),
+        options,
         Box::new(move |line| server_log(line)),
     )?;
+    let fault = match options.fault {
+        Some(f) => match f.kind {
+            FaultKind::RateLimit | FaultKind::SlowBody => {
+                format!("; fault {f}, delay {} ms", f.delay.as_millis())
+            }
+            _ => format!("; fault {f}"),
+        },
+        None => String::new(),
+    };
     log(&format!(
-        "wireshape mock-provider: {lane} on {} (paths: {}; {own} recording{}; as of {as_of})",
+        "wireshape mock-provider: {lane} on {} (paths: {}; {own} recording{}; as of {as_of}{fault})",
         server.url(),
         paths(lane).join(", "),
         if own == 1 { "" } else { "s" },

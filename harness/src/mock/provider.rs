@@ -6,7 +6,8 @@
 
 use serde_json::{Value, json};
 
-use super::transport::{Handler, HttpRequest, Response};
+use super::fault::{Fault, FaultKind, Injector};
+use super::transport::{Delivery, Handler, HttpRequest, Response};
 use crate::lane::{Lane, Wire};
 use crate::oracle::{self, Rejection, Request, accept_body, error_body};
 use crate::recording::Recording;
@@ -17,12 +18,19 @@ pub(super) struct Service {
     /// This lane's recordings, most specific first (see [`super::serve_mock`]).
     recordings: Vec<Recording>,
     as_of: String,
+    /// The fault the first requests get, if any.
+    fault: Option<Injector>,
 }
 
 impl Service {
     /// Serve `lane` with its own `recordings` (those of other lanes are
     /// dropped), sorted most specific first, then by id.
-    pub(super) fn new(lane: Lane, recordings: Vec<Recording>, as_of: String) -> Self {
+    pub(super) fn new(
+        lane: Lane,
+        recordings: Vec<Recording>,
+        as_of: String,
+        fault: Option<Injector>,
+    ) -> Self {
         let mut recordings: Vec<Recording> = recordings
             .into_iter()
             .filter(|r| r.lane == lane.id())
@@ -36,6 +44,7 @@ impl Service {
             lane,
             recordings,
             as_of,
+            fault,
         }
     }
 
@@ -81,9 +90,82 @@ impl Handler for Service {
                 req.method, req.path
             );
             let mut r = Response::json(405, &envelope(lane, 405, &message), "method-not-allowed");
-            r.allow_post = true;
+            r.headers.push(("allow", "POST".to_owned()));
             return (r, "method-not-allowed".to_owned());
         }
+        match self.fault.as_ref().and_then(Injector::next) {
+            Some((fault, tag)) => self.faulty(fault, tag, endpoint, req),
+            None => self.answer(endpoint, req),
+        }
+    }
+
+    /// The lane's error [`envelope`] for an error the transport raises.
+    fn refuse(&self, status: u16, message: &str, verdict: &str) -> Response {
+        Response::json(status, &envelope(self.lane, status, message), verdict)
+    }
+}
+
+impl Service {
+    /// The answer of `fault` (its log verdict `tag`) to a POST on one of the
+    /// lane's endpoints; `slow-body` delivers the normal answer slowly.
+    fn faulty(
+        &self,
+        fault: Fault,
+        tag: String,
+        endpoint: Endpoint,
+        req: &HttpRequest,
+    ) -> (Response, String) {
+        let lane = self.lane;
+        let r = match fault.kind {
+            FaultKind::RateLimit => {
+                let secs = fault.retry_after_secs();
+                let message = format!(
+                    "wireshape mock-provider: rate limit exceeded ({tag}); retry after {secs} s"
+                );
+                let mut r = Response::json(429, &envelope(lane, 429, &message), &tag);
+                r.headers.push(("retry-after", secs.to_string()));
+                if lane.wire() == Wire::Bedrock {
+                    r.headers
+                        .push(("x-amzn-errortype", "ThrottlingException".to_owned()));
+                }
+                r
+            }
+            FaultKind::ServerError => {
+                let message = format!("wireshape mock-provider: internal server error ({tag})");
+                let mut r = Response::json(500, &envelope(lane, 500, &message), &tag);
+                if lane.wire() == Wire::Bedrock {
+                    r.headers
+                        .push(("x-amzn-errortype", "InternalServerException".to_owned()));
+                }
+                r
+            }
+            FaultKind::MalformedJson => {
+                let whole = accept_body(lane).to_string().into_bytes();
+                let cut = whole[..whole.len() / 2].to_vec();
+                Response::bytes(200, "application/json", cut, &tag)
+            }
+            FaultKind::DropConnection => Response {
+                delivery: Delivery::Drop,
+                ..Response::bytes(0, "text/plain", Vec::new(), &tag)
+            },
+            FaultKind::SlowBody => {
+                let (mut r, verdict) = self.answer(endpoint, req);
+                let tag = format!("{verdict}, {tag}");
+                r.delivery = Delivery::Stall {
+                    after: r.body.len() / 2,
+                    stall: fault.delay,
+                };
+                r.verdict.clone_from(&tag);
+                return (r, tag);
+            }
+        };
+        (r, tag)
+    }
+
+    /// The answer to a POST on one of the lane's endpoints: the recording
+    /// it matches, else the oracle's verdict.
+    fn answer(&self, endpoint: Endpoint, req: &HttpRequest) -> (Response, String) {
+        let lane = self.lane;
         let invalid = |message: String, verdict: &str| {
             let r = Response::json(400, &envelope(lane, 400, &message), verdict);
             (r, verdict.to_owned())
@@ -109,13 +191,7 @@ impl Handler for Service {
                 Some(v) => ("application/json", v.to_string().into_bytes()),
                 None => ("text/plain; charset=utf-8", Vec::new()),
             };
-            let r = Response {
-                status: rec.response.status,
-                content_type,
-                body: bytes,
-                verdict: verdict.clone(),
-                allow_post: false,
-            };
+            let r = Response::bytes(rec.response.status, content_type, bytes, &verdict);
             return (r, verdict);
         }
         let rejections = oracle::check(&Request {
@@ -135,19 +211,8 @@ impl Handler for Service {
             return (r, verdict);
         }
         let (content_type, bytes) = accepted(lane, endpoint, &body, &req.query);
-        let r = Response {
-            status: 200,
-            content_type,
-            body: bytes,
-            verdict: "accepted".to_owned(),
-            allow_post: false,
-        };
+        let r = Response::bytes(200, content_type, bytes, "accepted");
         (r, "accepted".to_owned())
-    }
-
-    /// The lane's error [`envelope`] for an error the transport raises.
-    fn refuse(&self, status: u16, message: &str, verdict: &str) -> Response {
-        Response::json(status, &envelope(self.lane, status, message), verdict)
     }
 }
 
@@ -209,8 +274,8 @@ pub(super) fn route(lane: Lane, path: &str) -> Option<Endpoint> {
     }
 }
 
-/// The lane's error envelope for an error the mock itself raises, with the
-/// provider's error type for the status.
+/// The lane's error envelope for an error the mock itself raises (or a
+/// fault it injects), with the provider's error type for the status.
 fn envelope(lane: Lane, status: u16, message: &str) -> Value {
     let mut body = error_body(
         lane,
@@ -227,6 +292,8 @@ fn envelope(lane: Lane, status: u16, message: &str) -> Value {
             let kind = match status {
                 404 => "not_found_error",
                 413 => "request_too_large",
+                429 => "rate_limit_error",
+                500 => "api_error",
                 503 => "overloaded_error",
                 _ => "invalid_request_error",
             };
@@ -235,12 +302,32 @@ fn envelope(lane: Lane, status: u16, message: &str) -> Value {
         Wire::GeminiParameters | Wire::GeminiJsonSchema => {
             let kind = match status {
                 404 => "NOT_FOUND",
+                429 => "RESOURCE_EXHAUSTED",
+                500 => "INTERNAL",
                 503 => "UNAVAILABLE",
                 _ => "INVALID_ARGUMENT",
             };
             body["error"]["status"] = json!(kind);
         }
-        _ => {}
+        _ => {
+            // OpenAI's types and codes, wherever the lane keeps its `type`
+            // (under `error`, or at the top on the flat bodies).
+            let error = match body.get("error") {
+                Some(Value::Object(_)) => &mut body["error"],
+                _ => &mut body,
+            };
+            if error.get("type").is_some() {
+                match status {
+                    429 => {
+                        error["type"] = json!("requests");
+                        error["code"] = json!("rate_limit_exceeded");
+                    }
+                    500 => error["type"] = json!("server_error"),
+                    503 => error["type"] = json!("service_unavailable"),
+                    _ => {}
+                }
+            }
+        }
     }
     body
 }

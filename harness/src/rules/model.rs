@@ -76,16 +76,7 @@ impl Request<'_> {
     /// The pointer of the schema inside the request, as providers print it
     /// (`tools.3.input_schema`, `tools[3].function.parameters`, …).
     pub fn schema_location(&self, i: usize) -> String {
-        match self.lane.wire() {
-            Wire::Messages => format!("tools.{i}.custom.input_schema"),
-            Wire::Chat => format!("tools[{i}].function.parameters"),
-            Wire::Responses => format!("tools[{i}].parameters"),
-            Wire::GeminiParameters => format!("tools[0].function_declarations[{i}].parameters"),
-            Wire::GeminiJsonSchema => {
-                format!("tools[0].function_declarations[{i}].parameters_json_schema")
-            }
-            Wire::Bedrock => format!("toolConfig.tools.{i}.toolSpec.inputSchema.json"),
-        }
+        self.lane.schema_location(i)
     }
 }
 

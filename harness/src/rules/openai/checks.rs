@@ -6,7 +6,7 @@ use serde_json::Value;
 use super::limits::limit;
 use super::target::{each_node, json_path, tool_targets};
 use crate::facts::openai as fact;
-use crate::lane::{Lane, Wire};
+use crate::lane::Lane;
 use crate::rules::model::{Finding, Request};
 use crate::rules::{nodes, py_repr};
 use crate::schema::{SCHEMA_ARRAYS, SINGLE_SCHEMA, escape_token, has_type};
@@ -186,14 +186,6 @@ pub(super) fn pattern_lookaround(req: &Request<'_>) -> Vec<Finding> {
     })
 }
 
-/// Where the name sits, as OpenAI prints it.
-fn name_location(req: &Request<'_>, i: usize) -> String {
-    match req.lane.wire() {
-        Wire::Responses => format!("tools[{i}].name"),
-        _ => format!("tools[{i}].function.name"),
-    }
-}
-
 pub(super) fn tool_name_pattern(req: &Request<'_>) -> Vec<Finding> {
     (0..req.tools.len())
         .filter_map(|i| {
@@ -207,7 +199,7 @@ pub(super) fn tool_name_pattern(req: &Request<'_>) -> Vec<Finding> {
                 path: String::new(),
                 message: format!(
                     "Invalid '{}': string does not match pattern. Expected a string that matches the pattern '^[a-zA-Z0-9_-]+$'.",
-                    name_location(req, i)
+                    req.lane.name_location(i)
                 ),
             })
         })
@@ -225,7 +217,7 @@ pub(super) fn tool_name_length(req: &Request<'_>) -> Vec<Finding> {
                 path: String::new(),
                 message: format!(
                     "Invalid '{}': string too long. Expected a string with maximum length {max}, but got a string with length {n} instead.",
-                    name_location(req, i)
+                    req.lane.name_location(i)
                 ),
             })
         })
