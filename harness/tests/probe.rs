@@ -16,7 +16,7 @@ use std::sync::{Arc, Mutex};
 use serde_json::Value;
 use util::wireshape;
 use wireshape::Lane;
-use wireshape::testing::serve_mock;
+use wireshape::testing::{Fault, FaultKind, MockOptions, serve_mock};
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
@@ -228,6 +228,7 @@ fn a_live_run_against_the_mock_records_answers_that_agree_and_no_key_leaks() {
                 "127.0.0.1:0",
                 Vec::new(),
                 wireshape::DEFAULT_AS_OF.to_owned(),
+                &MockOptions::default(),
                 Box::new(move |l| log.lock().unwrap().push(l.to_owned())),
             )
             .unwrap()
@@ -375,7 +376,13 @@ fn a_key_an_answer_echoes_is_redacted_before_anything_is_written() {
     assert!(wireshape::testing::reproduces(baseline).is_err());
     // The matrix marks both cells; replay fails until the rules agree.
     let out = wireshape(&root())
-        .args(["matrix", "--lanes", "anthropic-messages", "--output-format", "json"])
+        .args([
+            "matrix",
+            "--lanes",
+            "anthropic-messages",
+            "--output-format",
+            "json",
+        ])
         .arg("--recordings")
         .arg(&recordings)
         .output()
@@ -393,5 +400,150 @@ fn a_key_an_answer_echoes_is_redacted_before_anything_is_written() {
     assert!(
         text.contains("expected rule probe-baseline, the oracle said: accepted the request"),
         "{text}"
+    );
+}
+
+/// One probe run of `constructs` on openai-chat against a mock with `fault`.
+fn against_fault(fault: Fault, constructs: &str, extra: &[&str]) -> (Option<i32>, Value, String) {
+    let mock = serve_mock(
+        Lane::OpenaiChat,
+        "127.0.0.1:0",
+        Vec::new(),
+        wireshape::DEFAULT_AS_OF.to_owned(),
+        &MockOptions { fault: Some(fault) },
+        Box::new(|_| {}),
+    )
+    .unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let recordings = dir.path().join("recordings");
+    std::fs::create_dir_all(&recordings).unwrap();
+    let out = wireshape(&root())
+        .args([
+            "probe",
+            "--live",
+            "--lanes",
+            "openai-chat",
+            "--constructs",
+            constructs,
+        ])
+        .args([
+            "--concurrency",
+            "1",
+            "--backoff",
+            "0.01",
+            "--date",
+            "2026-12-02",
+        ])
+        .args(extra)
+        .arg("--recordings")
+        .arg(&recordings)
+        .arg("--output")
+        .arg(dir.path().join("probe"))
+        .env(base_url_var(Lane::OpenaiChat), mock.url())
+        .env("OPENAI_API_KEY", "sk-test-not-a-key")
+        .env("WIRESHAPE_LIVE", "1")
+        .output()
+        .unwrap();
+    let report: Value = serde_json::from_str(
+        &std::fs::read_to_string(dir.path().join("probe/probe.json")).unwrap(),
+    )
+    .unwrap();
+    let recorded = wireshape::load_recordings(&recordings).unwrap().len();
+    mock.stop();
+    (
+        out.status.code(),
+        report["results"].clone(),
+        format!(
+            "{recorded} recorded; {}",
+            String::from_utf8_lossy(&out.stdout)
+        ),
+    )
+}
+
+fn details(results: &Value) -> Vec<(String, String)> {
+    results
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            (
+                r["verdict"].as_str().unwrap().to_owned(),
+                r["detail"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn a_429_and_a_dropped_connection_are_retried_and_then_recorded() {
+    for kind in [FaultKind::RateLimit, FaultKind::DropConnection] {
+        let fault = Fault::new(kind).times(1).delay(std::time::Duration::ZERO);
+        let (code, results, text) = against_fault(fault, "baseline", &[]);
+        assert_eq!(code, Some(0), "{text}");
+        assert_eq!(
+            details(&results),
+            [(
+                "accepted".to_owned(),
+                "200 after 2 attempts: recorded openai/probe-baseline-openai-chat-20261202.json"
+                    .to_owned()
+            )],
+            "{kind:?}"
+        );
+    }
+}
+
+#[test]
+fn a_slow_body_times_out_once_and_is_reported_not_recorded() {
+    let fault = Fault::new(FaultKind::SlowBody).delay(std::time::Duration::from_secs(5));
+    let (code, results, text) = against_fault(fault, "baseline", &["--timeout", "0.5"]);
+    assert_eq!(code, Some(1), "{text}");
+    assert_eq!(
+        details(&results),
+        [("failed".to_owned(), "no answer within 0.5 s".to_owned())]
+    );
+    assert_eq!(results[0]["attempts"], 1);
+    assert!(text.starts_with("0 recorded"), "{text}");
+}
+
+#[test]
+fn the_budget_stops_retries_and_leaves_the_rest_unsent() {
+    let fault = Fault::new(FaultKind::ServerError);
+    let (code, results, text) = against_fault(
+        fault,
+        "baseline,root-anyof,root-oneof",
+        &["--max-requests", "4"],
+    );
+    assert_eq!(code, Some(1), "{text}");
+    assert_eq!(
+        details(&results),
+        [
+            (
+                "failed".to_owned(),
+                "server error 500 after 3 attempts".to_owned()
+            ),
+            (
+                "failed".to_owned(),
+                "server error 500 after 1 attempt; the budget stopped the retries".to_owned()
+            ),
+            (
+                "not-sent".to_owned(),
+                "not sent: the request budget (--max-requests) was spent".to_owned()
+            ),
+        ]
+    );
+}
+
+#[test]
+fn a_200_that_is_not_json_is_a_failure_not_an_accept() {
+    let fault = Fault::new(FaultKind::MalformedJson);
+    let (code, results, text) = against_fault(fault, "baseline", &[]);
+    assert_eq!(code, Some(1), "{text}");
+    assert_eq!(results[0]["verdict"], "failed");
+    assert!(
+        results[0]["detail"]
+            .as_str()
+            .unwrap()
+            .starts_with("answered 200 with a body that is not JSON: "),
+        "{results}"
     );
 }
