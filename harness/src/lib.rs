@@ -36,10 +36,11 @@ mod error;
 mod exit_code;
 mod external;
 pub mod facts;
+mod fetch;
 mod fuzzing;
 mod generate;
 mod hash;
-#[allow(dead_code)] // used by `probe` and `corpus fetch`, landing next
+#[allow(dead_code)] // POST requests: used by `probe`, landing next
 mod http;
 mod invariants;
 mod lane;

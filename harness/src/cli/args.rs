@@ -54,6 +54,9 @@ pub(crate) enum Command {
     Metamorphic(MetamorphicArgs),
     /// Fuzz any pipeline (built-in, `cmd:…` or a config name) with generated schemas: no crash, determinism, idempotence, never silent, oracle acceptance; each failure minimized into DIR.
     Fuzz(FuzzCmdArgs),
+    /// Public corpora: `corpus fetch` downloads the files a manifest lists, sha256-verified.
+    #[command(subcommand)]
+    Corpus(super::corpus_fetch::CorpusCommand),
 }
 
 /// `--output-format`: checked by clap, so a bad value is refused before any work.

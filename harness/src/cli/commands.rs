@@ -46,6 +46,9 @@ impl Cli {
             Command::Mutants(a) => mutants(&a),
             Command::Metamorphic(a) => metamorphic(&a),
             Command::Fuzz(a) => fuzz(&a),
+            Command::Corpus(super::corpus_fetch::CorpusCommand::Fetch(a)) => {
+                super::corpus_fetch::run(&a)
+            }
         }
     }
 }
