@@ -172,6 +172,11 @@ pub(crate) fn line_err(s: &str) {
     eprintln!("{s}");
 }
 
+/// A block of text on stdout, printed as it is (it ends with its own newline).
+pub(crate) fn block(s: &str) {
+    print!("{s}");
+}
+
 /// One line on stdout.
 pub(crate) fn line(s: &str) {
     println!("{s}");

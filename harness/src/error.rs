@@ -187,6 +187,12 @@ pub enum UsageError {
     /// `compare --pipelines`: an empty entry, or a pipeline named twice.
     #[error("bad pipeline list `{list}`: {reason}")]
     BadPipelineList { list: String, reason: String },
+    /// `probe`: a construct filter that names no construct.
+    #[error("no probe construct matches `{0}` (see corpus/probes/)")]
+    UnknownConstruct(String),
+    /// `probe --live` without the other gates (`WIRESHAPE_LIVE=1`, a key).
+    #[error("{0}")]
+    LiveNotAllowed(String),
     /// `corpus fetch` without `--into`, and `WIRESHAPE_CORPUS_PATH` names
     /// several directories: which one to fetch into is not clear.
     #[error(
@@ -214,6 +220,8 @@ impl UsageError {
             | Self::NoLanes(_)
             | Self::NoSuchPipeline { .. }
             | Self::BadPipelineList { .. }
+            | Self::UnknownConstruct(_)
+            | Self::LiveNotAllowed(_)
             | Self::AmbiguousInto(..)
             | Self::CannotServe { .. } => ExitStatus::Usage,
         }

@@ -44,6 +44,16 @@ impl ReportKind {
         name: "wireshape compare report",
         markers: &["compare.json", "run.json"],
     };
+    /// A `matrix` output directory.
+    pub(crate) const MATRIX: Self = Self {
+        name: "wireshape matrix",
+        markers: &["matrix.json", "matrix.md"],
+    };
+    /// A `probe --live` output directory.
+    pub(crate) const PROBE: Self = Self {
+        name: "wireshape probe report",
+        markers: &["probe.json", "summary.md"],
+    };
 }
 
 /// An output directory or file that could not be (or may not be) written.

@@ -88,6 +88,9 @@ pub struct Recording {
     /// The model the request named, when the source says.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub model: Option<String>,
+    /// The probe construct (`corpus/probes/<id>.json`) a live probe sent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub construct: Option<String>,
 }
 
 /// `source`: what kind of evidence, and where.
@@ -245,6 +248,13 @@ fn validate(path: &Path, rec: &Recording) -> Result<(), String> {
             "source.kind `{}` must be one of: {}",
             rec.source.kind,
             SOURCE_KINDS.join(", ")
+        ));
+    }
+    if let Some(c) = &rec.construct
+        && (rec.source.kind != "live-probe" || !is_slug(c))
+    {
+        return Err(format!(
+            "construct `{c}` belongs to a live-probe recording and must be a slug (a-z, 0-9, -)"
         ));
     }
     if rec.source.url.is_empty() {

@@ -54,6 +54,10 @@ pub(crate) enum Command {
     Metamorphic(MetamorphicArgs),
     /// Fuzz any pipeline (built-in, `cmd:…` or a config name) with generated schemas: no crash, determinism, idempotence, never silent, oracle acceptance; each failure minimized into DIR.
     Fuzz(FuzzCmdArgs),
+    /// Plan (default) or send (`--live`, with WIRESHAPE_LIVE=1 and the provider's key) one minimal request per probe construct and lane; answers become recordings.
+    Probe(ProbeArgs),
+    /// Constructs × lanes: accepted, rejected, documented only or unknown, from the recordings and the rules; marks where a probe disagrees with the oracle.
+    Matrix(MatrixArgs),
     /// Public corpora: `corpus fetch` downloads the files a manifest lists, sha256-verified.
     #[command(subcommand)]
     Corpus(super::corpus_fetch::CorpusCommand),
@@ -373,6 +377,113 @@ pub(crate) struct CheckArgs {
     pub(crate) config: ConfigArg,
     /// Tools file, or `-` for standard input.
     pub(crate) file: PathBuf,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct ProbeArgs {
+    /// Send the requests (also needs WIRESHAPE_LIVE=1 and each lane's key in the environment); without it, print the plan and send nothing.
+    #[arg(long)]
+    pub(crate) live: bool,
+    /// Lanes (comma-separated; default: every lane).
+    #[arg(long, value_delimiter = ',', value_parser = parse_lane, env = "WIRESHAPE_LANES")]
+    pub(crate) lanes: Vec<Lane>,
+    /// Construct ids or globs (comma-separated; default: every construct).
+    #[arg(long, value_delimiter = ',', env = "WIRESHAPE_CONSTRUCTS")]
+    pub(crate) constructs: Vec<String>,
+    /// The constructs directory.
+    #[arg(
+        long,
+        value_name = "DIR",
+        default_value = "corpus/probes",
+        env = "WIRESHAPE_PROBES"
+    )]
+    pub(crate) probes: PathBuf,
+    /// Where answers are recorded (`<DIR>/<provider>/<id>.json`; never replaces a file).
+    #[arg(
+        long,
+        value_name = "DIR",
+        default_value = "recordings",
+        env = "WIRESHAPE_RECORDINGS"
+    )]
+    pub(crate) recordings: PathBuf,
+    /// With --live: the report folder (probe.json, summary.md).
+    #[arg(
+        long,
+        value_name = "DIR",
+        default_value = "reports/probe",
+        env = "WIRESHAPE_OUTPUT"
+    )]
+    pub(crate) output: PathBuf,
+    /// Attempts the whole run may make, retries included.
+    #[arg(
+        long,
+        value_name = "N",
+        default_value_t = 40,
+        env = "WIRESHAPE_MAX_REQUESTS"
+    )]
+    pub(crate) max_requests: usize,
+    /// Requests in flight at once.
+    #[arg(long, value_name = "N", default_value_t = 4, value_parser = clap::value_parser!(u16).range(1..=64), env = "WIRESHAPE_PROBE_CONCURRENCY")]
+    pub(crate) concurrency: u16,
+    /// One attempt's time limit in seconds.
+    #[arg(long, value_name = "SECS", default_value = "60", value_parser = parse_seconds, env = "WIRESHAPE_REQUEST_TIMEOUT")]
+    pub(crate) timeout: std::time::Duration,
+    /// Retries after a 429, a 5xx or a dropped connection (waits honour retry-after).
+    #[arg(long, value_name = "N", default_value_t = 2, value_parser = clap::value_parser!(u32).range(0..=10), env = "WIRESHAPE_RETRIES")]
+    pub(crate) retries: u32,
+    /// The first retry's wait in seconds (doubling after), unless retry-after says otherwise.
+    #[arg(long, value_name = "SECS", default_value = "1", value_parser = parse_seconds, env = "WIRESHAPE_BACKOFF")]
+    pub(crate) backoff: std::time::Duration,
+    /// The observation date written into recordings (default: today, UTC).
+    #[arg(long, value_parser = parse_date, env = "WIRESHAPE_PROBE_DATE")]
+    pub(crate) date: Option<String>,
+    /// Output format of the plan and the results: `text` or `json`.
+    #[arg(
+        long = "output-format",
+        value_name = "FORMAT",
+        value_enum,
+        default_value_t = OutputFormat::Text,
+        env = "WIRESHAPE_OUTPUT_FORMAT"
+    )]
+    pub(crate) output_format: OutputFormat,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct MatrixArgs {
+    /// Lanes (comma-separated; default: every lane).
+    #[arg(long, value_delimiter = ',', value_parser = parse_lane, env = "WIRESHAPE_LANES")]
+    pub(crate) lanes: Vec<Lane>,
+    /// The constructs directory.
+    #[arg(
+        long,
+        value_name = "DIR",
+        default_value = "corpus/probes",
+        env = "WIRESHAPE_PROBES"
+    )]
+    pub(crate) probes: PathBuf,
+    /// Recordings directory.
+    #[arg(
+        long,
+        value_name = "DIR",
+        default_value = "recordings",
+        env = "WIRESHAPE_RECORDINGS"
+    )]
+    pub(crate) recordings: PathBuf,
+    /// Also write matrix.md, matrix.json and index.html into DIR.
+    #[arg(long, value_name = "DIR", env = "WIRESHAPE_OUTPUT")]
+    pub(crate) output: Option<PathBuf>,
+    /// Judge rules without a probe as of this date (default: the rules' newest date).
+    #[arg(long, value_parser = parse_date, env = "WIRESHAPE_AS_OF")]
+    pub(crate) as_of: Option<String>,
+    /// What the terminal shows: `text` (the markdown table) or `json`.
+    #[arg(
+        long = "output-format",
+        value_name = "FORMAT",
+        value_enum,
+        default_value_t = OutputFormat::Text,
+        env = "WIRESHAPE_OUTPUT_FORMAT"
+    )]
+    pub(crate) output_format: OutputFormat,
 }
 
 #[derive(Debug, Args)]

@@ -46,6 +46,8 @@ impl Cli {
             Command::Mutants(a) => mutants(&a),
             Command::Metamorphic(a) => metamorphic(&a),
             Command::Fuzz(a) => fuzz(&a),
+            Command::Probe(a) => super::probe::probe(&a),
+            Command::Matrix(a) => super::probe::matrix(&a),
             Command::Corpus(super::corpus_fetch::CorpusCommand::Fetch(a)) => {
                 super::corpus_fetch::run(&a)
             }

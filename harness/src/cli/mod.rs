@@ -10,6 +10,7 @@ mod commands;
 mod corpus_fetch;
 mod errors;
 mod options;
+mod probe;
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 

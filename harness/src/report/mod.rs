@@ -32,6 +32,7 @@ mod html;
 mod jsonl;
 mod junit;
 mod markdown;
+mod matrix;
 mod reader;
 #[cfg(test)]
 mod tests;
@@ -48,6 +49,7 @@ pub(crate) use compare_view::{
     scope as compare_scope,
 };
 pub(crate) use files::ReportError;
+pub(crate) use matrix::{markdown as matrix_markdown, write_matrix};
 pub(crate) use reader::read_report;
 pub(crate) use writer::ReportWriter;
 
