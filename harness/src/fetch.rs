@@ -131,7 +131,12 @@ impl Report {
     pub(crate) fn counts(&self) -> Vec<(&'static str, usize)> {
         ["fetched", "replaced", "cached", "refused", "failed"]
             .into_iter()
-            .map(|w| (w, self.files.iter().filter(|f| f.status.word() == w).count()))
+            .map(|w| {
+                (
+                    w,
+                    self.files.iter().filter(|f| f.status.word() == w).count(),
+                )
+            })
             .filter(|&(_, n)| n > 0)
             .collect()
     }

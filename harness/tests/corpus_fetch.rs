@@ -132,6 +132,13 @@ fn serve_all() -> Server {
     ])
 }
 
+/// A temporary working directory holding `fetch.toml` for `server`.
+fn workdir(server: &Server) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("fetch.toml"), manifest(server)).unwrap();
+    dir
+}
+
 fn fetch(dir: &Path, args: &[&str]) -> (i32, String, String) {
     let out = wireshape(dir)
         .args(["corpus", "fetch", "--manifest", "fetch.toml"])
@@ -165,8 +172,7 @@ fn files(dir: &Path) -> Vec<String> {
 #[test]
 fn fetch_writes_verified_files_and_a_second_run_is_all_cached_without_a_request() {
     let server = serve_all();
-    let dir = tempfile::tempdir().unwrap();
-    std::fs::write(dir.path().join("fetch.toml"), manifest(&server)).unwrap();
+    let dir = workdir(&server);
 
     let (code, out, err) = fetch(dir.path(), &["--into", "corp"]);
     assert_eq!(code, 0, "{out}{err}");
@@ -230,8 +236,7 @@ fn fetch_writes_verified_files_and_a_second_run_is_all_cached_without_a_request(
 fn a_body_with_another_sha256_is_refused_and_nothing_is_written_for_it() {
     let server = serve_all();
     server.change("/demo/tools/c0ffee/sub/b.json", "[]");
-    let dir = tempfile::tempdir().unwrap();
-    std::fs::write(dir.path().join("fetch.toml"), manifest(&server)).unwrap();
+    let dir = workdir(&server);
     let (code, out, _) = fetch(dir.path(), &["--into", "corp"]);
     assert_eq!(code, 1, "{out}");
     let b_line = out.lines().nth(1).unwrap();
@@ -256,8 +261,7 @@ fn a_body_with_another_sha256_is_refused_and_nothing_is_written_for_it() {
 #[test]
 fn a_present_file_with_other_bytes_is_never_overwritten_without_force() {
     let server = serve_all();
-    let dir = tempfile::tempdir().unwrap();
-    std::fs::write(dir.path().join("fetch.toml"), manifest(&server)).unwrap();
+    let dir = workdir(&server);
     let corp = dir.path().join("corp");
     std::fs::create_dir_all(corp.join("schemas")).unwrap();
     std::fs::write(corp.join("schemas/c.json"), "my own schema").unwrap();
@@ -301,8 +305,7 @@ fn an_http_error_fails_that_file_and_the_others_are_fetched() {
         ("/demo/tools/c0ffee/a.json", TOOLS_A),
         ("/elsewhere/c.json", SCHEMA_C),
     ]);
-    let dir = tempfile::tempdir().unwrap();
-    std::fs::write(dir.path().join("fetch.toml"), manifest(&server)).unwrap();
+    let dir = workdir(&server);
     let (code, out, _) = fetch(dir.path(), &["--into", "corp"]);
     assert_eq!(code, 1, "{out}");
     assert_eq!(
@@ -342,7 +345,14 @@ fn a_bad_manifest_exits_2_naming_its_file_line_and_column_before_any_request() {
         assert_eq!((code, out.as_str(), err.as_str()), (2, "", message));
     }
     let out = wireshape(dir.path())
-        .args(["corpus", "fetch", "--manifest", "missing.toml", "--into", "corp"])
+        .args([
+            "corpus",
+            "fetch",
+            "--manifest",
+            "missing.toml",
+            "--into",
+            "corp",
+        ])
         .output()
         .unwrap();
     let (_, err) = outputs(&out);
@@ -358,8 +368,7 @@ fn a_bad_manifest_exits_2_naming_its_file_line_and_column_before_any_request() {
 #[test]
 fn the_target_defaults_to_the_one_corpus_path_directory_else_corpus_external() {
     let server = serve_all();
-    let dir = tempfile::tempdir().unwrap();
-    std::fs::write(dir.path().join("fetch.toml"), manifest(&server)).unwrap();
+    let dir = workdir(&server);
 
     let out = wireshape(dir.path())
         .args(["corpus", "fetch", "--manifest", "fetch.toml"])

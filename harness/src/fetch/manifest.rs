@@ -139,7 +139,8 @@ pub(crate) fn parse(path: &Path, text: &str) -> Result<Manifest, LoadError> {
         Ok(())
     };
     for source in &raw.source {
-        let licence = non_empty(&source.licence, "licence").map_err(|m| at(source.licence.span(), m))?;
+        let licence =
+            non_empty(&source.licence, "licence").map_err(|m| at(source.licence.span(), m))?;
         non_empty(&source.origin, "origin").map_err(|m| at(source.origin.span(), m))?;
         let base = match &source.base_url {
             Some(b) => Some(base_url(b.get_ref()).map_err(|m| at(b.span(), m))?),
@@ -245,11 +246,7 @@ pub(crate) fn parse(path: &Path, text: &str) -> Result<Manifest, LoadError> {
 
 /// The 1-based line of byte `offset`.
 fn line_of(text: &str, offset: usize) -> usize {
-    text.as_bytes()[..offset.min(text.len())]
-        .iter()
-        .filter(|&&b| b == b'\n')
-        .count()
-        + 1
+    text.get(..offset).unwrap_or(text).matches('\n').count() + 1
 }
 
 fn non_empty(value: &Spanned<String>, key: &str) -> Result<String, String> {
@@ -283,13 +280,13 @@ fn absolute_url(url: &str) -> Result<String, String> {
         .strip_prefix("https://")
         .or_else(|| lower.strip_prefix("http://"));
     match rest {
-        Some(rest) if !rest.is_empty() && !rest.starts_with('/') && !url.contains(char::is_whitespace) => {
+        Some(rest)
+            if !rest.is_empty() && !rest.starts_with('/') && !url.contains(char::is_whitespace) =>
+        {
             Ok(url.to_owned())
         }
         Some(_) => Err(format!("`url` `{url}` has no host")),
-        None => Err(format!(
-            "`url` `{url}` is not an http:// or https:// url"
-        )),
+        None => Err(format!("`url` `{url}` is not an http:// or https:// url")),
     }
 }
 

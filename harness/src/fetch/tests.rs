@@ -13,7 +13,9 @@ const A: &str = "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa
 const B: &str = "BBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBB";
 
 fn err(text: &str) -> String {
-    parse(Path::new("fetch.toml"), text).unwrap_err().to_string()
+    parse(Path::new("fetch.toml"), text)
+        .unwrap_err()
+        .to_string()
 }
 
 #[test]
@@ -111,8 +113,10 @@ fn toml_and_shape_errors_name_the_file_line_and_column() {
         "fetch.toml:6:1: unknown field `size`, expected one of `url`, `sha256`, `path`, `licence`, `license`"
     );
     assert!(
-        err(&format!("[[file]]\nurl = \"https://x/a\"\nsha256 = \"{A}\"\npath = \"a\"\n"))
-            .starts_with("fetch.toml:1:1: missing field `licence`"),
+        err(&format!(
+            "[[file]]\nurl = \"https://x/a\"\nsha256 = \"{A}\"\npath = \"a\"\n"
+        ))
+        .starts_with("fetch.toml:1:1: missing field `licence`"),
     );
 }
 
@@ -123,31 +127,27 @@ fn a_destination_outside_the_target_directory_is_refused_at_its_position() {
             "[[file]]\nurl = \"https://x/a\"\nsha256 = \"{A}\"\npath = \"{path}\"\nlicence = \"MIT\"\n"
         )
     };
-    assert_eq!(
-        err(&file("../etc/passwd")),
-        "fetch.toml:4:8: `path` `../etc/passwd` leaves the target directory (`..`)"
-    );
-    assert_eq!(
-        err(&file("a/../../b")),
-        "fetch.toml:4:8: `path` `a/../../b` leaves the target directory (`..`)"
-    );
-    assert_eq!(
-        err(&file("/etc/passwd")),
-        "fetch.toml:4:8: `path` `/etc/passwd` is absolute: it must be relative to the target directory"
-    );
-    assert_eq!(
-        err(&file("a//b")),
-        "fetch.toml:4:8: `path` `a//b` has an empty segment"
-    );
-    assert_eq!(
-        err(&file("./a")),
-        "fetch.toml:4:8: `path` `./a` has a `.` segment"
-    );
-    assert_eq!(
-        err(&file("a\\\\b")),
-        "fetch.toml:4:8: `path` `a\\b` contains a backslash or NUL (use `/` between segments)"
-    );
-    assert_eq!(err(&file("")), "fetch.toml:4:8: `path` `` is empty");
+    for (path, why) in [
+        ("../etc/passwd", "leaves the target directory (`..`)"),
+        ("a/../../b", "leaves the target directory (`..`)"),
+        (
+            "/etc/passwd",
+            "is absolute: it must be relative to the target directory",
+        ),
+        ("a//b", "has an empty segment"),
+        ("./a", "has a `.` segment"),
+        (
+            "a\\\\b",
+            "contains a backslash or NUL (use `/` between segments)",
+        ),
+        ("", "is empty"),
+    ] {
+        let shown = path.replace("\\\\", "\\");
+        assert_eq!(
+            err(&file(path)),
+            format!("fetch.toml:4:8: `path` `{shown}` {why}")
+        );
+    }
     // `into` and a defaulted path (the relative url) are checked the same way.
     let source = |into: &str, url: &str| {
         format!(
@@ -243,7 +243,10 @@ fn two_files_with_one_destination_or_a_file_under_a_file_are_refused() {
 fn a_missing_manifest_is_an_input_error_naming_it() {
     let e = load_manifest(Path::new("no/such/fetch.toml")).unwrap_err();
     assert!(matches!(e, LoadError::Io { .. }));
-    assert!(e.to_string().starts_with("no/such/fetch.toml: cannot read: "));
+    assert!(
+        e.to_string()
+            .starts_with("no/such/fetch.toml: cannot read: ")
+    );
     assert_eq!(e.exit_status(), ExitStatus::Usage);
 }
 
@@ -258,7 +261,10 @@ fn the_projects_manifest_pins_every_url_to_a_commit() {
     for f in &m.files {
         let origin = f.origin.as_deref().expect("every file under a [[source]]");
         let prefix = format!("https://raw.githubusercontent.com/{origin}/");
-        let rest = f.url.strip_prefix(&prefix).unwrap_or_else(|| panic!("{}", f.url));
+        let rest = f
+            .url
+            .strip_prefix(&prefix)
+            .unwrap_or_else(|| panic!("{}", f.url));
         let commit = rest.split('/').next().unwrap();
         assert!(
             commit.len() == 40 && commit.bytes().all(|b| b.is_ascii_hexdigit()),
