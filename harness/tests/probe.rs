@@ -373,4 +373,25 @@ fn a_key_an_answer_echoes_is_redacted_before_anything_is_written() {
         "tools.0.custom.input_schema: rejected for key [redacted] in organization [redacted]"
     );
     assert!(wireshape::testing::reproduces(baseline).is_err());
+    // The matrix marks both cells; replay fails until the rules agree.
+    let out = wireshape(&root())
+        .args(["matrix", "--lanes", "anthropic-messages", "--output-format", "json"])
+        .arg("--recordings")
+        .arg(&recordings)
+        .output()
+        .unwrap();
+    let m: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(m["totals"]["disagreements"], 2);
+    let out = wireshape(&root())
+        .arg("replay")
+        .arg("--recordings")
+        .arg(&recordings)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("expected rule probe-baseline, the oracle said: accepted the request"),
+        "{text}"
+    );
 }

@@ -12,23 +12,22 @@
 //! a disagreement is reported here, shown by `wireshape matrix`, and fails
 //! `wireshape replay` until the rule's dated history says so.
 
+mod model;
 mod providers;
 mod record;
 mod redact;
 #[cfg(test)]
 mod tests;
 
-use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use serde::Serialize;
 use serde_json::Value;
 
 use crate::construct::Construct;
 use crate::http;
 use crate::lane::Lane;
-use crate::recording::Recording;
 
+pub(crate) use model::{Planned, ProbeResult, Sink, Verdict};
 pub(crate) use providers::env_name;
 pub(crate) use record::oracle_verdict;
 
@@ -61,33 +60,6 @@ impl Default for Limits {
             backoff: Duration::from_secs(1),
         }
     }
-}
-
-/// One request of the plan.
-#[derive(Debug, Clone, Serialize)]
-pub(crate) struct Planned {
-    pub lane: Lane,
-    pub construct: String,
-    pub provider: &'static str,
-    /// `POST <url>`, the key never in it.
-    pub endpoint: String,
-    pub model: String,
-    pub tools: usize,
-    /// Estimated input tokens (the body's bytes / 4, rounded up).
-    pub input_tokens: u64,
-    /// The output limit the body asks for.
-    pub output_tokens: u64,
-    /// The variable the key is read from (`null`: the lane needs none).
-    pub key_env: Option<&'static str>,
-    /// Whether that variable is set (its value is never read into the plan).
-    pub key_set: bool,
-    #[serde(skip)]
-    url: String,
-    #[serde(skip)]
-    body: Vec<u8>,
-    /// The wire tools as sent.
-    #[serde(skip)]
-    wire_tools: Vec<Value>,
 }
 
 /// The environment as the probe reads it (the process's, or a test's).
@@ -175,67 +147,6 @@ pub(crate) fn plan(constructs: &[Construct], lanes: &[Lane], env: Env<'_>) -> Ve
     out
 }
 
-/// What became of one planned request.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub(crate) enum Verdict {
-    /// A 2xx: the provider accepted the tools.
-    Accepted,
-    /// A 400, 413 or 422: the provider rejected the tools.
-    Rejected,
-    /// No answer about the schema: a timeout, a refused key, a 429 or
-    /// 5xx after the retries, an answer that is not JSON, …
-    Failed,
-    /// Not sent: no key for the lane, or the budget was spent.
-    NotSent,
-}
-
-/// One planned request's result.
-#[derive(Debug, Clone, Serialize)]
-pub(crate) struct ProbeResult {
-    pub lane: Lane,
-    pub construct: String,
-    pub model: String,
-    pub verdict: Verdict,
-    /// The last answer's status.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub status: Option<u16>,
-    /// Attempts made (retries included).
-    pub attempts: usize,
-    /// What happened, in one line (redacted).
-    pub detail: String,
-    /// The recording written (relative to the recordings directory), or
-    /// the one that already held this answer.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub recording: Option<String>,
-    /// The rule the answer is evidence for.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub rule: Option<String>,
-    /// Why the oracle disagrees with the answer (`None`: it agrees, or no
-    /// answer came).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub disagreement: Option<String>,
-}
-
-impl ProbeResult {
-    /// Whether the result counts against the run (exit 1).
-    pub(crate) fn is_failure(&self) -> bool {
-        self.verdict == Verdict::Failed || self.disagreement.is_some()
-    }
-}
-
-/// Where the answers go and how they are dated.
-#[derive(Debug, Clone)]
-pub(crate) struct Sink<'a> {
-    /// The recordings directory (`<dir>/<provider>/<id>.json`).
-    pub recordings: &'a Path,
-    /// The observation date written into each recording.
-    pub date: &'a str,
-    /// The recordings already there: a rejection whose body holds one of
-    /// their `match` texts for the oracle's rule is evidence for that rule.
-    pub known: &'a [Recording],
-}
-
 /// Send the plan (the CLI has checked `--live` and `WIRESHAPE_LIVE=1`):
 /// requests of lanes without a key are not sent; the rest go out under
 /// `limits`; each answer about the schema is recorded. `on_result` hears of
@@ -312,9 +223,4 @@ pub(crate) fn run_live(
             }
         })
         .collect()
-}
-
-/// The path of a recording under `dir`, as results name it.
-pub(crate) fn recording_path(dir: &Path, rec: &Recording) -> PathBuf {
-    dir.join(&rec.provider).join(format!("{}.json", rec.id))
 }

@@ -4,7 +4,8 @@
 
 use serde_json::Value;
 
-use super::{Planned, ProbeResult, Sink, Verdict, providers, redact};
+use super::model::{Planned, ProbeResult, Sink, Verdict, recording_path};
+use super::{providers, redact};
 use crate::construct::Construct;
 use crate::http::{Exchange, Failure};
 use crate::lane::Lane;
@@ -142,7 +143,7 @@ pub(super) fn judge(
         Verdict::Rejected
     };
     let disagreement = crate::replay::reproduces(&rec).err();
-    let path = super::recording_path(sink.recordings, &rec);
+    let path = recording_path(sink.recordings, &rec);
     let relative = format!("{}/{}.json", rec.provider, rec.id);
     let mut out = result(verdict, Some(status), String::new());
     out.rule = Some(rec.rule.clone());

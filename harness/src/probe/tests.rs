@@ -1,6 +1,7 @@
 //! The plan and the judging of answers, without a network: exchanges are
 //! built by hand.
 
+use std::path::Path;
 use std::time::Duration;
 
 use serde_json::json;
