@@ -817,3 +817,54 @@ pub(crate) fn fuzz_summary(
 
 /// New files `wireshape fuzz` names in its summary (in the order found).
 const FUZZ_FILES_LISTED: usize = 20;
+
+/// `corpus fetch`: one line per file in manifest order (`fetched`,
+/// `cached`, `replaced` with the bytes verified; `refused`, `failed` with
+/// the reason), then the counts, the bytes verified and the licences.
+pub(crate) fn fetch_report(report: &crate::fetch::Report) {
+    use crate::fetch::Status;
+    let mut s = String::new();
+    for f in &report.files {
+        let word = f.status.word();
+        match &f.status {
+            Status::Refused(why) | Status::Failed { reason: why, .. } => {
+                let _ = writeln!(s, "{word:<8} {}: {why}", f.entry.path);
+            }
+            Status::Fetched | Status::Cached | Status::Replaced => {
+                let _ = writeln!(
+                    s,
+                    "{word:<8} {} ({} bytes)",
+                    f.entry.path,
+                    f.bytes.unwrap_or_default()
+                );
+            }
+        }
+    }
+    let counts: Vec<String> = report
+        .counts()
+        .iter()
+        .map(|(w, n)| format!("{n} {w}"))
+        .collect();
+    let _ = writeln!(
+        s,
+        "{} files from {} into {}: {}; {} bytes verified",
+        report.files.len(),
+        report.manifest.display(),
+        report.into.display(),
+        if counts.is_empty() {
+            "nothing to do".to_owned()
+        } else {
+            counts.join(", ")
+        },
+        report.verified_bytes()
+    );
+    let licences: Vec<String> = report
+        .licences()
+        .iter()
+        .map(|(l, n)| format!("{l} ({n})"))
+        .collect();
+    if !licences.is_empty() {
+        let _ = writeln!(s, "licences: {}", licences.join(", "));
+    }
+    print!("{s}");
+}

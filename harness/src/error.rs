@@ -90,20 +90,40 @@ impl LoadError {
     /// Wrap a TOML error with the file's path and the 1-based line and
     /// column of its span (`text` is the file's contents).
     pub fn from_toml(path: impl Into<PathBuf>, text: &str, err: &toml::de::Error) -> Self {
-        let (line, column) = err.span().map_or((0, 0), |s| {
-            let before = &text[..s.start.min(text.len())];
-            let line = before.matches('\n').count() + 1;
-            let column = before
-                .rfind('\n')
-                .map_or(before.chars().count(), |i| before[i + 1..].chars().count())
-                + 1;
-            (line, column)
-        });
+        match err.span() {
+            Some(s) => Self::at_offset(path, text, s.start, err.message()),
+            None => Self::Shape {
+                path: path.into(),
+                line: 0,
+                column: 0,
+                message: err.message().to_owned(),
+            },
+        }
+    }
+
+    /// A shape error about the value at byte `offset` of `text` (the file's
+    /// contents), located by its 1-based line and column.
+    pub(crate) fn at_offset(
+        path: impl Into<PathBuf>,
+        text: &str,
+        offset: usize,
+        message: impl Into<String>,
+    ) -> Self {
+        let mut end = offset.min(text.len());
+        while !text.is_char_boundary(end) {
+            end -= 1;
+        }
+        let before = &text[..end];
+        let line = before.matches('\n').count() + 1;
+        let column = before
+            .rfind('\n')
+            .map_or(before.chars().count(), |i| before[i + 1..].chars().count())
+            + 1;
         Self::Shape {
             path: path.into(),
             line,
             column,
-            message: err.message().to_owned(),
+            message: message.into(),
         }
     }
 
@@ -173,6 +193,12 @@ pub enum UsageError {
     /// `probe --live` without the other gates (`WIRESHAPE_LIVE=1`, a key).
     #[error("{0}")]
     LiveNotAllowed(String),
+    /// `corpus fetch` without `--into`, and `WIRESHAPE_CORPUS_PATH` names
+    /// several directories: which one to fetch into is not clear.
+    #[error(
+        "WIRESHAPE_CORPUS_PATH names {0} directories ({1}): name the one to fetch into with --into"
+    )]
+    AmbiguousInto(usize, String),
     /// `mock-provider` could not load its recordings or bind its address.
     #[error("cannot serve {lane} on {addr}: {message}")]
     CannotServe {
@@ -196,6 +222,7 @@ impl UsageError {
             | Self::BadPipelineList { .. }
             | Self::UnknownConstruct(_)
             | Self::LiveNotAllowed(_)
+            | Self::AmbiguousInto(..)
             | Self::CannotServe { .. } => ExitStatus::Usage,
         }
     }

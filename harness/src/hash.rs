@@ -5,7 +5,12 @@ use sha2::{Digest, Sha256};
 
 /// Lowercase hex sha256 of a string.
 pub fn sha256_hex(s: &str) -> String {
-    let digest = Sha256::digest(s.as_bytes());
+    sha256_bytes_hex(s.as_bytes())
+}
+
+/// Lowercase hex sha256 of bytes (a fetched file's content).
+pub(crate) fn sha256_bytes_hex(bytes: &[u8]) -> String {
+    let digest = Sha256::digest(bytes);
     digest.iter().fold(String::with_capacity(64), |mut acc, b| {
         use std::fmt::Write as _;
         let _ = write!(acc, "{b:02x}");

@@ -37,6 +37,7 @@ mod error;
 mod exit_code;
 mod external;
 pub mod facts;
+mod fetch;
 mod fuzzing;
 mod generate;
 mod hash;

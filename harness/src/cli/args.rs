@@ -58,6 +58,9 @@ pub(crate) enum Command {
     Probe(ProbeArgs),
     /// Constructs × lanes: accepted, rejected, documented only or unknown, from the recordings and the rules; marks where a probe disagrees with the oracle.
     Matrix(MatrixArgs),
+    /// Public corpora: `corpus fetch` downloads the files a manifest lists, sha256-verified.
+    #[command(subcommand)]
+    Corpus(super::corpus_fetch::CorpusCommand),
 }
 
 /// `--output-format`: checked by clap, so a bad value is refused before any work.

@@ -48,6 +48,9 @@ impl Cli {
             Command::Fuzz(a) => fuzz(&a),
             Command::Probe(a) => super::probe::probe(&a),
             Command::Matrix(a) => super::probe::matrix(&a),
+            Command::Corpus(super::corpus_fetch::CorpusCommand::Fetch(a)) => {
+                super::corpus_fetch::run(&a)
+            }
         }
     }
 }

@@ -7,6 +7,7 @@
 
 mod args;
 mod commands;
+mod corpus_fetch;
 mod errors;
 mod options;
 mod probe;
