@@ -38,7 +38,6 @@ pub(crate) struct Request {
 
 impl Request {
     /// A GET of `url`.
-    #[cfg_attr(not(test), allow(dead_code))] // `corpus fetch` is landing next
     pub(crate) fn get(url: impl Into<String>) -> Self {
         Self {
             method: Some(Method::Get),
