@@ -182,33 +182,25 @@ pub(crate) fn send_all(
     if n == 0 {
         return Vec::new();
     }
+    let all_invalid = |message: String| -> Vec<Exchange> {
+        (0..n)
+            .map(|_| Exchange {
+                attempts: Vec::new(),
+                result: Err(Failure::Invalid(message.clone())),
+                budget_stopped: false,
+            })
+            .collect()
+    };
     let client = match client(policy) {
         Ok(c) => c,
-        Err(message) => {
-            return (0..n)
-                .map(|_| Exchange {
-                    attempts: Vec::new(),
-                    result: Err(Failure::Invalid(message.clone())),
-                    budget_stopped: false,
-                })
-                .collect();
-        }
+        Err(message) => return all_invalid(message),
     };
     let runtime = match tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
     {
         Ok(r) => r,
-        Err(e) => {
-            let message = format!("cannot start the HTTP runtime: {e}");
-            return (0..n)
-                .map(|_| Exchange {
-                    attempts: Vec::new(),
-                    result: Err(Failure::Invalid(message.clone())),
-                    budget_stopped: false,
-                })
-                .collect();
-        }
+        Err(e) => return all_invalid(format!("cannot start the HTTP runtime: {e}")),
     };
     let budget = Arc::new(AtomicUsize::new(policy.budget));
     let concurrency = policy.concurrency.max(1);

@@ -397,17 +397,12 @@ pub(crate) struct CheckArgs {
     pub(crate) file: PathBuf,
 }
 
+/// The probe constructs and lanes `probe` and `matrix` take.
 #[derive(Debug, Args)]
-pub(crate) struct ProbeArgs {
-    /// Send the requests (also needs WIRESHAPE_LIVE=1 and each lane's key in the environment); without it, print the plan and send nothing.
-    #[arg(long)]
-    pub(crate) live: bool,
+pub(crate) struct ProbeSet {
     /// Lanes (comma-separated; default: every lane).
     #[arg(long, value_delimiter = ',', value_parser = parse_lane, env = "WIRESHAPE_LANES")]
     pub(crate) lanes: Vec<Lane>,
-    /// Construct ids or globs (comma-separated; default: every construct).
-    #[arg(long, value_delimiter = ',', env = "WIRESHAPE_CONSTRUCTS")]
-    pub(crate) constructs: Vec<String>,
     /// The constructs directory.
     #[arg(
         long,
@@ -416,6 +411,18 @@ pub(crate) struct ProbeArgs {
         env = "WIRESHAPE_PROBES"
     )]
     pub(crate) probes: PathBuf,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct ProbeArgs {
+    /// Send the requests (also needs WIRESHAPE_LIVE=1 and each lane's key in the environment); without it, print the plan and send nothing.
+    #[arg(long)]
+    pub(crate) live: bool,
+    #[command(flatten)]
+    pub(crate) set: ProbeSet,
+    /// Construct ids or globs (comma-separated; default: every construct).
+    #[arg(long, value_delimiter = ',', env = "WIRESHAPE_CONSTRUCTS")]
+    pub(crate) constructs: Vec<String>,
     /// Where answers are recorded (`<DIR>/<provider>/<id>.json`; never replaces a file).
     #[arg(
         long,
@@ -468,17 +475,8 @@ pub(crate) struct ProbeArgs {
 
 #[derive(Debug, Args)]
 pub(crate) struct MatrixArgs {
-    /// Lanes (comma-separated; default: every lane).
-    #[arg(long, value_delimiter = ',', value_parser = parse_lane, env = "WIRESHAPE_LANES")]
-    pub(crate) lanes: Vec<Lane>,
-    /// The constructs directory.
-    #[arg(
-        long,
-        value_name = "DIR",
-        default_value = "corpus/probes",
-        env = "WIRESHAPE_PROBES"
-    )]
-    pub(crate) probes: PathBuf,
+    #[command(flatten)]
+    pub(crate) set: ProbeSet,
     /// Recordings directory.
     #[arg(
         long,

@@ -47,8 +47,8 @@ fn process_env(name: &str) -> Option<String> {
 }
 
 pub(super) fn probe(a: &ProbeArgs) -> Result<ExitStatus> {
-    let constructs = select(load_constructs(&a.probes)?, &a.constructs)?;
-    let lanes = lanes_or_all(&a.lanes);
+    let constructs = select(load_constructs(&a.set.probes)?, &a.constructs)?;
+    let lanes = lanes_or_all(&a.set.lanes);
     let planned = probe::plan(&constructs, &lanes, &process_env);
     if !a.live {
         match a.output_format {
@@ -268,9 +268,9 @@ fn results_text(results: &[ProbeResult], recordings: &Path, output: &Path) -> St
 }
 
 pub(super) fn matrix(a: &MatrixArgs) -> Result<ExitStatus> {
-    let constructs = load_constructs(&a.probes)?;
+    let constructs = load_constructs(&a.set.probes)?;
     let recordings = crate::recording::load_recordings(&a.recordings)?;
-    let lanes = lanes_or_all(&a.lanes);
+    let lanes = lanes_or_all(&a.set.lanes);
     let as_of = a.as_of.as_deref().unwrap_or(crate::DEFAULT_AS_OF);
     let m = crate::matrix::build(&constructs, &lanes, &recordings, as_of);
     if let Some(dir) = &a.output {

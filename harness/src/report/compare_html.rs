@@ -4,13 +4,11 @@
 //! failed-closed cases, invariant violations, with example cases). maud
 //! escapes every spliced value.
 
-use maud::{DOCTYPE, Markup, PreEscaped, html};
+use maud::{DOCTYPE, Markup, html};
 
 use super::compare_view::{COLUMNS, NOT_SERVED, NOTES, RULES_COLUMN, row, scope};
 use super::view::plural;
 use crate::compare::{Cell, CellStats, CompareReport};
-
-const HTML_STYLE: &str = include_str!("index.css");
 
 /// The whole page, ending with a newline like every other report file.
 pub(super) fn index_html(report: &CompareReport) -> String {
@@ -35,12 +33,7 @@ fn page(r: &CompareReport) -> Markup {
     html! {
         (DOCTYPE)
         html lang="en" {
-            head {
-                meta charset="utf-8";
-                meta name="viewport" content="width=device-width, initial-scale=1";
-                title { "wireshape compare: " (title) }
-                style { (PreEscaped(HTML_STYLE)) }
-            }
+            (super::html::page_head(&format!("wireshape compare: {title}"), ""))
             body {
                 header class="top" {
                     h1 {

@@ -50,12 +50,7 @@ fn page(view: &View<'_>) -> Markup {
     html! {
         (DOCTYPE)
         html lang="en" {
-            head {
-                meta charset="utf-8";
-                meta name="viewport" content="width=device-width, initial-scale=1";
-                title { "wireshape: " (r.old) " → " (r.new) " (" (verdict) ")" }
-                style { (PreEscaped(HTML_STYLE)) }
-            }
+            (page_head(&format!("wireshape: {} → {} ({verdict})", r.old, r.new), ""))
             body {
                 header class="top" {
                     h1 { "wireshape " code { (r.old) } " → " code { (r.new) } }
@@ -578,6 +573,19 @@ fn unusable(r: &RunReport) -> Markup {
                     }
                 }
             }
+        }
+    }
+}
+
+/// The `<head>` every report page shares: charset, viewport, the title and
+/// the report's inline stylesheet (plus a page's own rules).
+pub(super) fn page_head(title: &str, extra_style: &str) -> Markup {
+    html! {
+        head {
+            meta charset="utf-8";
+            meta name="viewport" content="width=device-width, initial-scale=1";
+            title { (title) }
+            style { (PreEscaped(HTML_STYLE)) (PreEscaped(extra_style)) }
         }
     }
 }

@@ -8,13 +8,11 @@ use std::fmt::Write as _;
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use maud::{DOCTYPE, Markup, PreEscaped, html};
+use maud::{DOCTYPE, Markup, html};
 
 use super::files::ReportError;
 use crate::matrix::{Cell, Matrix, State};
 use crate::outdir::{OutputDir, ReportKind, Rotate, io_error};
-
-const HTML_STYLE: &str = include_str!("index.css");
 
 const EXTRA_STYLE: &str = "td.cell{white-space:nowrap;font-size:12px}\
 td.accepted{background:#e6f4ea}td.rejected{background:#fce8e6}\
@@ -115,12 +113,7 @@ fn page(m: &Matrix) -> Markup {
     html! {
         (DOCTYPE)
         html lang="en" {
-            head {
-                meta charset="utf-8";
-                meta name="viewport" content="width=device-width, initial-scale=1";
-                title { "wireshape acceptance matrix" }
-                style { (PreEscaped(HTML_STYLE)) (PreEscaped(EXTRA_STYLE)) }
-            }
+            (super::html::page_head("wireshape acceptance matrix", EXTRA_STYLE))
             body {
                 header class="top" {
                     h1 { "wireshape acceptance matrix" }
