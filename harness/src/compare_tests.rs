@@ -103,7 +103,7 @@ fn inputs(lanes: &[Lane]) -> Inputs {
                     case: format!("t#{}", tool.name),
                 },
                 lane,
-                tool: tool.clone(),
+                tool: Arc::new(tool.clone()),
                 external: false,
                 generated: false,
                 known: Arc::from([]),

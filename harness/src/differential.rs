@@ -81,7 +81,8 @@ pub(crate) fn parse_shard(s: &str) -> Option<(usize, usize)> {
 pub struct PlannedCase {
     pub plan: CasePlan,
     pub lane: Lane,
-    pub tool: Tool,
+    /// Shared by the tool's cases on every lane (one copy per tool).
+    pub tool: Arc<Tool>,
     pub external: bool,
     /// From the generator (`--fuzz`): neither own nor external, and its
     /// ledger matches do not count toward an entry's use.
@@ -158,6 +159,7 @@ pub fn prepare(opts: &DiffOptions<'_>) -> Result<Inputs, LoadError> {
                 .instances
                 .get(t)
                 .map_or_else(|| Arc::from([]), |k| Arc::from(k.as_slice()));
+            let tool = Arc::new(tool.clone());
             for lane in &opts.lanes {
                 cases.push(PlannedCase {
                     plan: CasePlan {
@@ -165,7 +167,7 @@ pub fn prepare(opts: &DiffOptions<'_>) -> Result<Inputs, LoadError> {
                         case: format!("{}#{}", catalog.id, tool.name),
                     },
                     lane: *lane,
-                    tool: tool.clone(),
+                    tool: Arc::clone(&tool),
                     external: *external,
                     generated: false,
                     known: Arc::clone(&known),
@@ -188,6 +190,7 @@ pub fn prepare(opts: &DiffOptions<'_>) -> Result<Inputs, LoadError> {
             });
         }
         for (i, tool) in spec.tools().enumerate() {
+            let tool = Arc::new(tool);
             for lane in &opts.lanes {
                 cases.push(PlannedCase {
                     plan: CasePlan {
@@ -195,7 +198,7 @@ pub fn prepare(opts: &DiffOptions<'_>) -> Result<Inputs, LoadError> {
                         case: spec.case_id(i),
                     },
                     lane: *lane,
-                    tool: tool.clone(),
+                    tool: Arc::clone(&tool),
                     external: false,
                     generated: true,
                     known: Arc::from([]),
@@ -269,13 +272,13 @@ fn plan_requests(
             let at = cases
                 .binary_search_by(|c| c.plan.cmp(&key))
                 .ok()
-                .filter(|&at| plan.feeds[at].is_none() && cases[at].tool == *tool);
+                .filter(|&at| plan.feeds[at].is_none() && *cases[at].tool == *tool);
             tools.push(match at {
                 Some(at) => {
                     plan.feeds[at] = Some((r, pos));
                     ToolSource::Case(at)
                 }
-                None => ToolSource::Tool(tool.clone()),
+                None => ToolSource::Tool(Arc::new(tool.clone())),
             });
         }
         plan.requests.push(PlannedRequest {
@@ -315,17 +318,19 @@ pub fn run_case(
     case: &PlannedCase,
     ledger: Option<&LaneLedger>,
 ) -> (CaseOutcome, Vec<usize>) {
-    let (outcome, stale, _) = run_case_rendered(old, new, case, ledger);
+    let (outcome, stale, _) = run_case_rendered(old, new, case, ledger, None);
     (outcome, stale)
 }
 
 /// [`run_case`], also handing back both rendered outputs (for the
-/// catalog's whole requests).
+/// catalog's whole requests); `shared` holds the semantic judgements of
+/// the tool's other cases in this run.
 fn run_case_rendered(
     old: &dyn Pipeline,
     new: &dyn Pipeline,
     case: &PlannedCase,
     ledger: Option<&LaneLedger>,
+    shared: Option<&semantic::Shared<'_>>,
 ) -> (CaseOutcome, Vec<usize>, RenderedPair) {
     let lane = case.lane;
     let a = old.shape(lane, &case.tool);
@@ -375,6 +380,8 @@ fn run_case_rendered(
     let fresh;
     let judge: &dyn Fn(&Shaped) -> semantic::Semantics = if let Some(memo) = &case.semantic_memo {
         &|s| memo.judge(&case.tool, &case.known, lane, &s.tool, &s.degradations)
+    } else if let Some(shared) = shared {
+        &|s| shared.judge(lane, &s.tool, &s.degradations)
     } else {
         fresh = semantic::Original::of(&case.tool, &case.known);
         &|s| fresh.judge(lane, &s.tool, &s.degradations)
@@ -485,24 +492,42 @@ fn run_case_rendered(
     (outcome, stale, rendered)
 }
 
+/// One finished case, as a worker hands it to the collecting thread.
+struct CaseDone {
+    /// Its index in [`Inputs::cases`].
+    index: usize,
+    outcome: CaseOutcome,
+    stale: Vec<usize>,
+    /// Its rendered outputs, when a request reuses them.
+    rendered: Option<RenderedPair>,
+}
+
 /// What a worker hands the collecting thread.
-#[allow(clippy::large_enum_variant)] // one per case, moved once: boxing buys nothing
 enum Done {
-    /// A case finished (with its rendered outputs when a request reuses
-    /// them).
-    Case {
-        outcome: CaseOutcome,
-        stale: Vec<usize>,
-        rendered: Option<RenderedPair>,
-    },
+    /// The cases of one tool finished.
+    Cases(Vec<CaseDone>),
     /// A request that reuses no case of this run was compared.
     Requests(Vec<RequestOutcome>),
+}
+
+/// The cases of each tool (its lanes in this shard), in key order: one
+/// work item each, so a tool's semantic side is computed once for all its
+/// lanes and both pipelines, and dropped when they are done.
+fn tool_groups(cases: &[PlannedCase]) -> Vec<Vec<usize>> {
+    let mut groups: BTreeMap<(&str, *const Tool), Vec<usize>> = BTreeMap::new();
+    for (i, c) in cases.iter().enumerate() {
+        groups
+            .entry((c.plan.case.as_str(), Arc::as_ptr(&c.tool)))
+            .or_default()
+            .push(i);
+    }
+    groups.into_values().collect()
 }
 
 /// The tool a request's `source` names.
 fn tool<'a>(inputs: &'a Inputs, source: &'a ToolSource) -> Option<&'a Tool> {
     match source {
-        ToolSource::Case(at) => inputs.cases.get(*at).map(|c| &c.tool),
+        ToolSource::Case(at) => inputs.cases.get(*at).map(|c| &*c.tool),
         ToolSource::Tool(t) => Some(t),
     }
 }
@@ -624,42 +649,61 @@ pub fn execute(
         .collect();
     let mut remaining: Vec<usize> = plan.requests.iter().map(reused).collect();
     let mut slots: Vec<Vec<Option<RenderedPair>>> = vec![Vec::new(); plan.requests.len()];
-    let items = total + fresh.len();
+    let groups = tool_groups(&inputs.cases);
+    let items = groups.len() + fresh.len();
     let mut outcomes = Vec::with_capacity(total);
     let mut requests: Vec<RequestOutcome> = Vec::new();
     let mut stale: Vec<LedgerIssue> = Vec::new();
-    // Item `i` is case `i`, then the requests no case feeds.
+    // Item `i` is the tool group `i`, then the requests no case feeds.
     let work = |i: usize| {
-        if let Some(case) = inputs.cases.get(i) {
-            let (outcome, stale, rendered) =
-                run_case_rendered(opts.old, opts.new, case, inputs.ledgers.get(&case.lane));
-            let feeds = plan.feeds.get(i).copied().flatten().is_some();
-            Done::Case {
-                outcome,
-                stale,
-                rendered: feeds.then_some(rendered),
-            }
-        } else {
-            Done::Requests(compare_request(opts, inputs, fresh[i - total], Vec::new()))
-        }
+        let Some(group) = groups.get(i) else {
+            return Done::Requests(compare_request(
+                opts,
+                inputs,
+                fresh[i - groups.len()],
+                Vec::new(),
+            ));
+        };
+        let first = &inputs.cases[group[0]];
+        let shared = semantic::Shared::new(&first.tool, &first.known);
+        Done::Cases(
+            group
+                .iter()
+                .map(|&index| {
+                    let case = &inputs.cases[index];
+                    let (outcome, stale, rendered) = run_case_rendered(
+                        opts.old,
+                        opts.new,
+                        case,
+                        inputs.ledgers.get(&case.lane),
+                        Some(&shared),
+                    );
+                    let feeds = plan.feeds.get(index).copied().flatten().is_some();
+                    CaseDone {
+                        index,
+                        outcome,
+                        stale,
+                        rendered: feeds.then_some(rendered),
+                    }
+                })
+                .collect(),
+        )
     };
-    workers::scoped(
-        "differential",
-        opts.jobs,
-        items,
-        &work,
-        &mut |index, done| {
-            let (outcome, stale_idx, rendered) = match done {
-                Done::Requests(r) => {
-                    requests.extend(r);
-                    return;
-                }
-                Done::Case {
-                    outcome,
-                    stale,
-                    rendered,
-                } => (outcome, stale, rendered),
-            };
+    workers::scoped("differential", opts.jobs, items, &work, &mut |_, done| {
+        let cases = match done {
+            Done::Requests(r) => {
+                requests.extend(r);
+                return;
+            }
+            Done::Cases(cases) => cases,
+        };
+        for CaseDone {
+            index,
+            outcome,
+            stale: stale_idx,
+            rendered,
+        } in cases
+        {
             if let Some(l) = inputs.ledgers.get(&outcome.lane) {
                 for i in stale_idx {
                     stale.push(l.stale_issue(i, &outcome.case));
@@ -680,8 +724,8 @@ pub fn execute(
             }
             outcomes.push(outcome);
             on_result(&outcomes);
-        },
-    );
+        }
+    });
     // Generated cases are judged by the ledger but never count as its use.
     let generated: std::collections::BTreeSet<&str> = inputs
         .cases

@@ -113,7 +113,7 @@ fn fuzz_plans_each_generated_tool_on_every_lane_as_generated_cases() {
         ]
     );
     assert!(inputs.cases.iter().all(|c| c.generated && !c.external));
-    assert_eq!(inputs.cases[1].tool, crate::generate::seeded(9, 1));
+    assert_eq!(*inputs.cases[1].tool, crate::generate::seeded(9, 1));
     assert_eq!(inputs.scope, RunScope::default());
 }
 

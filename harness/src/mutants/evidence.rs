@@ -381,7 +381,7 @@ impl MutantEvidence {
         let mut outputs: Vec<(usize, usize, String)> = self
             .lane_cases(lane)
             .map(|(i, c)| {
-                let size = serde_json::to_string(&c.tool).map_or(0, |t| t.len());
+                let size = serde_json::to_string(&*c.tool).map_or(0, |t| t.len());
                 (size, i, output_bytes(&v1.shape(lane, &c.tool)))
             })
             .collect();

@@ -57,7 +57,7 @@ fn strict_evidence() -> MutantEvidence {
             case: format!("t#{id}"),
         },
         lane,
-        tool: Tool::new(id, schema),
+        tool: Arc::new(Tool::new(id, schema)),
         external: false,
         generated: false,
         known: std::sync::Arc::from([]),

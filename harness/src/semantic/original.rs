@@ -1,6 +1,7 @@
 //! The original side of a judgement, computed once per tool, and the memo
 //! the mutants path judges through.
 
+use std::cell::{OnceCell, RefCell};
 use std::collections::HashMap;
 use std::sync::{Arc, OnceLock};
 
@@ -146,14 +147,7 @@ impl Original {
         // `nullable: true` means "or null" there too: a null the original
         // allows that way is no widening (compiled when first needed).
         let mut original_openapi: Option<Option<Validator>> = None;
-        let renames: HashMap<String, &str> = records
-            .iter()
-            .filter_map(|d| {
-                let to = d.renamed_to.as_deref()?;
-                let key = d.path.strip_prefix("/properties/")?;
-                (!key.contains('/')).then(|| (key.replace("~1", "/").replace("~0", "~"), to))
-            })
-            .collect();
+        let renames: HashMap<String, &str> = renames(records).collect();
         // The translations read the original's root under the wire's key
         // names, so a renamed required key is not mistaken for an optional
         // one strict mode made required (and filled with null).
@@ -227,6 +221,70 @@ impl Original {
             out.silent = descriptions(shaped).iter().all(|d| before.contains(d));
         }
         out
+    }
+}
+
+/// The root property keys the records say were renamed (the author's key,
+/// unescaped, and the wire's): a client maps a call's arguments back.
+fn renames(records: &[Degradation]) -> impl Iterator<Item = (String, &str)> {
+    records.iter().filter_map(|d| {
+        let to = d.renamed_to.as_deref()?;
+        let key = d.path.strip_prefix("/properties/")?;
+        (!key.contains('/')).then(|| (key.replace("~1", "/").replace("~0", "~"), to))
+    })
+}
+
+/// What a judgement depends on besides the original: whether the wire
+/// reads `nullable` as OpenAPI does, the renamed root keys, and the shaped
+/// tool.
+type SeenKey = (bool, Vec<(String, String)>, Tool);
+
+/// One tool's semantic judgements in a run, shared by its cases on every
+/// lane and by both pipelines: the original side is computed once (when
+/// first needed), and an output equal to one judged before (most lanes
+/// ship the same schema; old and new often agree) reuses its verdict.
+/// Exact: a verdict depends only on what [`SeenKey`] holds.
+pub(crate) struct Shared<'a> {
+    tool: &'a Tool,
+    known: &'a [KnownInstance],
+    original: OnceCell<Original>,
+    seen: RefCell<Vec<(SeenKey, Semantics)>>,
+}
+
+impl<'a> Shared<'a> {
+    pub(crate) fn new(tool: &'a Tool, known: &'a [KnownInstance]) -> Self {
+        Self {
+            tool,
+            known,
+            original: OnceCell::new(),
+            seen: RefCell::new(Vec::new()),
+        }
+    }
+
+    /// [`Original::judge`] of `shaped` on `lane`, computed once per key.
+    pub(crate) fn judge(&self, lane: Lane, shaped: &Tool, records: &[Degradation]) -> Semantics {
+        let mut renamed: Vec<(String, String)> = renames(records)
+            .map(|(k, to)| (k, to.to_owned()))
+            .collect();
+        renamed.sort();
+        let openapi = lane == Lane::GeminiOpenapi;
+        let hit = self
+            .seen
+            .borrow()
+            .iter()
+            .find(|((o, r, t), _)| *o == openapi && *r == renamed && t == shaped)
+            .map(|(_, s)| s.clone());
+        if let Some(s) = hit {
+            return s;
+        }
+        let s = self
+            .original
+            .get_or_init(|| Original::of(self.tool, self.known))
+            .judge(lane, shaped, records);
+        self.seen
+            .borrow_mut()
+            .push(((openapi, renamed, shaped.clone()), s.clone()));
+        s
     }
 }
 
