@@ -12,8 +12,8 @@
 #
 # Usage: bash harness/benches/ratios.sh [--input CATALOG] [--python PY]
 #          [--peers PY_PEERS] [--lanes L1,L2,...] [--no-peers]
-#  --input   the catalog to shape (default: every tool of
-#            $WIRESHAPE_CORPUS_PATH, else ../shared/corpus, built by
+#  --input   the catalog to shape (default: every tool of the first
+#            directory of $WIRESHAPE_CORPUS_PATH, else ../shared/corpus, built by
 #            alltools.py into target/ratios/alltools.json: 14,142 tools, 40 MB)
 #  --python  the interpreter the peers are installed in
 #            (default $WIRESHAPE_PEERS_PYTHON, else /tmp/peers-venv/bin/python;
@@ -26,7 +26,6 @@
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/../.." && pwd)
-cd "$root"
 command_line="bash harness/benches/ratios.sh${*:+ $*}"
 
 input=""
@@ -36,15 +35,23 @@ lanes_arg=""
 peers=yes
 while [ $# -gt 0 ]; do
   case $1 in
-    --input) input=$2; shift 2 ;;
-    --python) python=$2; shift 2 ;;
-    --peers) driver=$2; shift 2 ;;
-    --lanes) lanes_arg=$2; shift 2 ;;
+    --input) input=${2:?--input needs a value}; shift 2 ;;
+    --python) python=${2:?--python needs a value}; shift 2 ;;
+    --peers) driver=${2:?--peers needs a value}; shift 2 ;;
+    --lanes) lanes_arg=${2:?--lanes needs a value}; shift 2 ;;
     --no-peers) peers=no; shift ;;
     -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
     *) echo "ratios.sh: unknown argument $1 (see --help)" >&2; exit 2 ;;
   esac
 done
+# Paths given relative to where the script was called from.
+abs() { case $1 in /*) echo "$1" ;; *) echo "$PWD/$1" ;; esac; }
+[ -z "$input" ] || input=$(abs "$input")
+case $python in */*) python=$(abs "$python") ;; esac
+driver=$(abs "$driver")
+# The first directory of WIRESHAPE_CORPUS_PATH (a `:` list, as for `wireshape run`).
+corpus=$(abs "$(echo "${WIRESHAPE_CORPUS_PATH:-$root/../shared/corpus}" | tr ':' '\n' | grep -m1 .)")
+cd "$root"
 PEER_LANES=(pydantic-ai:openai-strict openai:to-strict anthropic:transform-schema google-genai:process-schema)
 
 say() { echo "ratios.sh: $*" >&2; }
@@ -59,7 +66,6 @@ bin=$target/release
 
 # The input: given, or the whole shared corpus in one catalog.
 if [ -z "$input" ]; then
-  corpus=${WIRESHAPE_CORPUS_PATH:-$root/../shared/corpus}
   [ -d "$corpus/catalogs" ] || { say "no corpus at $corpus: set WIRESHAPE_CORPUS_PATH or pass --input"; exit 2; }
   mkdir -p "$target/ratios"
   input=$target/ratios/alltools.json
@@ -120,7 +126,7 @@ done < <("$bin/examples/shape_rate" "$input" "${lanes[@]}")
 peer=""; peer_rate=""; peer_note=""; peer_lines=""
 if [ "$peers" = no ]; then
   peer_note="peer columns missing: --no-peers"
-elif [ ! -x "$python" ]; then
+elif ! command -v "$python" >/dev/null; then
   peer_note="peer columns missing: no interpreter at $python (install the peers: bash ../shared/peers/setup.sh, or pass --python)"
 elif [ ! -f "$driver" ]; then
   peer_note="peer columns missing: no peers driver at $driver (pass --peers)"
@@ -169,7 +175,8 @@ if [ -n "$peer_rate" ]; then
 else
   echo "$peer_note"
 fi
-echo "Targets: shape/floor <= 3 on $meet_a of ${#lanes[@]} lanes; in-memory/peer >= 20 on $meet_b of ${#lanes[@]} lanes."
+if [ -n "$peer_rate" ]; then met_b="$meet_b of ${#lanes[@]} lanes"; else met_b="n/a (no peers)"; fi
+echo "Targets: shape/floor <= 3 on $meet_a of ${#lanes[@]} lanes; in-memory/peer >= 20 on $met_b."
 echo "Measured $(date -u '+%Y-%m-%d %H:%M UTC') on $(nproc) cores ($(awk -F': ' '/model name/ { print $2; exit }' /proc/cpuinfo)), wireshape $(git rev-parse --short HEAD)$(git diff --quiet HEAD -- harness || echo '+dirty'), release build:"
 echo
 echo "    $command_line"

@@ -14,14 +14,15 @@
 //!   without a report.
 //!
 //! The per-tool benches read the own corpus (`corpus/catalogs`), or the one
-//! catalog `WIRESHAPE_BENCH_INPUT` names (the 40 MB file `ratios.sh` builds,
-//! say). Counters give tools/s (bytes/s for the floor, cases/s for the run).
+//! catalog `WIRESHAPE_BENCH_INPUT` names (absolute, or relative to the
+//! workspace root: `target/ratios/alltools.json`, the 40 MB file `ratios.sh`
+//! builds, say). Counters give tools/s (bytes/s for the floor, cases/s for the run).
 //!
 //! `cargo bench -p wireshape --bench shaping [-- FILTER]`
 
 mod common;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::LazyLock;
 
 use divan::counter::{BytesCount, ItemsCount};
@@ -40,7 +41,8 @@ struct Input {
 
 static INPUT: LazyLock<Input> = LazyLock::new(|| {
     let paths = match std::env::var_os("WIRESHAPE_BENCH_INPUT") {
-        Some(p) if !p.is_empty() => vec![PathBuf::from(p)],
+        // Relative to the workspace root, where `cargo bench` is run from.
+        Some(p) if !p.is_empty() => vec![Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(p)],
         _ => common::own_catalogs(),
     };
     Input {
