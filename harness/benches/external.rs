@@ -7,10 +7,10 @@
 //!
 //! `cargo bench -p wireshape --bench external`
 
+mod common;
 #[path = "../tests/drivers/mod.rs"]
 mod drivers;
 
-use std::path::Path;
 use std::sync::LazyLock;
 
 use divan::{Bencher, black_box};
@@ -20,20 +20,7 @@ const SCHEMAS: usize = 10_000;
 
 /// The own corpus's tools, in file order, repeated up to 10,000.
 static TOOLS: LazyLock<Vec<Tool>> = LazyLock::new(|| {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus/catalogs");
-    let mut files: Vec<_> = std::fs::read_dir(&dir)
-        .expect("corpus/catalogs")
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|x| x == "json"))
-        .collect();
-    files.sort();
-    let own: Vec<Tool> = files
-        .iter()
-        .filter_map(|f| wireshape::load_catalog(f, None).ok())
-        .flat_map(|c| c.tools)
-        .collect();
-    assert!(!own.is_empty(), "no tools in {}", dir.display());
+    let own = common::load_tools(&common::own_catalogs());
     own.iter().cycle().take(SCHEMAS).cloned().collect()
 });
 
