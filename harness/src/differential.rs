@@ -152,14 +152,18 @@ pub fn prepare(opts: &DiffOptions<'_>) -> Result<Inputs, LoadError> {
         own: ids(false),
         external: ids(true),
     };
+    // Each tool moves into one shared copy for its lanes (and the whole
+    // requests): nothing is cloned per lane.
+    let mut shared: Vec<(String, Vec<Arc<Tool>>)> = Vec::with_capacity(catalogs.len());
     let mut cases = Vec::new();
-    for (catalog, external) in &catalogs {
-        for (t, tool) in catalog.tools.iter().enumerate() {
-            let known: Arc<[KnownInstance]> = catalog
-                .instances
-                .get(t)
-                .map_or_else(|| Arc::from([]), |k| Arc::from(k.as_slice()));
-            let tool = Arc::new(tool.clone());
+    for (catalog, external) in &mut catalogs {
+        let mut instances = std::mem::take(&mut catalog.instances).into_iter();
+        let tools: Vec<Arc<Tool>> = std::mem::take(&mut catalog.tools)
+            .into_iter()
+            .map(Arc::new)
+            .collect();
+        for tool in &tools {
+            let known: Arc<[KnownInstance]> = instances.next().map_or_else(|| Arc::from([]), Arc::from);
             for lane in &opts.lanes {
                 cases.push(PlannedCase {
                     plan: CasePlan {
@@ -167,7 +171,7 @@ pub fn prepare(opts: &DiffOptions<'_>) -> Result<Inputs, LoadError> {
                         case: format!("{}#{}", catalog.id, tool.name),
                     },
                     lane: *lane,
-                    tool: Arc::clone(&tool),
+                    tool: Arc::clone(tool),
                     external: *external,
                     generated: false,
                     known: Arc::clone(&known),
@@ -175,6 +179,7 @@ pub fn prepare(opts: &DiffOptions<'_>) -> Result<Inputs, LoadError> {
                 });
             }
         }
+        shared.push((catalog.id.clone(), tools));
     }
     if let Some(spec) = &opts.fuzz {
         let clash = format!("fuzz/{}", spec.seed);
@@ -223,7 +228,7 @@ pub fn prepare(opts: &DiffOptions<'_>) -> Result<Inputs, LoadError> {
             ledgers.insert(*lane, ledger::load_lane(dir, lane.id())?);
         }
     }
-    let requests = plan_requests(&catalogs, &opts.lanes, &cases, opts.shard);
+    let requests = plan_requests(&shared, &opts.lanes, &cases, opts.shard);
     Ok(Inputs {
         cases,
         unusable,
@@ -237,7 +242,7 @@ pub fn prepare(opts: &DiffOptions<'_>) -> Result<Inputs, LoadError> {
 /// id) order, this shard's share; each tool reuses its case when the case is
 /// in `cases` (same tool), else is kept to be shaped with the request.
 fn plan_requests(
-    catalogs: &[(Catalog, bool)],
+    catalogs: &[(String, Vec<Arc<Tool>>)],
     lanes: &[Lane],
     cases: &[PlannedCase],
     shard: Option<(usize, usize)>,
@@ -246,44 +251,44 @@ fn plan_requests(
         feeds: vec![None; cases.len()],
         ..RequestPlan::default()
     };
-    let mut order: Vec<(Lane, &Catalog)> = lanes
+    let mut order: Vec<(Lane, &str, &[Arc<Tool>])> = lanes
         .iter()
         .flat_map(|l| {
             catalogs
                 .iter()
-                .filter(|(c, _)| !c.tools.is_empty())
-                .map(move |(c, _)| (*l, c))
+                .filter(|(_, tools)| !tools.is_empty())
+                .map(move |(id, tools)| (*l, id.as_str(), tools.as_slice()))
         })
         .collect();
     // Stable: a catalog id loaded twice keeps its first catalog.
-    order.sort_by(|a, b| (a.0.id(), &a.1.id).cmp(&(b.0.id(), &b.1.id)));
-    order.dedup_by(|a, b| (a.0, &a.1.id) == (b.0, &b.1.id));
-    for (j, (lane, catalog)) in order.into_iter().enumerate() {
+    order.sort_by(|a, b| (a.0.id(), a.1).cmp(&(b.0.id(), b.1)));
+    order.dedup_by(|a, b| (a.0, a.1) == (b.0, b.1));
+    for (j, (lane, id, catalog_tools)) in order.into_iter().enumerate() {
         if shard.is_some_and(|(k, n)| j % n != k - 1) {
             continue;
         }
         let r = plan.requests.len();
-        let mut tools = Vec::with_capacity(catalog.tools.len());
-        for (pos, tool) in catalog.tools.iter().enumerate() {
+        let mut tools = Vec::with_capacity(catalog_tools.len());
+        for (pos, tool) in catalog_tools.iter().enumerate() {
             let key = CasePlan {
                 lane,
-                case: format!("{}#{}", catalog.id, tool.name),
+                case: format!("{id}#{}", tool.name),
             };
             let at = cases
                 .binary_search_by(|c| c.plan.cmp(&key))
                 .ok()
-                .filter(|&at| plan.feeds[at].is_none() && *cases[at].tool == *tool);
+                .filter(|&at| plan.feeds[at].is_none() && cases[at].tool == *tool);
             tools.push(match at {
                 Some(at) => {
                     plan.feeds[at] = Some((r, pos));
                     ToolSource::Case(at)
                 }
-                None => ToolSource::Tool(Arc::new(tool.clone())),
+                None => ToolSource::Tool(Arc::clone(tool)),
             });
         }
         plan.requests.push(PlannedRequest {
             lane,
-            catalog: catalog.id.clone(),
+            catalog: id.to_owned(),
             tools,
         });
     }

@@ -29,6 +29,36 @@ fn wire(lane: Lane, t: &Tool) -> String {
     compact(&lane.render(t))
 }
 
+/// Whether two values serialize to the same bytes, without serializing
+/// them: equal, with object keys in the same order (`Value`'s `==` ignores
+/// key order) and floats bit for bit (`0.0 == -0.0`).
+fn same_bytes(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Object(x), Value::Object(y)) => {
+            x.len() == y.len()
+                && x.iter()
+                    .zip(y)
+                    .all(|((ka, va), (kb, vb))| ka == kb && same_bytes(va, vb))
+        }
+        (Value::Array(x), Value::Array(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(a, b)| same_bytes(a, b))
+        }
+        (Value::Number(x), Value::Number(y)) => {
+            x == y && x.as_f64().map(f64::to_bits) == y.as_f64().map(f64::to_bits)
+        }
+        _ => a == b,
+    }
+}
+
+/// Whether two tools render the same wire bytes on every lane (the render
+/// is a function of these four fields): the cheap test before rendering.
+fn same_wire(a: &Tool, b: &Tool) -> bool {
+    a.name == b.name
+        && a.description == b.description
+        && a.strict == b.strict
+        && same_bytes(&a.input_schema, &b.input_schema)
+}
+
 fn violation(invariant: Invariant, pipeline: &dyn Pipeline, message: String) -> Violation {
     Violation {
         invariant,
@@ -48,6 +78,9 @@ pub fn idempotence(
         return Ok(());
     }
     let twice = pipeline.shape(lane, &once.tool);
+    if same_wire(&once.tool, &twice.tool) {
+        return Ok(());
+    }
     let (a, b) = (wire(lane, &once.tool), wire(lane, &twice.tool));
     if a == b {
         return Ok(());
@@ -72,6 +105,12 @@ pub fn determinism(
     first: &Shaped,
 ) -> Result<(), Violation> {
     let second = pipeline.shape(lane, input);
+    if same_wire(&first.tool, &second.tool)
+        && first.degradations == second.degradations
+        && first.outcome == second.outcome
+    {
+        return Ok(());
+    }
     let (a, b) = (wire(lane, &first.tool), wire(lane, &second.tool));
     if a == b && first.degradations == second.degradations && first.outcome == second.outcome {
         return Ok(());
@@ -198,7 +237,12 @@ pub fn never_silent(
     input: &Tool,
     shaped: &Shaped,
 ) -> Result<(), Violation> {
-    if !matches!(shaped.outcome, Outcome::Shaped) || !pipeline.reports_degradations() {
+    // An unchanged schema loses and changes nothing (the comparison below
+    // is by path and `Value` equality too).
+    if !matches!(shaped.outcome, Outcome::Shaped)
+        || !pipeline.reports_degradations()
+        || shaped.tool.input_schema == input.input_schema
+    {
         return Ok(());
     }
     let before = occurrences(&input.input_schema);
@@ -383,5 +427,48 @@ mod tests {
         let t = tool();
         let s = p.shape(Lane::DeepseekStrict, &t);
         assert_eq!(determinism(&p, Lane::DeepseekStrict, &t, &s), Ok(()));
+    }
+
+    #[test]
+    fn same_bytes_is_byte_equality_not_value_equality() {
+        assert!(same_bytes(&json!({"a": 1, "b": [1.5, "x"]}), &json!({"a": 1, "b": [1.5, "x"]})));
+        // `==` holds for these; their bytes differ.
+        assert!(!same_bytes(&json!({"a": 1, "b": 2}), &json!({"b": 2, "a": 1})));
+        assert!(!same_bytes(&json!(0.0), &json!(-0.0)));
+        assert!(!same_bytes(&json!(1), &json!(1.0)));
+        assert!(!same_bytes(&json!([1, 2]), &json!([1, 2, 3])));
+    }
+
+    /// A pipeline whose output's key order flips on every call.
+    struct Flipping(std::sync::atomic::AtomicBool);
+    impl Pipeline for Flipping {
+        fn id(&self) -> String {
+            "flipping".into()
+        }
+        fn shape(&self, _lane: Lane, tool: &Tool) -> Shaped {
+            let flip = self.0.fetch_xor(true, std::sync::atomic::Ordering::Relaxed);
+            let schema = if flip {
+                json!({"type": "object", "properties": {}})
+            } else {
+                json!({"properties": {}, "type": "object"})
+            };
+            Shaped {
+                tool: Tool::new(tool.name.clone(), schema),
+                degradations: Vec::new(),
+                outcome: Outcome::Shaped,
+            }
+        }
+    }
+
+    #[test]
+    fn determinism_and_idempotence_catch_a_key_order_that_changes() {
+        let p = Flipping(std::sync::atomic::AtomicBool::new(false));
+        let t = tool();
+        let first = p.shape(Lane::OpenaiChat, &t);
+        let v = determinism(&p, Lane::OpenaiChat, &t, &first).unwrap_err();
+        assert_eq!(v.invariant, Invariant::Determinism);
+        let once = p.shape(Lane::OpenaiChat, &t);
+        let v = idempotence(&p, Lane::OpenaiChat, &t, &once).unwrap_err();
+        assert_eq!(v.invariant, Invariant::Idempotence);
     }
 }

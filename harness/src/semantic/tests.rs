@@ -548,3 +548,72 @@ fn a_draft3_required_flag_is_read_as_the_parent_requiring_the_property() {
     assert_eq!(got.class, SemanticClass::Widened);
     assert!(got.widened.is_some_and(|w| w.get("id").is_none()));
 }
+
+/// A tool's shared judgements give what a fresh judgement gives, whichever
+/// lane or records asked first: the renames and the OpenAPI reading of
+/// `nullable` are part of what an earlier verdict is reused for.
+#[test]
+fn shared_judgements_are_reused_only_for_the_same_renames_and_reading() {
+    let original = json!({
+        "type": "object",
+        "properties": {"a:b": {"type": "integer"}},
+        "required": ["a:b"]
+    });
+    let renamed = Tool::new(
+        "t",
+        json!({
+            "type": "object",
+            "properties": {"a_b": {"type": "integer"}},
+            "required": ["a_b"]
+        }),
+    );
+    let nullable = Tool::new(
+        "t",
+        json!({
+            "type": "object",
+            "properties": {"a:b": {"type": "integer", "nullable": true}},
+            "required": ["a:b"]
+        }),
+    );
+    let record = crate::degradation::Degradation {
+        tool: "t".into(),
+        lane: Lane::GeminiOpenapi,
+        path: "/properties/a:b".into(),
+        keyword: "properties".into(),
+        action: crate::degradation::Action::Rewritten,
+        reason: String::new(),
+        rule: None,
+        pass: "sanitize-property-keys".into(),
+        renamed_to: Some("a_b".into()),
+    };
+    let tool = Tool::new("t", original);
+    let fresh = Original::of(&tool, &[]);
+    let shared = Shared::new(&tool, &[]);
+    let asks: [(Lane, &Tool, &[crate::degradation::Degradation]); 6] = [
+        (Lane::OpenaiChat, &renamed, &[]),
+        (Lane::OpenaiChat, &renamed, std::slice::from_ref(&record)),
+        (Lane::GeminiOpenapi, &renamed, &[]),
+        (Lane::OpenaiChat, &nullable, &[]),
+        (Lane::GeminiOpenapi, &nullable, &[]),
+        (Lane::Mistral, &renamed, &[]),
+    ];
+    let classes: Vec<SemanticClass> = asks
+        .iter()
+        .map(|&(lane, shaped, records)| {
+            let got = shared.judge(lane, shaped, records);
+            assert_eq!(got, fresh.judge(lane, shaped, records), "{lane:?} {records:?}");
+            got.class
+        })
+        .collect();
+    assert_eq!(
+        classes,
+        [
+            SemanticClass::Narrowed,
+            SemanticClass::Preserved,
+            SemanticClass::Narrowed,
+            SemanticClass::Preserved,
+            SemanticClass::Widened,
+            SemanticClass::Narrowed,
+        ]
+    );
+}
