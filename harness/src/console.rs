@@ -13,9 +13,11 @@ use crate::{Catalog, Class, Lane, Outcome, Profile, RunReport, Shaped};
 
 /// Pretty JSON on stdout, key order preserved.
 pub(crate) fn json(v: &Value) -> Result<()> {
-    let mut out = std::io::stdout().lock();
+    // Buffered: serde_json writes token by token, one syscall each unbuffered.
+    let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
     serde_json::to_writer_pretty(&mut out, v)?;
     writeln!(out)?;
+    out.flush()?;
     Ok(())
 }
 

@@ -87,12 +87,33 @@ pub struct TooDeep {
 
 /// Escape one JSON Pointer reference token (RFC 6901).
 pub(crate) fn escape_token(token: &str) -> String {
-    token.replace('~', "~0").replace('/', "~1")
+    let mut out = String::with_capacity(token.len());
+    push_escaped(&mut out, token);
+    out
+}
+
+/// Append `token`, escaped as a JSON Pointer reference token, to `out`.
+fn push_escaped(out: &mut String, token: &str) {
+    if !token.contains(['~', '/']) {
+        out.push_str(token);
+        return;
+    }
+    for c in token.chars() {
+        match c {
+            '~' => out.push_str("~0"),
+            '/' => out.push_str("~1"),
+            c => out.push(c),
+        }
+    }
 }
 
 /// `parent` + `/token`, escaped.
 pub(crate) fn child_path(parent: &str, token: &str) -> String {
-    format!("{parent}/{}", escape_token(token))
+    let mut out = String::with_capacity(parent.len() + token.len() + 1);
+    out.push_str(parent);
+    out.push('/');
+    push_escaped(&mut out, token);
+    out
 }
 
 /// One child schema position of a node: the keyword it hangs under, an
@@ -117,10 +138,26 @@ impl ChildKey {
 
     /// The pointer suffix this child adds to its parent's path.
     pub(crate) fn suffix(&self) -> String {
+        let mut out = String::new();
+        self.push_suffix(&mut out);
+        out
+    }
+
+    /// Append the pointer suffix this child adds to its parent's path to `out`.
+    pub(crate) fn push_suffix(&self, out: &mut String) {
+        use std::fmt::Write as _;
+        out.push('/');
         match self {
-            Self::Single(k) => format!("/{}", escape_token(k)),
-            Self::Named(k, n) => format!("/{}/{}", escape_token(k), escape_token(n)),
-            Self::Indexed(k, i) => format!("/{}/{i}", escape_token(k)),
+            Self::Single(k) => push_escaped(out, k),
+            Self::Named(k, n) => {
+                push_escaped(out, k);
+                out.push('/');
+                push_escaped(out, n);
+            }
+            Self::Indexed(k, i) => {
+                push_escaped(out, k);
+                let _ = write!(out, "/{i}");
+            }
         }
     }
 
@@ -292,7 +329,7 @@ pub(crate) fn walk<'a, S, B>(
                     continue;
                 };
                 let len = path.len();
-                path.push_str(&child.suffix());
+                child.push_suffix(path);
                 if let Some(sub) = child.get(map)
                     && let ControlFlow::Break(b) = self.go(sub, path, depth + 1, inherited)?
                 {
@@ -445,7 +482,7 @@ pub(crate) fn rewrite_with<R: Rewrite>(
                 return Ok(None);
             };
             let len = path.len();
-            path.push_str(&key.suffix());
+            key.push_suffix(path);
             let out = match key.get_mut(map) {
                 Some(sub) => go(r, sub, Some(key), path, depth + 1, inherited)?,
                 None => None,

@@ -32,7 +32,13 @@ fn tokens(pointer: &str) -> Vec<String> {
     }
     pointer[1..]
         .split('/')
-        .map(|t| t.replace("~1", "/").replace("~0", "~"))
+        .map(|t| {
+            if t.contains('~') {
+                t.replace("~1", "/").replace("~0", "~")
+            } else {
+                t.to_owned()
+            }
+        })
         .collect()
 }
 
@@ -100,10 +106,15 @@ pub(super) fn render(schema: &Value, pointer: &str, style: Style) -> String {
 /// The pointer reaches a node through proto fields only: `properties`
 /// values, object `items`, `anyOf` branches.
 pub(super) fn is_proto_pointer(pointer: &str) -> bool {
-    let t = tokens(pointer);
+    // Raw tokens: an escaped token (one with `~`) never decodes to a keyword
+    // or an index, so the keywords and indices compare as they are.
+    if pointer.is_empty() {
+        return true;
+    }
+    let t: Vec<&str> = pointer[1..].split('/').collect();
     let mut i = 0;
     while i < t.len() {
-        match t[i].as_str() {
+        match t[i] {
             "properties" if i + 1 < t.len() => i += 2,
             "items" => i += 1,
             "anyOf" if t.get(i + 1).is_some_and(|n| n.parse::<usize>().is_ok()) => i += 2,
