@@ -163,7 +163,8 @@ pub fn prepare(opts: &DiffOptions<'_>) -> Result<Inputs, LoadError> {
             .map(Arc::new)
             .collect();
         for tool in &tools {
-            let known: Arc<[KnownInstance]> = instances.next().map_or_else(|| Arc::from([]), Arc::from);
+            let known: Arc<[KnownInstance]> =
+                instances.next().map_or_else(|| Arc::from([]), Arc::from);
             for lane in &opts.lanes {
                 cases.push(PlannedCase {
                     plan: CasePlan {

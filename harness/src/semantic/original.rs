@@ -263,9 +263,8 @@ impl<'a> Shared<'a> {
 
     /// [`Original::judge`] of `shaped` on `lane`, computed once per key.
     pub(crate) fn judge(&self, lane: Lane, shaped: &Tool, records: &[Degradation]) -> Semantics {
-        let mut renamed: Vec<(String, String)> = renames(records)
-            .map(|(k, to)| (k, to.to_owned()))
-            .collect();
+        let mut renamed: Vec<(String, String)> =
+            renames(records).map(|(k, to)| (k, to.to_owned())).collect();
         renamed.sort();
         let openapi = lane == Lane::GeminiOpenapi;
         let hit = self

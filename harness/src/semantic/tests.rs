@@ -601,7 +601,11 @@ fn shared_judgements_are_reused_only_for_the_same_renames_and_reading() {
         .iter()
         .map(|&(lane, shaped, records)| {
             let got = shared.judge(lane, shaped, records);
-            assert_eq!(got, fresh.judge(lane, shaped, records), "{lane:?} {records:?}");
+            assert_eq!(
+                got,
+                fresh.judge(lane, shaped, records),
+                "{lane:?} {records:?}"
+            );
             got.class
         })
         .collect();
