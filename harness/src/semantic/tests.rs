@@ -6,6 +6,21 @@ use super::*;
 use crate::lane::Lane;
 use crate::tool::Tool;
 
+/// The record of a root property key `from` renamed to `to` on `lane`.
+fn rename_record(lane: Lane, from: &str, to: &str) -> crate::degradation::Degradation {
+    crate::degradation::Degradation {
+        tool: "t".into(),
+        lane,
+        path: format!("/properties/{from}"),
+        keyword: "properties".into(),
+        action: crate::degradation::Action::Rewritten,
+        reason: String::new(),
+        rule: None,
+        pass: "sanitize-property-keys".into(),
+        renamed_to: Some(to.into()),
+    }
+}
+
 fn judge(lane: Lane, original: Value, shaped: Value) -> Semantics {
     let o = Tool::new("t", original);
     Original::of(&o, &[]).judge_with_losses(lane, &Tool::new("t", shaped), &[])
@@ -293,17 +308,7 @@ fn a_renamed_property_key_is_mapped_through_its_record() {
     let o = Original::of(&Tool::new("t", original), &[]);
     let unmapped = o.judge(Lane::GeminiOpenapi, &Tool::new("t", renamed.clone()), &[]);
     assert_eq!(unmapped.class, SemanticClass::Narrowed);
-    let record = crate::degradation::Degradation {
-        tool: "t".into(),
-        lane: Lane::GeminiOpenapi,
-        path: "/properties/a:b".into(),
-        keyword: "properties".into(),
-        action: crate::degradation::Action::Rewritten,
-        reason: String::new(),
-        rule: None,
-        pass: "sanitize-property-keys".into(),
-        renamed_to: Some("a_b".into()),
-    };
+    let record = rename_record(Lane::GeminiOpenapi, "a:b", "a_b");
     let mapped = o.judge(Lane::GeminiOpenapi, &Tool::new("t", renamed), &[record]);
     assert_eq!(mapped.class, SemanticClass::Preserved, "{mapped:?}");
 }
@@ -324,17 +329,7 @@ fn a_renamed_required_key_is_not_filled_with_null() {
         "properties": {"name": {"type": "string"}, "p_v": {"description": "any value"}},
         "required": ["name", "p_v"]
     });
-    let record = crate::degradation::Degradation {
-        tool: "t".into(),
-        lane: Lane::AnthropicMessages,
-        path: "/properties/p:v".into(),
-        keyword: "properties".into(),
-        action: crate::degradation::Action::Rewritten,
-        reason: String::new(),
-        rule: None,
-        pass: "sanitize-property-keys".into(),
-        renamed_to: Some("p_v".into()),
-    };
+    let record = rename_record(Lane::AnthropicMessages, "p:v", "p_v");
     let o = Original::of(&Tool::new("t", original), &[]);
     let got = o.judge(Lane::AnthropicMessages, &Tool::new("t", renamed), &[record]);
     assert_eq!(got.class, SemanticClass::Preserved, "{got:?}");
@@ -575,17 +570,7 @@ fn shared_judgements_are_reused_only_for_the_same_renames_and_reading() {
             "required": ["a:b"]
         }),
     );
-    let record = crate::degradation::Degradation {
-        tool: "t".into(),
-        lane: Lane::GeminiOpenapi,
-        path: "/properties/a:b".into(),
-        keyword: "properties".into(),
-        action: crate::degradation::Action::Rewritten,
-        reason: String::new(),
-        rule: None,
-        pass: "sanitize-property-keys".into(),
-        renamed_to: Some("a_b".into()),
-    };
+    let record = rename_record(Lane::GeminiOpenapi, "a:b", "a_b");
     let tool = Tool::new("t", original);
     let fresh = Original::of(&tool, &[]);
     let shared = Shared::new(&tool, &[]);
