@@ -235,7 +235,7 @@ const MAX_CHAIN: usize = 200;
 
 /// A tool from fuzzer bytes: JSON bytes are a tool (an object with
 /// `input_schema`) or its schema as is, other bytes drive the structured
-/// generator.
+/// generator within [`Limits::for_len`] of their length.
 pub fn tool_from_bytes(data: &[u8]) -> Result<Tool> {
     if let Ok(value) = serde_json::from_slice::<Value>(data) {
         // A whole tool (`{"name", "input_schema", "strict"?, ..}`) or a schema.
@@ -246,13 +246,58 @@ pub fn tool_from_bytes(data: &[u8]) -> Result<Tool> {
         }
         return Ok(Tool::new("fuzz_tool", value));
     }
-    tool(&mut Unstructured::new(data))
+    tool_with(&mut Unstructured::new(data), Limits::for_len(data.len()))
+}
+
+/// How big a generated schema may grow.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limits {
+    /// Schema nodes (each takes some input bytes; literals and leaves are
+    /// free once it is spent).
+    pub nodes: usize,
+    /// Members of one huge `enum`.
+    pub enum_len: usize,
+    /// Depth of one keyword chain (past the walks' `MAX_DEPTH` is where
+    /// the limits meet).
+    pub chain: usize,
+}
+
+impl Limits {
+    /// The full sizes: [`seeded`] (so a seed names the same tools whatever
+    /// the fuzz targets do) and [`tool`].
+    pub const SEEDED: Self = Self {
+        nodes: 400,
+        enum_len: 3000,
+        chain: MAX_CHAIN,
+    };
+
+    /// Sizes bounded by the input's length, so a fuzz input's work grows
+    /// with its bytes (and libFuzzer's `-max_len` bounds it): a node per 4
+    /// bytes (once the bytes run out, `arbitrary` answers zeros and the
+    /// generator would go on making nodes), at most `len` enum members and
+    /// a chain `len` deep, and never past [`Limits::SEEDED`].
+    pub fn for_len(len: usize) -> Self {
+        Self {
+            nodes: (len / 4).min(Self::SEEDED.nodes),
+            enum_len: len.min(Self::SEEDED.enum_len),
+            chain: len.clamp(1, Self::SEEDED.chain),
+        }
+    }
+}
+
+/// One generated tool at the full sizes ([`Limits::SEEDED`]).
+pub fn tool(u: &mut Unstructured<'_>) -> Result<Tool> {
+    tool_with(u, Limits::SEEDED)
 }
 
 /// One generated tool: a name, maybe a description and a strict flag, and a
-/// schema that is usually an object at the root.
-pub fn tool(u: &mut Unstructured<'_>) -> Result<Tool> {
-    let mut g = Gen { u, budget: 400 };
+/// schema that is usually an object at the root, within `limits`.
+pub fn tool_with(u: &mut Unstructured<'_>, limits: Limits) -> Result<Tool> {
+    let mut g = Gen {
+        u,
+        budget: limits.nodes,
+        limits,
+    };
     let name = if g.u.ratio(3, 4)? {
         "get_weather".to_owned()
     } else {
@@ -277,6 +322,19 @@ struct Gen<'a, 'b> {
     u: &'a mut Unstructured<'b>,
     /// Nodes left to generate: keeps inputs (and shaping time) bounded.
     budget: usize,
+    limits: Limits,
+}
+
+/// An object of `pairs`, in order. Unlike `json!`, which deep-copies every
+/// `Value` it is given (through `to_value`), this moves them: a chain built
+/// by nesting stays linear in its depth.
+fn obj<const N: usize>(pairs: [(&str, Value); N]) -> Value {
+    Value::Object(pairs.into_iter().map(|(k, v)| (k.to_owned(), v)).collect())
+}
+
+/// A string value.
+fn s(text: &str) -> Value {
+    Value::String(text.to_owned())
 }
 
 impl Gen<'_, '_> {
@@ -378,7 +436,8 @@ impl Gen<'_, '_> {
         if self.u.ratio(1, 5)? {
             let s = self.child(depth)?;
             let key = self.pick(&["anyOf", "oneOf", "allOf"])?;
-            m.insert(key.into(), json!([s, {"required": names.first()}]));
+            let required = obj([("required", json!(names.first()))]);
+            m.insert(key.into(), Value::Array(vec![s, required]));
         }
         self.extras(&mut m)?;
         Ok(Value::Object(m))
@@ -397,7 +456,9 @@ impl Gen<'_, '_> {
         if self.u.ratio(1, 3)? {
             let n = self.name()?;
             let s = self.child(depth)?;
-            m.insert("properties".into(), json!({ n: s }));
+            let mut props = Map::new();
+            props.insert(n, s);
+            m.insert("properties".into(), Value::Object(props));
         }
         m.insert(key.into(), Value::Array(arms));
         Ok(Value::Object(m))
@@ -411,8 +472,8 @@ impl Gen<'_, '_> {
             0 => json!({"type": "null"}),
             1 => json!({"type": [t, "null"]}),
             2 => json!({"type": t, "nullable": true}),
-            3 => json!({"anyOf": [inner, {"type": "null"}]}),
-            4 => json!({"oneOf": [{"type": "null"}, inner]}),
+            3 => obj([("anyOf", Value::Array(vec![inner, json!({"type": "null"})]))]),
+            4 => obj([("oneOf", Value::Array(vec![json!({"type": "null"}), inner]))]),
             5 => json!({"enum": [null, "a"]}),
             6 => json!({"const": null}),
             7 => json!({"type": ["null"], "default": null}),
@@ -434,12 +495,18 @@ impl Gen<'_, '_> {
             "",
         ])?;
         let extra = self.child(depth)?;
-        Ok(json!({
-            "type": "object",
-            "properties": {"a": {"$ref": target}, "b": extra},
-            "$defs": {"a": {"$ref": "#/$defs/b"}, "b": {"anyOf": [{"$ref": "#/$defs/a"}, {"type": "null"}]}},
-            "definitions": {"a": {"$ref": "#"}}
-        }))
+        Ok(obj([
+            ("type", s("object")),
+            (
+                "properties",
+                obj([("a", json!({"$ref": target})), ("b", extra)]),
+            ),
+            (
+                "$defs",
+                json!({"a": {"$ref": "#/$defs/b"}, "b": {"anyOf": [{"$ref": "#/$defs/a"}, {"type": "null"}]}}),
+            ),
+            ("definitions", json!({"a": {"$ref": "#"}})),
+        ]))
     }
 
     fn leaf(&mut self) -> Result<Value> {
@@ -470,11 +537,29 @@ impl Gen<'_, '_> {
     fn array(&mut self, depth: usize) -> Result<Value> {
         let item = self.child(depth)?;
         Ok(match self.u.int_in_range(0..=4)? {
-            0 => json!({"type": "array", "items": item}),
-            1 => json!({"type": "array", "items": [item, {"type": "string"}]}),
-            2 => json!({"type": "array", "prefixItems": [item], "items": false}),
-            3 => json!({"type": "array", "contains": item, "minContains": 1, "uniqueItems": true}),
-            _ => json!({"type": ["array", "null"], "items": {"anyOf": [item, {"type": "null"}]}}),
+            0 => obj([("type", s("array")), ("items", item)]),
+            1 => obj([
+                ("type", s("array")),
+                ("items", Value::Array(vec![item, json!({"type": "string"})])),
+            ]),
+            2 => obj([
+                ("type", s("array")),
+                ("prefixItems", Value::Array(vec![item])),
+                ("items", Value::Bool(false)),
+            ]),
+            3 => obj([
+                ("type", s("array")),
+                ("contains", item),
+                ("minContains", json!(1)),
+                ("uniqueItems", Value::Bool(true)),
+            ]),
+            _ => obj([
+                ("type", json!(["array", "null"])),
+                (
+                    "items",
+                    obj([("anyOf", Value::Array(vec![item, json!({"type": "null"})]))]),
+                ),
+            ]),
         })
     }
 
@@ -484,16 +569,19 @@ impl Gen<'_, '_> {
         let fake = self.child(depth)?;
         let key = self.pick(&["enum", "const", "default", "examples"])?;
         let value = if key == "enum" || key == "examples" {
-            json!([fake, {"type": "object", "properties": {"x": {"pattern": "(?=a)"}}}])
+            Value::Array(vec![
+                fake,
+                json!({"type": "object", "properties": {"x": {"pattern": "(?=a)"}}}),
+            ])
         } else {
             fake
         };
-        Ok(json!({"type": "object", key: value}))
+        Ok(obj([("type", s("object")), (key, value)]))
     }
 
     fn huge_enum(&mut self) -> Result<Value> {
         self.budget = self.budget.saturating_sub(100);
-        let n = self.u.int_in_range(0..=3000)?;
+        let n = self.u.int_in_range(0..=self.limits.enum_len)?;
         let values: Vec<Value> = (0..n).map(|i| json!(format!("v{i}"))).collect();
         Ok(json!({"type": "string", "enum": values}))
     }
@@ -501,15 +589,15 @@ impl Gen<'_, '_> {
     /// One keyword nested many times: past the walks' depth limit.
     fn chain(&mut self) -> Result<Value> {
         self.budget = self.budget.saturating_sub(50);
-        let n = self.u.int_in_range(1..=MAX_CHAIN)?;
+        let n = self.u.int_in_range(1..=self.limits.chain)?;
         let how = self.u.int_in_range(0..=3)?;
         let mut v = json!({"type": "string"});
         for _ in 0..n {
             v = match how {
-                0 => json!({ "not": v }),
-                1 => json!({"type": "array", "items": v}),
-                2 => json!({"anyOf": [v]}),
-                _ => json!({"type": "object", "properties": {"a": v}}),
+                0 => obj([("not", v)]),
+                1 => obj([("type", s("array")), ("items", v)]),
+                2 => obj([("anyOf", Value::Array(vec![v]))]),
+                _ => obj([("type", s("object")), ("properties", obj([("a", v)]))]),
             };
         }
         Ok(v)
@@ -519,17 +607,23 @@ impl Gen<'_, '_> {
         let a = self.child(depth)?;
         let b = self.child(depth)?;
         Ok(match self.u.int_in_range(0..=4)? {
-            0 => json!({"if": a, "then": b, "else": {"type": "null"}}),
-            1 => json!({"type": "object", "not": a}),
-            2 => {
-                json!({"type": "object", "properties": {"a": a, "b": b}, "dependentRequired": {"a": ["b"]}})
-            }
-            3 => {
-                json!({"type": "object", "propertyNames": {"pattern": "^[a-z]+$"}, "patternProperties": {"^x-": a}})
-            }
-            _ => {
-                json!({"type": "object", "dependencies": {"a": b}, "unevaluatedProperties": false})
-            }
+            0 => obj([("if", a), ("then", b), ("else", json!({"type": "null"}))]),
+            1 => obj([("type", s("object")), ("not", a)]),
+            2 => obj([
+                ("type", s("object")),
+                ("properties", obj([("a", a), ("b", b)])),
+                ("dependentRequired", json!({"a": ["b"]})),
+            ]),
+            3 => obj([
+                ("type", s("object")),
+                ("propertyNames", json!({"pattern": "^[a-z]+$"})),
+                ("patternProperties", obj([("^x-", a)])),
+            ]),
+            _ => obj([
+                ("type", s("object")),
+                ("dependencies", obj([("a", b)])),
+                ("unevaluatedProperties", Value::Bool(false)),
+            ]),
         })
     }
 
@@ -573,7 +667,7 @@ impl Gen<'_, '_> {
             5 => Value::Array(vec![self.literal(depth + 1)?, self.literal(depth + 1)?]),
             _ => {
                 let k = self.pick(KEYWORDS)?;
-                json!({ k: self.literal(depth + 1)? })
+                obj([(k, self.literal(depth + 1)?)])
             }
         })
     }
@@ -610,6 +704,63 @@ mod tests {
             })
             .count();
         assert!(raw_deep > 0, "the generator itself still makes deep chains");
+    }
+
+    #[test]
+    fn limits_follow_the_input_length_up_to_the_full_sizes() {
+        assert_eq!(
+            Limits::for_len(10),
+            Limits {
+                nodes: 2,
+                enum_len: 10,
+                chain: 10
+            }
+        );
+        assert_eq!(Limits::for_len(0).chain, 1);
+        assert_eq!(Limits::for_len(1 << 20), Limits::SEEDED);
+    }
+
+    /// The fuzz targets' sizes follow their input: 64 bytes never make an
+    /// enum past 64 members or a chain past the walks' depth limit, where
+    /// the full sizes (the same bytes, padded to 512) make both.
+    #[test]
+    fn short_inputs_generate_small_schemas() {
+        fn longest_enum(v: &Value) -> usize {
+            match v {
+                Value::Object(m) => m
+                    .iter()
+                    .map(|(k, v)| match (k.as_str(), v) {
+                        ("enum", Value::Array(a)) => a.len().max(longest_enum(v)),
+                        _ => longest_enum(v),
+                    })
+                    .max()
+                    .unwrap_or(0),
+                Value::Array(a) => a.iter().map(longest_enum).max().unwrap_or(0),
+                _ => 0,
+            }
+        }
+        let (mut short_enum, mut short_deep) = (0, 0);
+        let (mut full_enum, mut full_deep) = (0, 0);
+        for i in 0..2000u64 {
+            let mut stream = SplitMix64(i);
+            let mut bytes = Vec::with_capacity(SEEDED_BYTES);
+            while bytes.len() < SEEDED_BYTES {
+                bytes.extend_from_slice(&stream.next().to_le_bytes());
+            }
+            let deep = |t: &Tool| crate::schema::visit(&t.input_schema, &mut |_, _| {}).is_err();
+            if let Ok(t) = tool_with(&mut Unstructured::new(&bytes[..64]), Limits::for_len(64)) {
+                short_enum = short_enum.max(longest_enum(&t.input_schema));
+                short_deep += usize::from(deep(&t));
+            }
+            if let Ok(t) = tool(&mut Unstructured::new(&bytes)) {
+                full_enum = full_enum.max(longest_enum(&t.input_schema));
+                full_deep += usize::from(deep(&t));
+            }
+        }
+        assert!(short_enum <= 64, "{short_enum}");
+        assert_eq!(short_deep, 0);
+        assert!(full_enum > 64, "{full_enum}");
+        assert!(full_deep > 0);
     }
 
     #[test]

@@ -1,6 +1,11 @@
 //! Property drivers: one function per fuzz target, shared by the cargo-fuzz
 //! targets (`fuzz/`) and the proptest properties (`tests/props.rs`).
 //!
+//! Each property has a one-cell form (`*_on`, `*_as`: one lane, one
+//! profile, one format; what a fuzz input exercises, so an input costs one
+//! shaping, not 32) and an every-cell form built on it (what `cargo test`
+//! and the committed regressions use).
+//!
 //! A driver only loops over lanes and profiles and calls the checks the
 //! differential run and the replay use (`invariants`, `replay::judge_shaped`,
 //! `load_catalog_bytes`, `oracle::check`); it never re-implements one. Each
@@ -25,33 +30,61 @@ const LINES: [Profile; 2] = [Profile::V0, Profile::V1];
 
 type Invariant = fn(&dyn Pipeline, Lane, &Tool, &Shaped) -> Result<(), Violation>;
 
-/// Run `check` on every lane × `profiles`; the first violation's message.
-fn each(tool: &Tool, profiles: &[Profile], check: Invariant) -> Result<(), String> {
+/// Shape `tool` on one lane with one profile and run `check`; the violation's
+/// message.
+fn one(tool: &Tool, lane: Lane, profile: Profile, check: Invariant) -> Result<(), String> {
+    let pipeline = profile.with_config(PipelineConfig::default());
+    let shaped = pipeline.shape(lane, tool);
+    check(&pipeline, lane, tool, &shaped).map_err(|v| v.message)
+}
+
+/// `cell` on every lane × `profiles`; the first violation's message.
+fn each(
+    profiles: &[Profile],
+    mut cell: impl FnMut(Lane, Profile) -> Result<(), String>,
+) -> Result<(), String> {
     for &profile in profiles {
-        let pipeline = profile.with_config(PipelineConfig::default());
         for &lane in Lane::ALL {
-            let shaped = pipeline.shape(lane, tool);
-            check(&pipeline, lane, tool, &shaped).map_err(|v| v.message)?;
+            cell(lane, profile)?;
         }
     }
     Ok(())
 }
 
-/// Every lane × v0/v1: shaping never panics (`invariants::no_panic`).
+/// One lane, one profile: shaping never panics (`invariants::no_panic`).
+pub fn shape_no_panic_on(tool: &Tool, lane: Lane, profile: Profile) -> Result<(), String> {
+    one(tool, lane, profile, invariants::no_panic)
+}
+
+/// Every lane × v0/v1: [`shape_no_panic_on`].
 pub fn shape_no_panic(tool: &Tool) -> Result<(), String> {
-    each(tool, &LINES, invariants::no_panic)
+    each(&LINES, |lane, profile| {
+        shape_no_panic_on(tool, lane, profile)
+    })
 }
 
-/// Every lane, v1: shaping the output again changes nothing
+/// One lane, v1: shaping the output again changes nothing
 /// (`invariants::idempotence`).
-pub fn shape_idempotent(tool: &Tool) -> Result<(), String> {
-    each(tool, &[Profile::V1], invariants::idempotence)
+pub fn shape_idempotent_on(tool: &Tool, lane: Lane) -> Result<(), String> {
+    one(tool, lane, Profile::V1, invariants::idempotence)
 }
 
-/// Every lane × v0/v1: every lost keyword has a degradation record
+/// Every lane, v1: [`shape_idempotent_on`].
+pub fn shape_idempotent(tool: &Tool) -> Result<(), String> {
+    each(&[Profile::V1], |lane, _| shape_idempotent_on(tool, lane))
+}
+
+/// One lane, one profile: every lost keyword has a degradation record
 /// (`invariants::never_silent`).
+pub fn shape_never_silent_on(tool: &Tool, lane: Lane, profile: Profile) -> Result<(), String> {
+    one(tool, lane, profile, invariants::never_silent)
+}
+
+/// Every lane × v0/v1: [`shape_never_silent_on`].
 pub fn shape_never_silent(tool: &Tool) -> Result<(), String> {
-    each(tool, &LINES, invariants::never_silent)
+    each(&LINES, |lane, profile| {
+        shape_never_silent_on(tool, lane, profile)
+    })
 }
 
 /// The replay's declared gaps (`recordings/known-gaps.toml` of this source
@@ -64,7 +97,7 @@ fn declared_gaps() -> &'static [KnownGap] {
     })
 }
 
-/// Every lane, v1: the shaped tool is accepted by the lane's oracle or
+/// One lane, v1: the shaped tool is accepted by the lane's oracle or
 /// failed closed, judged exactly as a replay judges a recording
 /// (`replay::judge_shaped`, then `replay::judge_fix` against the declared
 /// gaps): a lane without v1 passes, or a rule whose recordings are declared
@@ -73,53 +106,73 @@ fn declared_gaps() -> &'static [KnownGap] {
 /// property tightens with it. A tool that errors on a documented limit
 /// (nesting past `MAX_DEPTH`) ships unchanged by design and is not judged;
 /// a panic is left to [`shape_no_panic`].
-pub fn shape_conforms(tool: &Tool) -> Result<(), String> {
+pub fn shape_conforms_on(tool: &Tool, lane: Lane) -> Result<(), String> {
     let v1: BuiltinPipeline = Profile::V1.with_config(PipelineConfig::default());
     let cx = Context {
         tool_choice: None,
         response_format: None,
         as_of: DEFAULT_AS_OF,
     };
-    for &lane in Lane::ALL {
-        let shaped = v1.shape(lane, tool);
-        if matches!(shaped.outcome, Outcome::Errored { .. }) {
-            continue;
-        }
-        let fix = replay::judge_shaped(
-            lane,
-            std::slice::from_ref(&shaped),
-            &cx,
-            replay::has_v1_shaping(lane),
-        );
-        let Fix::StillRejected { rejections } = &fix else {
-            continue;
-        };
-        // Each rejection as a recording of its rule would be judged.
-        let undeclared: Vec<&String> = rejections
-            .iter()
-            .filter(|r| {
-                let rule = r.split_once(": ").map_or(r.as_str(), |(rule, _)| rule);
-                replay::judge_fix(&format!("{rule}-fuzz"), &fix, declared_gaps()).is_err()
-            })
-            .collect();
-        if !undeclared.is_empty() {
-            return Err(format!(
-                "v1 on {lane}: the oracle still rejects the shaped tool under a rule with no declared gap: {}\n  input:  {}\n  output: {}",
-                undeclared
-                    .iter()
-                    .map(|s| s.as_str())
-                    .collect::<Vec<_>>()
-                    .join("; "),
-                crate::schema::to_bytes(&tool.input_schema),
-                crate::schema::to_bytes(&lane.render(&shaped.tool)),
-            ));
+    let shaped = v1.shape(lane, tool);
+    if matches!(shaped.outcome, Outcome::Errored { .. }) {
+        return Ok(());
+    }
+    let fix = replay::judge_shaped(
+        lane,
+        std::slice::from_ref(&shaped),
+        &cx,
+        replay::has_v1_shaping(lane),
+    );
+    let Fix::StillRejected { rejections } = &fix else {
+        return Ok(());
+    };
+    // Each rejection as a recording of its rule would be judged.
+    let undeclared: Vec<&String> = rejections
+        .iter()
+        .filter(|r| {
+            let rule = r.split_once(": ").map_or(r.as_str(), |(rule, _)| rule);
+            replay::judge_fix(&format!("{rule}-fuzz"), &fix, declared_gaps()).is_err()
+        })
+        .collect();
+    if !undeclared.is_empty() {
+        return Err(format!(
+            "v1 on {lane}: the oracle still rejects the shaped tool under a rule with no declared gap: {}\n  input:  {}\n  output: {}",
+            undeclared
+                .iter()
+                .map(|s| s.as_str())
+                .collect::<Vec<_>>()
+                .join("; "),
+            crate::schema::to_bytes(&tool.input_schema),
+            crate::schema::to_bytes(&lane.render(&shaped.tool)),
+        ));
+    }
+    Ok(())
+}
+
+/// Every lane, v1: [`shape_conforms_on`].
+pub fn shape_conforms(tool: &Tool) -> Result<(), String> {
+    each(&[Profile::V1], |lane, _| shape_conforms_on(tool, lane))
+}
+
+/// Any bytes read as `format` (`None`: detected): a catalog or an error,
+/// never a panic; a loaded catalog's first tools then shape on `lane` with
+/// `profile` without one.
+pub fn catalog_load_no_panic_as(
+    bytes: &[u8],
+    format: Option<Format>,
+    lane: Lane,
+    profile: Profile,
+) -> Result<(), String> {
+    if let Ok(catalog) = load_catalog_bytes("fuzz", Path::new("fuzz.json"), bytes, format) {
+        for tool in catalog.tools.iter().take(4) {
+            shape_no_panic_on(tool, lane, profile)?;
         }
     }
     Ok(())
 }
 
-/// Any bytes, every format (and detection): loading gives a catalog or an
-/// error, never a panic; a loaded catalog's tools then shape without one.
+/// Any bytes, every format (and detection): [`catalog_load_no_panic_as`],
+/// loaded tools shaped on every lane × v0/v1.
 pub fn catalog_load_no_panic(bytes: &[u8]) -> Result<(), String> {
     let formats = std::iter::once(None).chain(Format::ALL.iter().copied().map(Some));
     for format in formats {
@@ -132,9 +185,11 @@ pub fn catalog_load_no_panic(bytes: &[u8]) -> Result<(), String> {
     Ok(())
 }
 
-/// One lane's verdicts on a tools array, with and without a `tools`
-/// member; `request` supplies `tool_choice`, `response_format`, `as_of`.
-fn verdicts(lane: Lane, tools: &[Value], request: &Value) {
+/// One lane's oracle on a tools array, with and without a `tools` member,
+/// gives a verdict, never a panic; `request` is the request object around
+/// the tools (its `tool_choice`, `response_format` and `as_of` are used
+/// when present).
+pub fn oracle_no_panic_on(lane: Lane, tools: &[Value], request: &Value) -> Result<(), String> {
     for tools_present in [true, false] {
         let _ = oracle::check(&Request {
             lane,
@@ -148,25 +203,27 @@ fn verdicts(lane: Lane, tools: &[Value], request: &Value) {
                 .unwrap_or(DEFAULT_AS_OF),
         });
     }
+    Ok(())
 }
 
-/// Any tools array, every lane: the oracle gives a verdict, never a panic.
-/// `request` is the request object around the tools (its `tool_choice`,
-/// `response_format` and `as_of` are used when present).
+/// Any tools array, every lane: [`oracle_no_panic_on`].
 pub fn oracle_no_panic(tools: &[Value], request: &Value) -> Result<(), String> {
-    for &lane in Lane::ALL {
-        verdicts(lane, tools, request);
-    }
-    Ok(())
+    each(&[Profile::V1], |lane, _| {
+        oracle_no_panic_on(lane, tools, request)
+    })
 }
 
-/// One tool rendered on every lane's wire, judged by that lane's oracle:
-/// [`oracle_no_panic`] over what the shapers actually send.
+/// One tool rendered on `lane`'s wire, judged by that lane's oracle:
+/// [`oracle_no_panic_on`] over what the shapers actually send.
+pub fn oracle_no_panic_on_rendered(tool: &Tool, lane: Lane) -> Result<(), String> {
+    let wire = lane.render_all(std::slice::from_ref(tool));
+    let tools = replay::oracle_tools(lane, wire.as_array().map_or(&[][..], Vec::as_slice));
+    oracle_no_panic_on(lane, &tools, &Value::Null)
+}
+
+/// One tool rendered on every lane's wire: [`oracle_no_panic_on_rendered`].
 pub fn oracle_no_panic_on_tool(tool: &Tool) -> Result<(), String> {
-    for &lane in Lane::ALL {
-        let wire = lane.render_all(std::slice::from_ref(tool));
-        let tools = replay::oracle_tools(lane, wire.as_array().map_or(&[][..], Vec::as_slice));
-        verdicts(lane, &tools, &Value::Null);
-    }
-    Ok(())
+    each(&[Profile::V1], |lane, _| {
+        oracle_no_panic_on_rendered(tool, lane)
+    })
 }

@@ -114,7 +114,7 @@ fn fuzz_regressions_replay() {
             );
             let data = std::fs::read(&file).unwrap();
             replayed += 1;
-            if let Some(Err(message)) = input::run_target(target, &data) {
+            if let Some(Err(message)) = input::replay_target(target, &data) {
                 failures.push(format!("{}: {message}", file.display()));
             }
         }
@@ -125,6 +125,55 @@ fn fuzz_regressions_replay() {
         failures.len(),
         failures.join("\n\n")
     );
+}
+
+/// A JSON input's cell is a hash of its bytes: `{}` is deepseek-strict, v0,
+/// read as JSON Lines (FNV-1a of `{}` is 0x08f4_4b07_b590_1a25).
+#[test]
+fn a_json_input_names_its_cell_by_a_hash_of_its_bytes() {
+    let (cell, tool) = input::decode(b"{}");
+    assert_eq!(
+        cell,
+        input::Cell {
+            lane: wireshape::Lane::DeepseekStrict,
+            profile: wireshape::Profile::V0,
+            format: Some(wireshape::Format::Jsonl),
+        }
+    );
+    assert_eq!(tool.unwrap().input_schema, serde_json::json!({}));
+}
+
+/// Any other input's first byte picks the lane (`b % 16`) and the profile
+/// (`(b / 16) % 2`); the rest drive the generator, so the same rest gives
+/// the same tool in every cell.
+#[test]
+fn a_generated_input_names_its_cell_by_its_first_byte() {
+    let rest = [0xffu8, 0x03, 0x41, 0x00, 0x17, 0x99, 0x20, 0x05];
+    let mut cells = std::collections::BTreeSet::new();
+    let mut tools = std::collections::BTreeSet::new();
+    for first in 0..=255u8 {
+        let mut data = vec![first];
+        data.extend_from_slice(&rest);
+        let (cell, tool) = input::decode(&data);
+        assert_eq!(cell.lane, wireshape::Lane::ALL[usize::from(first % 16)]);
+        let v1 = (first / 16) % 2 == 1;
+        assert_eq!(cell.profile == wireshape::Profile::V1, v1, "byte {first}");
+        cells.insert(format!("{:?}/{:?}", cell.lane, cell.profile));
+        tools.insert(serde_json::to_string(&tool.unwrap()).unwrap());
+    }
+    assert_eq!(cells.len(), 32, "every lane x profile is reachable");
+    assert_eq!(tools.len(), 1, "the first byte does not change the tool");
+}
+
+/// JSON inputs reach every lane x profile x format (12: detection and the
+/// 11 formats) through the hash.
+#[test]
+fn json_inputs_reach_every_cell() {
+    let cells: std::collections::BTreeSet<String> = (0..20_000)
+        .map(|i| input::decode(format!("{i}").as_bytes()).0)
+        .map(|c| format!("{:?}/{:?}/{:?}", c.lane, c.profile, c.format))
+        .collect();
+    assert_eq!(cells.len(), 16 * 2 * 12);
 }
 
 /// Every regression directory is named after a fuzz target.
@@ -170,7 +219,7 @@ fn seeds_pass_their_targets() {
             let path = e.unwrap().path();
             let data = std::fs::read(&path).unwrap();
             assert_eq!(
-                input::run_target(target, &data),
+                input::replay_target(target, &data),
                 Some(Ok(())),
                 "{}",
                 path.display()
