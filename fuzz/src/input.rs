@@ -49,15 +49,15 @@ impl Cell {
     fn from_word(word: u64) -> Self {
         let lanes = Lane::ALL.len() as u64;
         let formats = Format::ALL.len() as u64 + 1;
-        let lane = Lane::ALL[(word % lanes) as usize];
-        let profile = if (word / lanes) % 2 == 0 {
+        let lane = Lane::ALL[index(word % lanes)];
+        let profile = if (word / lanes).is_multiple_of(2) {
             Profile::V0
         } else {
             Profile::V1
         };
-        let format = match (word / lanes / 2) % formats {
+        let format = match index((word / lanes / 2) % formats) {
             0 => None,
-            n => Some(Format::ALL[n as usize - 1]),
+            n => Some(Format::ALL[n - 1]),
         };
         Self {
             lane,
@@ -65,6 +65,11 @@ impl Cell {
             format,
         }
     }
+}
+
+/// A remainder below a list's length as an index into it.
+fn index(remainder: u64) -> usize {
+    usize::try_from(remainder).expect("a remainder below a list's length fits usize")
 }
 
 /// FNV-1a, 64 bits: a fixed, portable hash of the input bytes.
