@@ -605,21 +605,12 @@ fn capped(mut text: String) -> String {
     text
 }
 
-/// Attach wire pairs to the first [`MAX_WIRE_PAIRS`] divergent or failing
-/// outcomes (failures first, then the rest, each in key order). Deterministic: the
-/// choice depends only on the sorted outcomes.
+/// Attach wire pairs to at most [`MAX_WIRE_PAIRS`] divergent or failing
+/// outcomes: failures first (in key order), then the lanes in turn, each
+/// lane's cases in key order, so every lane gets its share. Deterministic:
+/// the choice depends only on the sorted outcomes.
 fn attach_wire_pairs(opts: &DiffOptions<'_>, inputs: &Inputs, outcomes: &mut [CaseOutcome]) {
-    let mut chosen: Vec<usize> = (0..outcomes.len())
-        .filter(|&i| outcomes[i].class != Class::Identical || outcomes[i].is_failure())
-        .collect();
-    chosen.sort_by_key(|&i| {
-        (
-            !outcomes[i].is_failure(),
-            outcomes[i].lane,
-            outcomes[i].case.clone(),
-        )
-    });
-    chosen.truncate(MAX_WIRE_PAIRS);
+    let chosen = wire_choice(outcomes, MAX_WIRE_PAIRS);
     for i in chosen {
         let key = CasePlan {
             lane: outcomes[i].lane,
@@ -629,6 +620,28 @@ fn attach_wire_pairs(opts: &DiffOptions<'_>, inputs: &Inputs, outcomes: &mut [Ca
             outcomes[i].wire = Some(wire_pair(opts.old, opts.new, &inputs.cases[at]));
         }
     }
+}
+
+/// The outcomes [`attach_wire_pairs`] gives a wire pair, at most `max`:
+/// the failing ones (in order), then the other divergent ones taking the
+/// lanes in turn (each lane's first, then each lane's second, …).
+pub(crate) fn wire_choice(outcomes: &[CaseOutcome], max: usize) -> Vec<usize> {
+    let mut rank = vec![0usize; outcomes.len()];
+    let mut seen: BTreeMap<Lane, usize> = BTreeMap::new();
+    let mut chosen = Vec::new();
+    for (i, o) in outcomes.iter().enumerate() {
+        if o.is_failure() {
+            chosen.push(i);
+        } else if o.class != Class::Identical {
+            let n = seen.entry(o.lane).or_default();
+            rank[i] = *n;
+            *n += 1;
+            chosen.push(i);
+        }
+    }
+    chosen.sort_by_key(|&i| (!outcomes[i].is_failure(), rank[i], outcomes[i].lane, i));
+    chosen.truncate(max);
+    chosen
 }
 
 /// Run every planned case on `jobs` threads (the worker pool's scoped

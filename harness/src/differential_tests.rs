@@ -462,3 +462,37 @@ fn external_entries_never_apply_to_generated_cases() {
     assert!(with.ledger_use.is_empty(), "no external corpus: not judged");
     assert!(unused(&with).is_empty());
 }
+
+/// A case of `class` on `lane`; `unexpected` fails.
+fn outcome(lane: &str, case: &str, class: &str) -> CaseOutcome {
+    let side = |p: &str| serde_json::json!({"pipeline": p, "outcome": "shaped", "sha256": "", "degradations": []});
+    serde_json::from_value(serde_json::json!({
+        "lane": lane, "case": case, "class": class, "tags": [], "old": side("v0"), "new": side("v1"),
+    }))
+    .unwrap()
+}
+
+#[test]
+fn wire_pairs_go_to_failures_first_then_to_the_lanes_in_turn() {
+    let outcomes = [
+        outcome("anthropic-messages", "a#1", "intended"),
+        outcome("anthropic-messages", "a#2", "intended"),
+        outcome("anthropic-messages", "a#3", "identical"),
+        outcome("anthropic-messages", "a#4", "intended"),
+        outcome("gemini-openapi", "g#1", "intended"),
+        outcome("openai-chat", "o#1", "reordered"),
+        outcome("openai-chat", "o#2", "unexpected"),
+        outcome("openai-chat", "o#3", "intended"),
+    ];
+    let names = |max| -> Vec<&str> {
+        wire_choice(&outcomes, max)
+            .into_iter()
+            .map(|i| outcomes[i].case.as_str())
+            .collect()
+    };
+    assert_eq!(
+        names(100),
+        ["o#2", "a#1", "g#1", "o#1", "a#2", "o#3", "a#4"]
+    );
+    assert_eq!(names(3), ["o#2", "a#1", "g#1"]);
+}

@@ -63,12 +63,15 @@ fn read_json(path: &Path) -> Value {
 /// `(lane, case, class, new outcome, new detail)` of every outcome.
 fn outcomes(report: &Path) -> Vec<(String, String, String, String, String)> {
     let v = read_json(&report.join("outcomes.json"));
-    let list = v
-        .get("outcomes")
-        .and_then(Value::as_array)
-        .or_else(|| v.as_array())
-        .expect("an outcomes list")
-        .clone();
+    let list = if v["outcomes"].is_object() {
+        util::outcome_list(&v)
+    } else {
+        v.get("outcomes")
+            .and_then(Value::as_array)
+            .or_else(|| v.as_array())
+            .expect("an outcomes list")
+            .clone()
+    };
     let s = |o: &Value, p: &str| {
         o.pointer(p)
             .and_then(Value::as_str)

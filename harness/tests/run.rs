@@ -17,12 +17,17 @@ fn run_in(dir: &Path, args: &[&str]) -> (i32, String, String) {
     (out.status.code().expect("exit code"), o, e)
 }
 
-/// Every file of a report directory except `run.json`, by name.
+/// Every file of a report directory except `run.json`, by path under it
+/// (`data/<lane>.js` for the lane files).
 fn report_files(dir: &Path) -> BTreeMap<String, Vec<u8>> {
     let mut out = BTreeMap::new();
     for e in std::fs::read_dir(dir).unwrap().flatten() {
         let name = e.file_name().to_string_lossy().into_owned();
-        if name != "run.json" {
+        if e.file_type().unwrap().is_dir() {
+            for (inner, bytes) in report_files(&e.path()) {
+                out.insert(format!("{name}/{inner}"), bytes);
+            }
+        } else if name != "run.json" {
             out.insert(name, std::fs::read(e.path()).unwrap());
         }
     }
@@ -78,6 +83,10 @@ fn run_on_the_mini_corpus_is_clean_and_writes_every_report_file() {
         names,
         [
             "cases.json",
+            // One lane file for each lane with a divergent case.
+            "data/anthropic-messages.js",
+            "data/openai-chat.js",
+            "data/openai-responses.js",
             "divergences.jsonl",
             "errored.txt",
             "failures.txt",
@@ -612,25 +621,15 @@ fn read_json(path: &Path) -> serde_json::Value {
 
 /// `(lane, case)` of every generated case in a report's `cases.json`.
 fn fuzz_cases(report: &Path) -> Vec<(String, String)> {
-    read_json(&report.join("cases.json"))["cases"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|c| {
-            (
-                c["lane"].as_str().unwrap().to_owned(),
-                c["case"].as_str().unwrap().to_owned(),
-            )
-        })
+    util::plan_list(&read_json(&report.join("cases.json")))
+        .into_iter()
         .filter(|(_, case)| case.starts_with("fuzz/"))
         .collect()
 }
 
 /// `lane::case` → sha256 of the old (v0) output, for the generated cases.
 fn fuzz_hashes(report: &Path) -> BTreeMap<String, String> {
-    read_json(&report.join("outcomes.json"))["outcomes"]
-        .as_array()
-        .unwrap()
+    util::outcome_list(&read_json(&report.join("outcomes.json")))
         .iter()
         .filter(|o| o["case"].as_str().unwrap().starts_with("fuzz/"))
         .map(|o| {
@@ -984,22 +983,25 @@ fn report_merge_of_a_shard_with_an_unknown_lane_fails_naming_the_file() {
     );
     assert_eq!(code, 0, "{out}");
     let cases = dir.path().join("s1/cases.json");
-    let text = std::fs::read_to_string(&cases).unwrap();
-    let line = 1 + text
+    let text = std::fs::read_to_string(&cases).unwrap().replacen(
+        r#""openai-chat""#,
+        r#""openai-legacy""#,
+        1,
+    );
+    // The first mention is in the `lanes` line; serde names the column
+    // just past the value.
+    let (line, column) = text
         .lines()
-        .position(|l| l.starts_with(r#"{"lane":"openai-chat","#))
-        .expect("an openai-chat case");
-    std::fs::write(
-        &cases,
-        text.replacen(r#""lane":"openai-chat""#, r#""lane":"openai-legacy""#, 1),
-    )
-    .unwrap();
+        .enumerate()
+        .find_map(|(i, l)| l.find(r#""openai-legacy""#).map(|at| (i + 1, at + 16)))
+        .expect("an openai-chat lane");
+    std::fs::write(&cases, &text).unwrap();
     let (code, _, err) = run_in(dir.path(), &["report", "merge", "s1", "--output", "merged"]);
     assert_eq!(code, 2, "{err}");
     assert_eq!(
         err,
         format!(
-            "wireshape: {}:{line}:23: unknown lane `openai-legacy` (see `wireshape lanes`)\n",
+            "wireshape: {}:{line}:{column}: unknown lane `openai-legacy` (see `wireshape lanes`)\n",
             Path::new("s1").join("cases.json").display()
         )
     );

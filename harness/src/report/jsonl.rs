@@ -7,7 +7,7 @@ use std::fmt::Write as _;
 use serde::Serialize;
 
 use super::view::{View, sorted_refs};
-use crate::outcome::{CaseOutcome, Class, LedgerMatch, Side};
+use crate::outcome::{CaseOutcome, Class, LedgerMatch, LedgerTable};
 
 #[derive(Serialize)]
 #[serde(tag = "type", rename_all = "kebab-case")]
@@ -16,10 +16,10 @@ enum Line<'a> {
         lane: &'a str,
         case: &'a str,
         class: Class,
+        #[serde(skip_serializing_if = "<[_]>::is_empty")]
         tags: &'a [String],
-        ledger: &'a [LedgerMatch],
-        old: SideLine<'a>,
-        new: SideLine<'a>,
+        #[serde(skip_serializing_if = "Vec::is_empty")]
+        ledger: Vec<LedgerRef<'a>>,
     },
     Violation {
         lane: &'a str,
@@ -41,22 +41,29 @@ enum Line<'a> {
     },
 }
 
+/// A ledger entry named by its place and class; its reason is in
+/// `outcomes.json`'s `ledger` table and in the ledger file.
 #[derive(Serialize)]
-struct SideLine<'a> {
-    pipeline: &'a str,
-    outcome: &'a str,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    detail: Option<&'a str>,
-    sha256: &'a str,
+struct LedgerRef<'a> {
+    file: &'a str,
+    #[serde(skip_serializing_if = "is_divergence")]
+    table: LedgerTable,
+    index: usize,
+    class: &'a str,
 }
 
-impl<'a> From<&'a Side> for SideLine<'a> {
-    fn from(side: &'a Side) -> Self {
+#[allow(clippy::trivially_copy_pass_by_ref)] // serde's skip_serializing_if takes &T
+fn is_divergence(t: &LedgerTable) -> bool {
+    *t == LedgerTable::Divergence
+}
+
+impl<'a> From<&'a LedgerMatch> for LedgerRef<'a> {
+    fn from(m: &'a LedgerMatch) -> Self {
         Self {
-            pipeline: &side.pipeline,
-            outcome: side.outcome.id(),
-            detail: side.detail.as_deref(),
-            sha256: &side.sha256,
+            file: &m.file,
+            table: m.table,
+            index: m.index,
+            class: &m.class,
         }
     }
 }
@@ -69,9 +76,7 @@ pub(super) fn divergences_jsonl(view: &View<'_>) -> String {
             case: &o.case,
             class: o.class,
             tags: &o.tags,
-            ledger: &o.ledger,
-            old: (&o.old).into(),
-            new: (&o.new).into(),
+            ledger: o.ledger.iter().map(LedgerRef::from).collect(),
         });
     }
     for o in &view.outcomes {

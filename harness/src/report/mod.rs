@@ -1,14 +1,17 @@
 //! The report directory (`reports/latest/` by default): writes a
 //! [`RunReport`] as `run.json`, `cases.json`, `outcomes.json`,
-//! `divergences.jsonl`, `summary.md`, `junit.xml`, `index.html` and one
-//! `*.txt` list per class, and reads one back for `wireshape report merge`.
+//! `divergences.jsonl`, `summary.md`, `junit.xml`, `index.html` with its
+//! `data/<lane>.js` files and one `*.txt` list per class, and reads one
+//! back for `wireshape report merge`.
 //!
 //! Owns [`ReportWriter`] (atomic writes through `outdir::OutputDir`:
 //! everything goes into a hidden temporary sibling directory that is renamed
 //! into place at the end, after rotating the previous report; a directory
 //! that is not a report is never replaced), [`write_report`], [`read_report`] and
 //! [`ReportError`]. One file per concern: `writer` (the directory and the
-//! JSON listings), `reader`, `view` (the sorted, counted report every
+//! JSON listings), `stored` (the stored form of outcomes and of the plan,
+//! format 2), `reader`, `data` (the lane files `index.html` loads, the
+//! only copy of the wire pairs), `view` (the sorted, counted report every
 //! renderer reads), `jsonl` (`divergences.jsonl` and the `*.txt` lists),
 //! `markdown` (`summary.md`), `junit` (`junit.xml`, the only user of
 //! quick-junit) and `html` (`index.html`, with `compare_html` the only
@@ -27,6 +30,7 @@
 mod compare;
 mod compare_html;
 mod compare_view;
+mod data;
 mod files;
 mod html;
 mod jsonl;
@@ -34,6 +38,7 @@ mod junit;
 mod markdown;
 mod matrix;
 mod reader;
+mod stored;
 #[cfg(test)]
 mod tests;
 mod view;

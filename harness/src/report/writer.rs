@@ -12,8 +12,9 @@ use super::files::{
     CASES_JSON, DIVERGENCES_JSONL, FAILURES_TXT, INDEX_HTML, JUNIT_XML, OUTCOMES_JSON, RUN_JSON,
     ReportError, SUMMARY_MD, VIOLATIONS_TXT, io_error,
 };
+use super::stored::{self, OutcomeOut};
 use super::view::{View, sorted_outcomes, sorted_refs};
-use super::{html, jsonl, junit, markdown};
+use super::{data, html, jsonl, junit, markdown};
 use crate::outcome::{CaseOutcome, CasePlan, Class, RunMeta, RunReport};
 use crate::outdir::{OutputDir, ReportKind, Rotate};
 
@@ -73,6 +74,7 @@ impl ReportWriter {
         self.write_text(SUMMARY_MD, &markdown::summary_md(&view))?;
         self.write_text(JUNIT_XML, &junit::junit_xml(&view))?;
         self.write_text(INDEX_HTML, &html::index_html(&view))?;
+        data::write_lanes(&self.tmp, &view)?;
         for &class in Class::ALL {
             let keys = view.outcomes.iter().filter(|o| o.class == class);
             self.write_text(&format!("{}.txt", class.id()), &jsonl::key_lines(keys))?;
@@ -82,12 +84,18 @@ impl ReportWriter {
         Ok(self.out.commit()?)
     }
 
+    /// `cases.json`: the lanes, the cases planned on every lane (one a
+    /// line) and, per lane, the cases planned on some lanes only.
     fn write_cases(&self, old: &str, new: &str, plan: &[CasePlan]) -> Result<(), ReportError> {
-        self.write_listing(
-            CASES_JSON,
-            &[("old", json_value(&old)), ("new", json_value(&new))],
-            ("cases", &sorted_plan(plan)),
-        )
+        let plan = stored::PlanOut::new(&sorted_plan(plan));
+        let members = [
+            ("format", json_value(&stored::FORMAT)),
+            ("old", json_value(&old)),
+            ("new", json_value(&new)),
+            ("lanes", json_value(&plan.lanes)),
+            ("only", json_value(&plan.only)),
+        ];
+        self.write_listing(CASES_JSON, &members, "cases", &Tail::List(&plan.every))
     }
 
     fn write_outcomes(
@@ -96,7 +104,9 @@ impl ReportWriter {
         report: &RunReport,
         outcomes: &[&CaseOutcome],
     ) -> Result<(), ReportError> {
+        let ledger = stored::ledger_table(outcomes);
         let mut members = vec![
+            ("format", json_value(&stored::FORMAT)),
             ("old", json_value(&report.old)),
             ("new", json_value(&report.new)),
             ("summary", json_value(&report.summary)),
@@ -112,17 +122,27 @@ impl ReportWriter {
             members.push(("fuzz", json_value(fuzz)));
         }
         members.push(("requests", json_value(&report.requests)));
-        self.write_listing(name, &members, ("outcomes", outcomes))
+        members.push(("ledger", json_value(&ledger)));
+        let mut groups: Vec<(&str, Vec<OutcomeOut<'_>>)> = Vec::new();
+        for o in outcomes {
+            let line = OutcomeOut::new(o, &ledger);
+            match groups.last_mut() {
+                Some((last, lines)) if *last == o.lane.id() => lines.push(line),
+                _ => groups.push((o.lane.id(), vec![line])),
+            }
+        }
+        self.write_listing(name, &members, "outcomes", &Tail::Groups(&groups))
     }
 
-    /// Write a JSON object whose `list` member holds one compact element
-    /// per line (the big files: byte-stable, greppable, diffable), every
-    /// other member compact on its own line.
+    /// Write a JSON object whose last member (`tail`) holds one compact
+    /// element per line (the big files: byte-stable, greppable, diffable),
+    /// every other member compact on its own line.
     fn write_listing<T: Serialize>(
         &self,
         name: &str,
         members: &[(&str, serde_json::Value)],
-        list: (&str, &[T]),
+        tail_name: &str,
+        tail: &Tail<'_, T>,
     ) -> Result<(), ReportError> {
         let path = self.tmp.join(name);
         let file = fs::File::create(&path).map_err(io_error(&path, "write"))?;
@@ -135,13 +155,22 @@ impl ReportWriter {
                 serde_json::to_writer(&mut w, v)?;
                 w.write_all(b",\n")?;
             }
-            serde_json::to_writer(&mut w, list.0)?;
-            w.write_all(b": [")?;
-            for (i, item) in list.1.iter().enumerate() {
-                w.write_all(if i == 0 { b"\n" } else { b",\n" })?;
-                serde_json::to_writer(&mut w, item)?;
+            serde_json::to_writer(&mut w, tail_name)?;
+            w.write_all(b": ")?;
+            match tail {
+                Tail::List(items) => write_lines(&mut w, items)?,
+                Tail::Groups(groups) => {
+                    w.write_all(b"{")?;
+                    for (i, (key, items)) in groups.iter().enumerate() {
+                        w.write_all(if i == 0 { b"\n" } else { b",\n" })?;
+                        serde_json::to_writer(&mut w, key)?;
+                        w.write_all(b": ")?;
+                        write_lines(&mut w, items)?;
+                    }
+                    w.write_all(b"\n}")?;
+                }
             }
-            w.write_all(b"\n]\n}\n")?;
+            w.write_all(b"\n}\n")?;
             w.flush()
         };
         go().map_err(io_error(&path, "write"))
@@ -162,6 +191,22 @@ impl ReportWriter {
         let path = self.tmp.join(name);
         fs::write(&path, text).map_err(io_error(&path, "write"))
     }
+}
+
+/// The last member of a listing file: one list, or lists by key.
+enum Tail<'a, T> {
+    List(&'a [T]),
+    Groups(&'a [(&'a str, Vec<T>)]),
+}
+
+/// `[`, one element a line, `]`.
+fn write_lines<T: Serialize>(w: &mut impl io::Write, items: &[T]) -> io::Result<()> {
+    w.write_all(b"[")?;
+    for (i, item) in items.iter().enumerate() {
+        w.write_all(if i == 0 { b"\n" } else { b",\n" })?;
+        serde_json::to_writer(&mut *w, item)?;
+    }
+    w.write_all(b"\n]")
 }
 
 fn json_value<T: Serialize + ?Sized>(v: &T) -> serde_json::Value {

@@ -58,3 +58,57 @@ pub(crate) fn outputs(out: &std::process::Output) -> (String, String) {
         String::from_utf8(out.stderr.clone()).expect("utf8 stderr"),
     )
 }
+
+/// Every outcome of an `outcomes.json` (format 2: grouped by lane, the new
+/// side omitted when it equals the old one, sides without pipeline names)
+/// as one object with its `lane` and both sides, each side named by its
+/// `pipeline` and with its `outcome` (absent: `shaped`).
+pub(crate) fn outcome_list(outcomes_json: &serde_json::Value) -> Vec<serde_json::Value> {
+    let side = |s: &serde_json::Value, pipeline: &serde_json::Value| {
+        let mut s = s.clone();
+        s["pipeline"] = pipeline.clone();
+        if s.get("outcome").is_none() {
+            s["outcome"] = "shaped".into();
+        }
+        s
+    };
+    let mut list = Vec::new();
+    for (lane, lines) in outcomes_json["outcomes"]
+        .as_object()
+        .expect("outcomes by lane")
+    {
+        for o in lines.as_array().expect("a lane's outcomes") {
+            let mut o = o.clone();
+            o["lane"] = lane.as_str().into();
+            let new = o.get("new").unwrap_or(&o["old"]).clone();
+            o["new"] = side(&new, &outcomes_json["new"]);
+            o["old"] = side(&o["old"], &outcomes_json["old"]);
+            list.push(o);
+        }
+    }
+    list
+}
+
+/// `(lane, case)` of every case a `cases.json` (format 2) plans, sorted.
+pub(crate) fn plan_list(cases_json: &serde_json::Value) -> Vec<(String, String)> {
+    let names = |v: &serde_json::Value| -> Vec<String> {
+        v.as_array()
+            .unwrap()
+            .iter()
+            .map(|c| c.as_str().unwrap().to_owned())
+            .collect()
+    };
+    let mut plan: Vec<(String, String)> = names(&cases_json["lanes"])
+        .into_iter()
+        .flat_map(|lane| {
+            names(&cases_json["cases"])
+                .into_iter()
+                .map(move |case| (lane.clone(), case))
+        })
+        .collect();
+    for (lane, cases) in cases_json["only"].as_object().unwrap() {
+        plan.extend(names(cases).into_iter().map(|case| (lane.clone(), case)));
+    }
+    plan.sort();
+    plan
+}

@@ -31,6 +31,7 @@ fn writing_the_same_report_twice_gives_identical_files_except_run_json() {
         names(&a),
         [
             "cases.json",
+            "data",
             "divergences.jsonl",
             "errored.txt",
             "failures.txt",
@@ -124,10 +125,15 @@ fn divergences_jsonl_has_divergence_violation_ledger_and_unusable_lines_in_that_
             "unusable corpus/broken.json",
         ]
     );
+    // A ledger entry by its place and class (its reason is in outcomes.json).
+    assert_eq!(
+        text.lines().nth(3).unwrap(),
+        r#"{"type":"divergence","lane":"gemini-openapi","case":"g#enum","class":"intended","tags":["new:enum:rewritten"],"ledger":[{"file":"gemini.toml","index":0,"class":"intended"}]}"#
+    );
     let boom = text.lines().nth(2).unwrap();
     assert_eq!(
         boom,
-        r#"{"type":"divergence","lane":"gemini-openapi","case":"g#boom","class":"errored","tags":["outcome:shaped->errored"],"ledger":[],"old":{"pipeline":"v0","outcome":"shaped","sha256":"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"},"new":{"pipeline":"v1","outcome":"errored","detail":"panic: index out of bounds\nat passes/flatten.rs","sha256":"bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb"}}"#
+        r#"{"type":"divergence","lane":"gemini-openapi","case":"g#boom","class":"errored","tags":["outcome:shaped->errored"]}"#
     );
     assert_eq!(
         text.lines().last().unwrap(),
@@ -143,6 +149,9 @@ fn latest_is_rotated_to_previous_and_only_one_previous_is_kept() {
     for new in ["v1", "v2", "v3"] {
         let mut r = sample();
         r.new = new.to_owned();
+        for o in &mut r.outcomes {
+            o.new.pipeline = new.to_owned();
+        }
         write_report(&latest, &r, &meta(new)).unwrap();
         reports.push(r);
     }
@@ -238,13 +247,27 @@ fn progress_writes_partial_outcomes_json_into_the_temp_dir_only() {
         ]
     );
     let cases: serde_json::Value = serde_json::from_str(&read(&tmp_dir, CASES_JSON)).unwrap();
-    assert_eq!(cases["cases"].as_array().unwrap().len(), report.plan.len());
+    // The sample's lanes have no case in common: every case is in `only`.
+    assert_eq!(cases["cases"], serde_json::json!([]));
+    let only: usize = cases["only"]
+        .as_object()
+        .unwrap()
+        .values()
+        .map(|v| v.as_array().unwrap().len())
+        .sum();
+    assert_eq!(only, report.plan.len());
 
     writer.progress(&report.outcomes[..2]).unwrap();
 
     assert!(!latest.exists());
     let partial: serde_json::Value = serde_json::from_str(&read(&tmp_dir, OUTCOMES_JSON)).unwrap();
-    assert_eq!(partial["outcomes"].as_array().unwrap().len(), 2);
+    assert_eq!(
+        partial["outcomes"]["anthropic-messages"]
+            .as_array()
+            .unwrap()
+            .len(),
+        2
+    );
     assert_eq!(
         partial["summary"],
         serde_json::to_value(Summary::default()).unwrap()
@@ -327,14 +350,14 @@ fn read_report_refuses_an_unknown_lane_in_cases_json_naming_the_file() {
     let dir = write_report(&tmp.path().join("latest"), &sample(), &meta("t")).unwrap();
     fs::write(
         dir.join(CASES_JSON),
-        "{\n  \"old\": \"v0\",\n  \"new\": \"v1\",\n  \"cases\": [\n    {\"lane\": \"anthropic-legacy\", \"case\": \"a#x\"}\n  ]\n}\n",
+        "{\n\"format\": 2,\n\"old\": \"v0\",\n\"new\": \"v1\",\n\"lanes\": [\"anthropic-legacy\"],\n\"only\": {},\n\"cases\": [\n\"a#x\"\n]\n}\n",
     )
     .unwrap();
     let err = read_report(&dir).unwrap_err();
     assert_eq!(
         err.to_string(),
         format!(
-            "{}:5:31: unknown lane `anthropic-legacy` (see `wireshape lanes`)",
+            "{}:5:29: unknown lane `anthropic-legacy` (see `wireshape lanes`)",
             dir.join(CASES_JSON).display()
         )
     );
@@ -344,17 +367,121 @@ fn read_report_refuses_an_unknown_lane_in_cases_json_naming_the_file() {
 fn read_report_refuses_an_unknown_lane_in_outcomes_json_naming_the_file() {
     let tmp = tempfile::tempdir().unwrap();
     let dir = write_report(&tmp.path().join("latest"), &sample(), &meta("t")).unwrap();
-    let text =
-        read(&dir, OUTCOMES_JSON).replacen(r#""lane":"gemini-openapi""#, r#""lane":"gemini""#, 1);
+    let text = read(&dir, OUTCOMES_JSON).replacen(r#""gemini-openapi": ["#, r#""gemini": ["#, 1);
     fs::write(dir.join(OUTCOMES_JSON), &text).unwrap();
     let err = read_report(&dir).unwrap_err();
-    // Line 14 is the first gemini-openapi outcome (one outcome a line);
-    // serde names the column of the value's last character.
+    // Line 18 opens the gemini-openapi outcomes (one outcome a line);
+    // serde names the column of the key's last character.
     assert_eq!(
         err.to_string(),
         format!(
-            "{}:14:16: unknown lane `gemini` (see `wireshape lanes`)",
+            "{}:18:8: unknown lane `gemini` (see `wireshape lanes`)",
             dir.join(OUTCOMES_JSON).display()
+        )
+    );
+}
+
+#[test]
+fn outcomes_json_writes_each_thing_once() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = write_report(&tmp.path().join("latest"), &sample(), &meta("t")).unwrap();
+    let text = read(&dir, OUTCOMES_JSON);
+    // An identical case: one side (the new one equals it), no pipeline
+    // name, no default outcome, no empty list.
+    assert!(
+        text.contains(&format!(
+            "\n{{\"case\":\"a#same\",\"class\":\"identical\",\"old\":{{\"sha256\":\"{}\"}}}},\n",
+            "a".repeat(64)
+        )),
+        "{text}"
+    );
+    // A ledger match is an index into the `ledger` table, which holds the reason once.
+    assert!(text.contains(
+        r#"{"case":"g#enum","class":"intended","tags":["new:enum:rewritten"],"ledger":[1],"old":"#
+    ));
+    assert!(text.contains(
+        "\n\"ledger\": [{\"file\":\"anthropic.toml\",\"index\":0,\"class\":\"reordered\",\"reason\":\"v1 drops `pattern` on purpose\"},{\"file\":\"gemini.toml\",\"index\":0,\"class\":\"intended\",\"reason\":\"v1 drops `pattern` on purpose\"}],\n"
+    ));
+    // No schema bytes: the wire pairs are in the lane files only.
+    assert!(!text.contains("\"wire\""));
+    assert!(!text.contains("pattern\\\""));
+    assert!(read(&dir, "data/gemini-openapi.js").contains(r#""unified":"--- v0\n+++ v1\n"#));
+    assert!(text.starts_with("{\n\"format\": 2,\n\"old\": \"v0\",\n"));
+}
+
+#[test]
+fn cases_json_names_a_case_planned_on_every_lane_once() {
+    let outcomes: Vec<CaseOutcome> = ["anthropic-messages", "gemini-openapi", "openai-chat"]
+        .iter()
+        .flat_map(|lane| {
+            [
+                case(lane, "c#1", Class::Identical, &[]),
+                case(lane, "c#2", Class::Identical, &[]),
+            ]
+        })
+        .chain([case("openai-chat", "c#3", Class::Identical, &[])])
+        .collect();
+    let report = report_from(outcomes, Vec::new(), Vec::new());
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = write_report(&tmp.path().join("latest"), &report, &meta("t")).unwrap();
+    assert_eq!(
+        read(&dir, CASES_JSON),
+        "{\n\"format\": 2,\n\"old\": \"v0\",\n\"new\": \"v1\",\n\"lanes\": [\"anthropic-messages\",\"gemini-openapi\",\"openai-chat\"],\n\"only\": {\"openai-chat\":[\"c#3\"]},\n\"cases\": [\n\"c#1\",\n\"c#2\"\n]\n}\n"
+    );
+    assert_eq!(read_report(&dir).unwrap().0.plan, report.plan);
+}
+
+#[test]
+fn read_report_refuses_a_report_of_the_previous_format_naming_the_file() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = write_report(&tmp.path().join("latest"), &sample(), &meta("t")).unwrap();
+    // cases.json as format 1 wrote it.
+    fs::write(
+        dir.join(CASES_JSON),
+        "{\n\"old\": \"v0\",\n\"new\": \"v1\",\n\"cases\": [\n{\"lane\":\"openai-chat\",\"case\":\"o#ok\"}\n]\n}\n",
+    )
+    .unwrap();
+    let err = read_report(&dir).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        format!(
+            "{}: no `format` member (format 1): this wireshape reads report format 2; run it again with this version",
+            dir.join(CASES_JSON).display()
+        )
+    );
+    assert_eq!(err.exit_status(), ExitStatus::Usage);
+}
+
+#[test]
+fn read_report_names_the_lane_file_and_line_of_a_malformed_detail() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = write_report(&tmp.path().join("latest"), &sample(), &meta("t")).unwrap();
+    let path = dir.join("data/gemini-openapi.js");
+    let text =
+        fs::read_to_string(&path)
+            .unwrap()
+            .replacen("\"unified\":", "\"unified\":1,\"x\":", 1);
+    fs::write(&path, text).unwrap();
+    let err = read_report(&dir).unwrap_err().to_string();
+    assert!(err.starts_with(&format!("{}:", path.display())), "{err}");
+    let line: usize = err[path.display().to_string().len() + 1..]
+        .split(':')
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    let bad = fs::read_to_string(&path)
+        .unwrap()
+        .lines()
+        .position(|l| l.contains("\"unified\":1"))
+        .unwrap();
+    assert_eq!(line, bad + 1, "{err}");
+    fs::write(&path, "{}").unwrap();
+    assert_eq!(
+        read_report(&dir).unwrap_err().to_string(),
+        format!(
+            "{}:1:1: a lane data file starts with `wireshapeLane(` and ends with `);`",
+            path.display()
         )
     );
 }

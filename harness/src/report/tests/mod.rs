@@ -224,18 +224,32 @@ fn meta(started_at: &str) -> RunMeta {
     }
 }
 
-/// Every file of a report directory, name → bytes.
+/// Every file of a report directory, its path under `dir` (`data/<lane>.js`
+/// for the lane files) → bytes.
 fn files(dir: &Path) -> BTreeMap<String, Vec<u8>> {
-    fs::read_dir(dir)
-        .unwrap()
-        .map(|e| {
-            let e = e.unwrap();
-            (
-                e.file_name().to_string_lossy().into_owned(),
-                fs::read(e.path()).unwrap(),
-            )
-        })
-        .collect()
+    let mut out = BTreeMap::new();
+    for e in fs::read_dir(dir).unwrap() {
+        let e = e.unwrap();
+        let name = e.file_name().to_string_lossy().into_owned();
+        if e.file_type().unwrap().is_dir() {
+            for (inner, bytes) in files(&e.path()) {
+                out.insert(format!("{name}/{inner}"), bytes);
+            }
+        } else {
+            out.insert(name, fs::read(e.path()).unwrap());
+        }
+    }
+    out
+}
+
+/// The JSON object of a `data/<lane>.js` file (between its first and last line).
+fn lane_data(dir: &Path, lane: &str) -> serde_json::Value {
+    let text = read(dir, &format!("data/{lane}.js"));
+    let json = text
+        .strip_prefix("wireshapeLane(\n")
+        .and_then(|t| t.strip_suffix("\n);\n"))
+        .unwrap();
+    serde_json::from_str(json).unwrap()
 }
 
 fn names(dir: &Path) -> Vec<String> {

@@ -1,0 +1,272 @@
+//! `data/<lane>.js`: what `index.html` loads for one lane when someone asks
+//! for its cases, so the page itself stays small at any corpus size.
+//!
+//! A file is `wireshapeLane(` on its first line, one JSON object, and `);`
+//! on its last: a script a page opened from `file://` can load with a
+//! `<script src>` (a `fetch` of a local file is refused there). The object
+//! is `{"lane", "ledger": [entry, …], "tags": [tag, …], "cases": [row, …],
+//! "details": {case: detail}}`, one row or detail a line: a row for every
+//! divergent or failing case (class, tags and ledger entries as indices
+//! into the file's `tags` and `ledger`, verdict, undeclared semantic
+//! class, violations), a detail
+//! (both sides and the wire pair) for every case with a wire pair and for
+//! failing cases, at most [`MAX_DETAILS`] in all. The wire pairs are read
+//! back from here by `read_report` (they are nowhere else).
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fs;
+use std::io::{self, Write as _};
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+
+use super::files::{ReportError, io_error};
+use super::view::View;
+use crate::error::LoadError;
+use crate::lane::Lane;
+use crate::outcome::{CaseOutcome, Class, LedgerMatch, Side, Violation, WirePair};
+use crate::semantic::{SemanticClass, Semantics};
+use crate::verdict::Verdict;
+
+/// The directory of the lane files, inside the report directory.
+pub(super) const DATA_DIR: &str = "data";
+/// Details (sides and wire pair) are written for at most this many cases,
+/// failing ones first, then those with a wire pair, each by (lane, case).
+pub(super) const MAX_DETAILS: usize = 2_000;
+
+const OPEN: &str = "wireshapeLane(\n";
+const CLOSE: &str = "\n);\n";
+
+/// `data/<lane>.js` of one lane (a relative URL and path).
+pub(super) fn lane_file(lane: &str) -> String {
+    format!("{DATA_DIR}/{lane}.js")
+}
+
+/// A case `index.html` lists: divergent (not identical) or failing.
+pub(super) fn listed(o: &CaseOutcome) -> bool {
+    o.class != Class::Identical || o.is_failure()
+}
+
+/// The cases that get a detail: failing ones first, then those with a
+/// wire pair, at most [`MAX_DETAILS`] (in sorted order within each group).
+pub(super) fn detailed<'a>(view: &View<'a>) -> Vec<&'a CaseOutcome> {
+    let failing = view.outcomes.iter().filter(|o| o.is_failure());
+    let wired = view
+        .outcomes
+        .iter()
+        .filter(|o| !o.is_failure() && o.wire.is_some());
+    failing.chain(wired).take(MAX_DETAILS).copied().collect()
+}
+
+/// Write `data/<lane>.js` for every lane with a listed case into `dir`.
+pub(super) fn write_lanes(dir: &Path, view: &View<'_>) -> Result<(), ReportError> {
+    let mut by_lane: BTreeMap<Lane, Vec<&CaseOutcome>> = BTreeMap::new();
+    for o in view.outcomes.iter().filter(|o| listed(o)) {
+        by_lane.entry(o.lane).or_default().push(o);
+    }
+    if by_lane.is_empty() {
+        return Ok(());
+    }
+    let data = dir.join(DATA_DIR);
+    fs::create_dir(&data).map_err(io_error(&data, "create directory"))?;
+    let detailed: BTreeSet<(Lane, &str)> = detailed(view)
+        .into_iter()
+        .map(|o| (o.lane, o.case.as_str()))
+        .collect();
+    for (lane, cases) in by_lane {
+        let path = dir.join(lane_file(lane.id()));
+        let file = fs::File::create(&path).map_err(io_error(&path, "write"))?;
+        let mut w = io::BufWriter::new(file);
+        write_lane(&mut w, lane, &cases, &detailed)
+            .and_then(|()| w.flush())
+            .map_err(io_error(&path, "write"))?;
+    }
+    Ok(())
+}
+
+fn write_lane(
+    w: &mut impl io::Write,
+    lane: Lane,
+    cases: &[&CaseOutcome],
+    detailed: &BTreeSet<(Lane, &str)>,
+) -> io::Result<()> {
+    let mut ledger: Vec<&LedgerMatch> = cases.iter().flat_map(|o| &o.ledger).collect();
+    ledger.sort();
+    ledger.dedup();
+    let mut tags: Vec<&str> = cases
+        .iter()
+        .flat_map(|o| &o.tags)
+        .map(String::as_str)
+        .collect();
+    tags.sort_unstable();
+    tags.dedup();
+    w.write_all(OPEN.as_bytes())?;
+    w.write_all(b"{\"lane\": ")?;
+    serde_json::to_writer(&mut *w, lane.id())?;
+    w.write_all(b",\n\"ledger\": ")?;
+    serde_json::to_writer(&mut *w, &ledger)?;
+    w.write_all(b",\n\"tags\": ")?;
+    serde_json::to_writer(&mut *w, &tags)?;
+    w.write_all(b",\n\"cases\": [")?;
+    for (i, o) in cases.iter().enumerate() {
+        w.write_all(if i == 0 { b"\n" } else { b",\n" })?;
+        serde_json::to_writer(&mut *w, &Row::new(o, &ledger, &tags))?;
+    }
+    w.write_all(b"\n],\n\"details\": {")?;
+    let mut first = true;
+    for o in cases {
+        if !detailed.contains(&(lane, o.case.as_str())) {
+            continue;
+        }
+        w.write_all(if first { b"\n" } else { b",\n" })?;
+        first = false;
+        serde_json::to_writer(&mut *w, &o.case)?;
+        w.write_all(b": ")?;
+        serde_json::to_writer(&mut *w, &Detail::new(o))?;
+    }
+    w.write_all(b"\n}}")?;
+    w.write_all(CLOSE.as_bytes())
+}
+
+/// One listed case: what the table shows and filters on.
+#[derive(Serialize)]
+struct Row<'a> {
+    case: &'a str,
+    class: Class,
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    failure: bool,
+    /// Indices into the file's `tags`.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    tags: Vec<usize>,
+    /// Indices into the file's `ledger`.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    ledger: Vec<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    verdict: Option<Verdict>,
+    /// A narrowing or silent widening no ledger entry declares.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    semantic: Option<SemanticClass>,
+    #[serde(skip_serializing_if = "<[_]>::is_empty")]
+    violations: &'a [Violation],
+}
+
+impl<'a> Row<'a> {
+    fn new(o: &'a CaseOutcome, ledger: &[&LedgerMatch], tags: &[&str]) -> Self {
+        Self {
+            case: &o.case,
+            class: o.class,
+            failure: o.is_failure(),
+            tags: o
+                .tags
+                .iter()
+                .filter_map(|t| tags.binary_search(&t.as_str()).ok())
+                .collect(),
+            ledger: o
+                .ledger
+                .iter()
+                .filter_map(|m| ledger.binary_search(&m).ok())
+                .collect(),
+            verdict: o.verdict,
+            semantic: o.undeclared_semantic(),
+            violations: &o.violations,
+        }
+    }
+}
+
+/// Both sides of a case and its wire pair.
+#[derive(Serialize)]
+struct Detail<'a> {
+    old: DetailSide<'a>,
+    new: DetailSide<'a>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    wire: Option<&'a WirePair>,
+}
+
+impl<'a> Detail<'a> {
+    fn new(o: &'a CaseOutcome) -> Self {
+        Self {
+            old: DetailSide::new(&o.old),
+            new: DetailSide::new(&o.new),
+            wire: o.wire.as_ref(),
+        }
+    }
+}
+
+#[derive(Serialize)]
+struct DetailSide<'a> {
+    pipeline: &'a str,
+    outcome: &'a str,
+    sha256: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    detail: Option<&'a str>,
+    /// Each degradation as the text `shape` prints.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    degradations: Vec<String>,
+    #[serde(skip_serializing_if = "<[_]>::is_empty")]
+    rejected_by: &'a [String],
+    #[serde(skip_serializing_if = "Option::is_none")]
+    semantic: Option<&'a Semantics>,
+}
+
+impl<'a> DetailSide<'a> {
+    fn new(s: &'a Side) -> Self {
+        Self {
+            pipeline: &s.pipeline,
+            outcome: s.outcome.id(),
+            sha256: &s.sha256,
+            detail: s.detail.as_deref(),
+            degradations: s.degradations.iter().map(ToString::to_string).collect(),
+            rejected_by: &s.rejected_by,
+            semantic: s.semantic.as_ref(),
+        }
+    }
+}
+
+/// What `read_report` takes back from a lane file: the wire pairs.
+#[derive(Deserialize)]
+struct LaneIn {
+    #[serde(default)]
+    details: BTreeMap<String, DetailIn>,
+}
+
+#[derive(Deserialize)]
+struct DetailIn {
+    #[serde(default)]
+    wire: Option<WirePair>,
+}
+
+/// Put the wire pairs of `dir`'s lane files back on `outcomes`. A lane
+/// without a file has none; a malformed file is an error naming it.
+pub(super) fn read_wire_pairs(dir: &Path, outcomes: &mut [CaseOutcome]) -> Result<(), ReportError> {
+    let mut lanes: Vec<Lane> = outcomes.iter().map(|o| o.lane).collect();
+    lanes.dedup();
+    for lane in lanes {
+        let path = dir.join(lane_file(lane.id()));
+        let text = match fs::read_to_string(&path) {
+            Ok(text) => text,
+            Err(e) if e.kind() == io::ErrorKind::NotFound => continue,
+            Err(source) => return Err(LoadError::Io { path, source }.into()),
+        };
+        let Some(json) = text.strip_prefix(OPEN).and_then(|t| t.strip_suffix(CLOSE)) else {
+            return Err(LoadError::Shape {
+                path,
+                line: 1,
+                column: 1,
+                message: format!(
+                    "a lane data file starts with `{}` and ends with `{}`",
+                    OPEN.trim_end(),
+                    CLOSE.trim()
+                ),
+            }
+            .into());
+        };
+        let parsed: LaneIn =
+            serde_json::from_str(json).map_err(|e| LoadError::from_json(&path, &e).shifted(1))?;
+        for o in outcomes.iter_mut().filter(|o| o.lane == lane) {
+            if let Some(d) = parsed.details.get(&o.case) {
+                o.wire.clone_from(&d.wire);
+            }
+        }
+    }
+    Ok(())
+}
