@@ -6,7 +6,7 @@ var $=function(id){return document.getElementById(id);};
 var lane=$('f-lane');if(!lane)return;
 var cls=$('f-class'),q=$('f-text'),go=$('f-go'),count=$('f-count'),table=$('case-table'),body=table.tBodies[0];
 var more=$('f-more'),detail=$('detail'),note=$('cases-note');
-var PAGE=500,data={},pending={},matches=[],shown=0,want=null,active=false,lc='';
+var PAGE=500,data={},pending={},matches=[],shown=0,want=null,active=false,lc='',scroll=false;
 var all=[].slice.call(lane.options).map(function(o){return o.value;}).filter(Boolean);
 window.wireshapeLane=function(d){data[d.lane]=d;delete pending[d.lane];if(active)apply();};
 function load(l){if(data[l]||pending[l])return;pending[l]=1;var s=document.createElement('script');
@@ -20,13 +20,14 @@ function badges(td,r){add(td,badge(r.class));[r.verdict,r.semantic,r.violations?
 if(b){td.appendChild(document.createTextNode(' '));add(td,badge(b));}});}
 function text(d,r){if(r._t==null){r._t=[r.case].concat((r.tags||[]).map(function(i){return d.tags[i];}),(r.ledger||[]).map(function(i){return d.ledger[i].class;}),
 r.verdict||[]).join(' ').toLowerCase();}return r._t;}
-function apply(){active=true;var ls=lane.value?[lane.value]:all,missing=ls.filter(function(l){return !data[l];});
+function apply(){active=true;if(history.replaceState)history.replaceState(null,'','#cases='+encodeURIComponent(lane.value||'all'));var ls=lane.value?[lane.value]:all,missing=ls.filter(function(l){return !data[l];});
 if(missing.length){missing.forEach(load);count.textContent='loading '+missing.join(', ')+'…';return;}
 var t=q.value.toLowerCase(),c=cls.value;matches=[];
 ls.forEach(function(l){var d=data[l];d.cases.forEach(function(r){
 if(c&&r.class!==c&&!(c==='failure'&&r.failure))return;if(t&&text(d,r).indexOf(t)<0)return;
 if(lc&&!(r.ledger||[]).some(function(i){return d.ledger[i].class===lc;}))return;matches.push([d,r]);});});
 body.textContent='';shown=0;table.hidden=false;note.hidden=true;page();
+if(scroll){scroll=false;$('cases').scrollIntoView();}
 if(want){var w=want;want=null;matches.forEach(function(m){if(m[0].lane===w[0]&&m[1].case===w[1])show(m[0],m[1]);});}}
 function page(){var end=Math.min(shown+PAGE,matches.length),f=document.createDocumentFragment();
 for(;shown<end;shown++)f.appendChild(row(matches[shown][0],matches[shown][1]));body.appendChild(f);
@@ -74,5 +75,9 @@ more.querySelector('button').onclick=page;
 lane.value=a.getAttribute('data-filter-lane')||'';cls.value=a.getAttribute('data-filter-class')||'';q.value='';lc=a.getAttribute('data-filter-ledger')||'';apply();});});
 [].forEach.call(document.querySelectorAll('a[data-open-lane]'),function(a){a.addEventListener('click',function(){
 lane.value=a.getAttribute('data-open-lane');cls.value='';q.value='';lc='';want=[lane.value,a.getAttribute('data-open-case')];apply();});});
-$('filters').hidden=false;
+// #cases=<lane> (or #cases=all) opens the browser on that lane: a link to a lane's cases.
+function fromHash(){var m=/^#cases=(.+)$/.exec(location.hash);if(!m)return;var l=decodeURIComponent(m[1]);
+if(l==='all'||all.indexOf(l)>=0){lane.value=l==='all'?'':l;cls.value='';q.value='';lc='';scroll=true;apply();}}
+window.addEventListener('hashchange',fromHash);
+$('filters').hidden=false;fromHash();
 })();
