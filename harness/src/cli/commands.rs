@@ -140,17 +140,14 @@ pub(super) fn diff_run(
     )?;
     let total = inputs.cases.len();
     let mut progress = console::Progress::new(total, !out.quiet);
-    let mut last_write = std::time::Instant::now();
+    let mut schedule = ProgressWrites::default();
     let mut write_error = None;
-    // outcomes.json is rewritten as results arrive, at most every 10 s (it
-    // holds every outcome so far: rewriting it more often dominates a run).
     let report = crate::execute(&opts, &inputs, &mut |so_far| {
         progress.tick(so_far.len());
-        if last_write.elapsed() > std::time::Duration::from_secs(10) {
-            if let Err(e) = writer.progress(so_far) {
-                write_error.get_or_insert(e);
-            }
-            last_write = std::time::Instant::now();
+        if schedule.due(clock.elapsed())
+            && let Err(e) = writer.progress(so_far)
+        {
+            write_error.get_or_insert(e);
         }
     });
     progress.finish();
@@ -177,6 +174,40 @@ pub(super) fn diff_run(
     let dir = writer.finish(&report, &meta)?;
     console::summary(&report, &dir, clock.elapsed());
     Ok(report.exit_status())
+}
+
+/// When a run rewrites `outcomes.json` with the outcomes so far: 10 s in,
+/// then each interval twice the one before (10, 30, 70, 150 s, …). The
+/// file holds every outcome so far, so rewriting it at a fixed pace would
+/// cost time quadratic in the run's length; doubling keeps all rewrites
+/// together under about twice the final file's bytes.
+#[derive(Debug)]
+pub(super) struct ProgressWrites {
+    next: std::time::Duration,
+    interval: std::time::Duration,
+}
+
+impl Default for ProgressWrites {
+    fn default() -> Self {
+        let first = std::time::Duration::from_secs(10);
+        Self {
+            next: first,
+            interval: first,
+        }
+    }
+}
+
+impl ProgressWrites {
+    /// Whether to write now, `elapsed` into the run; a `true` moves the
+    /// next write one doubled interval later.
+    pub(super) fn due(&mut self, elapsed: std::time::Duration) -> bool {
+        if elapsed < self.next {
+            return false;
+        }
+        self.interval *= 2;
+        self.next = elapsed + self.interval;
+        true
+    }
 }
 
 /// `wireshape compare`: every pipeline over the corpus, the report

@@ -1,6 +1,6 @@
 //! Tests of the command line: ledger entries, error messages and exit statuses.
 
-use super::commands::append_to_ledger;
+use super::commands::{ProgressWrites, append_to_ledger};
 use super::*;
 use crate::ExitStatus;
 use crate::ledger::Entry as LedgerEntry;
@@ -86,4 +86,13 @@ fn mock_provider_takes_a_fault_and_its_delay() {
     }
     assert!(parse(&["--fault-delay", "soon"]).is_err());
     assert!(parse(&["--fault-delay", "0"]).is_err());
+}
+
+/// outcomes.json is rewritten 10 s into a run, then at doubling intervals.
+#[test]
+fn progress_writes_come_at_10_s_then_at_doubling_intervals() {
+    let mut w = ProgressWrites::default();
+    let at = |s: u64| std::time::Duration::from_secs(s);
+    let due: Vec<u64> = (0..=160).filter(|&s| w.due(at(s))).collect();
+    assert_eq!(due, [10, 30, 70, 150]);
 }
