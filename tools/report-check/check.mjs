@@ -8,7 +8,8 @@
 //
 // CHROMIUM names the browser (default: the first of chromium, chromium-browser,
 // google-chrome on PATH). OUT_DIR (default: REPORT_DIR/../report-check) gets index.png
-// (the first view), cases.png (the largest lane's cases) and case.png (one case opened).
+// (the first view), cases.png (the largest lane's cases), case.png (one case opened) and,
+// when a case fails, failure.png (the first failing case opened from the failures table).
 import { execFileSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
@@ -97,6 +98,22 @@ try {
     await page.waitForSelector('#detail .case', { timeout: 10000 });
     console.log(`case details after ${Date.now() - t1} ms`);
     await page.screenshot({ path: path.join(out, 'case.png') });
+  }
+  // A failing case, opened from the failures table at the top.
+  if (await page.$('a[data-open-case]')) {
+    await page.$eval('#failures', (e) => e.scrollIntoView());
+    const t2 = Date.now();
+    await page.click('a[data-open-case]');
+    await page.waitForFunction(
+      () => {
+        const d = document.querySelector('#detail .case h3');
+        const a = document.querySelector('a[data-open-case]');
+        return d && a && d.textContent.endsWith(a.getAttribute('data-open-case'));
+      },
+      { timeout: 30000 },
+    );
+    console.log(`first failing case's details after ${Date.now() - t2} ms`);
+    await page.screenshot({ path: path.join(out, 'failure.png') });
   }
   if (first.load > maxFirstView) {
     errors.push(`first view took ${first.load.toFixed(0)} ms, over the ${maxFirstView} ms limit`);

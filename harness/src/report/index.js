@@ -64,12 +64,12 @@ add(p,el('span','muted',' ('+v.pipeline+')'));add(b,el('pre',null,v.message));})
 var x=d.details[r.case];
 if(!x){add(b,el('p','muted','This case\u2019s sides and diff are not in data/ (kept for the first cases only, failures first): its hashes and degradations are in outcomes.json.'));}
 else{var sides=add(b,el('div','sides'));side(add(sides,el('div')),'old',x.old,x.wire?x.wire.old:null);side(add(sides,el('div')),'new',x.new,x.wire?x.wire.new:null);
-if(x.wire){add(b,el('h4',null,'unified diff'));var pre=add(b,el('pre','diff'));x.wire.unified.split('\n').forEach(function(l,i,a){
+if(x.wire&&x.wire.unified){add(b,el('h4',null,'unified diff'));var pre=add(b,el('pre','diff'));x.wire.unified.split('\n').forEach(function(l,i,a){
 if(i===a.length-1&&l==='')return;add(pre,el('span',diffClass(l),l+'\n'));});}}
 detail.scrollIntoView();}
 function user(){lc='';apply();}
 go.onclick=user;q.addEventListener('keydown',function(e){if(e.key==='Enter')user();});
-lane.addEventListener('change',function(){if(active)user();});cls.addEventListener('change',function(){if(active)user();});
+lane.addEventListener('change',user);cls.addEventListener('change',user);
 more.querySelector('button').onclick=page;
 [].forEach.call(document.querySelectorAll('a[data-filter-lane]'),function(a){a.addEventListener('click',function(){
 lane.value=a.getAttribute('data-filter-lane')||'';cls.value=a.getAttribute('data-filter-class')||'';q.value='';lc=a.getAttribute('data-filter-ledger')||'';apply();});});
