@@ -171,7 +171,7 @@ impl LedgerTable {
     }
 
     #[allow(clippy::trivially_copy_pass_by_ref)] // serde's skip_serializing_if takes &T
-    fn is_divergence(&self) -> bool {
+    pub(crate) fn is_divergence(&self) -> bool {
         *self == Self::Divergence
     }
 }

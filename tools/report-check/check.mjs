@@ -11,7 +11,7 @@
 // (the first view), cases.png (the largest lane's cases), case.png (one case opened) and,
 // when a case fails, failure.png (the first failing case opened from the failures table).
 import { execFileSync } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import puppeteer from 'puppeteer-core';
@@ -29,6 +29,16 @@ if (args.length < 1 || !Number.isFinite(maxFirstView)) {
 }
 const report = path.resolve(args[0]);
 const out = path.resolve(args[1] ?? path.join(report, '..', 'report-check'));
+// OUT_DIR holds this script's screenshots and nothing else: a directory with other
+// files in it is refused, never written into.
+const SHOTS = ['index.png', 'cases.png', 'case.png', 'failure.png'];
+if (existsSync(out)) {
+  const other = readdirSync(out).filter((f) => !SHOTS.includes(f));
+  if (other.length) {
+    console.error(`${out}: holds files this check did not write (${other.slice(0, 3).join(', ')}); name another OUT_DIR`);
+    process.exit(2);
+  }
+}
 mkdirSync(out, { recursive: true });
 
 function browserPath() {

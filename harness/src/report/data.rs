@@ -21,6 +21,7 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 
 use super::files::{ReportError, io_error};
+use super::stored;
 use super::view::View;
 use crate::error::LoadError;
 use crate::lane::Lane;
@@ -90,9 +91,7 @@ fn write_lane(
     cases: &[&CaseOutcome],
     detailed: &BTreeSet<(Lane, &str)>,
 ) -> io::Result<()> {
-    let mut ledger: Vec<&LedgerMatch> = cases.iter().flat_map(|o| &o.ledger).collect();
-    ledger.sort();
-    ledger.dedup();
+    let ledger = stored::ledger_table(cases);
     let mut tags: Vec<&str> = cases
         .iter()
         .flat_map(|o| &o.tags)

@@ -46,15 +46,10 @@ enum Line<'a> {
 #[derive(Serialize)]
 struct LedgerRef<'a> {
     file: &'a str,
-    #[serde(skip_serializing_if = "is_divergence")]
+    #[serde(skip_serializing_if = "LedgerTable::is_divergence")]
     table: LedgerTable,
     index: usize,
     class: &'a str,
-}
-
-#[allow(clippy::trivially_copy_pass_by_ref)] // serde's skip_serializing_if takes &T
-fn is_divergence(t: &LedgerTable) -> bool {
-    *t == LedgerTable::Divergence
 }
 
 impl<'a> From<&'a LedgerMatch> for LedgerRef<'a> {
