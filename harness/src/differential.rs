@@ -566,7 +566,7 @@ fn compare_request(
 
 /// How many divergent cases carry their two outputs and a unified diff
 /// (failures first, then by key): enough to review, bounded in size.
-pub(crate) const MAX_WIRE_PAIRS: usize = 2000;
+pub(crate) const MAX_WIRE_PAIRS: usize = 1000;
 
 /// The two outputs of one case, pretty, with the unified diff.
 pub(crate) fn wire_pair(old: &dyn Pipeline, new: &dyn Pipeline, case: &PlannedCase) -> WirePair {

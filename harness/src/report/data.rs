@@ -33,7 +33,7 @@ use crate::verdict::Verdict;
 pub(super) const DATA_DIR: &str = "data";
 /// Details (sides and wire pair) are written for at most this many cases,
 /// failing ones first, then those with a wire pair, each by (lane, case).
-pub(super) const MAX_DETAILS: usize = 2_000;
+pub(super) const MAX_DETAILS: usize = 1_000;
 
 const OPEN: &str = "wireshapeLane(\n";
 const CLOSE: &str = "\n);\n";
@@ -92,13 +92,7 @@ fn write_lane(
     detailed: &BTreeSet<(Lane, &str)>,
 ) -> io::Result<()> {
     let ledger = stored::ledger_table(cases);
-    let mut tags: Vec<&str> = cases
-        .iter()
-        .flat_map(|o| &o.tags)
-        .map(String::as_str)
-        .collect();
-    tags.sort_unstable();
-    tags.dedup();
+    let tags = stored::tag_table(cases);
     w.write_all(OPEN.as_bytes())?;
     w.write_all(b"{\"lane\": ")?;
     serde_json::to_writer(&mut *w, lane.id())?;
@@ -155,16 +149,8 @@ impl<'a> Row<'a> {
             case: &o.case,
             class: o.class,
             failure: o.is_failure(),
-            tags: o
-                .tags
-                .iter()
-                .filter_map(|t| tags.binary_search(&t.as_str()).ok())
-                .collect(),
-            ledger: o
-                .ledger
-                .iter()
-                .filter_map(|m| ledger.binary_search(&m).ok())
-                .collect(),
+            tags: stored::indices(o.tags.iter().map(String::as_str), tags),
+            ledger: stored::indices(&o.ledger, ledger),
             verdict: o.verdict,
             semantic: o.undeclared_semantic(),
             violations: &o.violations,

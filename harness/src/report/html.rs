@@ -12,8 +12,8 @@ use std::collections::BTreeMap;
 use maud::{DOCTYPE, Markup, PreEscaped, html};
 
 use super::data;
-use super::view::{View, exit_code_meaning, first_line, plural, sorted_refs};
-use crate::outcome::{CaseOutcome, Class, LedgerMatch, LedgerTable, RunReport};
+use super::view::{View, declared_groups, exit_code_meaning, first_line, plural, sorted_refs};
+use crate::outcome::{CaseOutcome, Class, RunReport};
 use crate::semantic::SemanticClass;
 
 /// `index.html` lists at most this many failing cases (all are in
@@ -323,44 +323,10 @@ fn badges(o: &CaseOutcome) -> Markup {
     }
 }
 
-/// One row of the declared-divergence table: a ledger class on a lane.
-struct Declared<'a> {
-    cases: usize,
-    /// The entries of that class on that lane (`file#index`), sorted.
-    entries: Vec<&'a LedgerMatch>,
-}
-
 /// Intended and reordered cases grouped by the class of the
 /// `[[divergence]]` entries that declare them, per lane, with counts.
 fn declared(view: &View<'_>) -> Markup {
-    let mut groups: BTreeMap<(&str, &str), Declared<'_>> = BTreeMap::new();
-    for o in view
-        .outcomes
-        .iter()
-        .filter(|o| matches!(o.class, Class::Intended | Class::Reordered))
-    {
-        let mut seen: Vec<&str> = Vec::new();
-        for m in o
-            .ledger
-            .iter()
-            .filter(|m| m.table == LedgerTable::Divergence)
-        {
-            let g = groups
-                .entry((m.class.as_str(), o.lane.id()))
-                .or_insert_with(|| Declared {
-                    cases: 0,
-                    entries: Vec::new(),
-                });
-            if !g.entries.contains(&m) {
-                g.entries.push(m);
-                g.entries.sort();
-            }
-            if !seen.contains(&m.class.as_str()) {
-                seen.push(&m.class);
-                g.cases += 1;
-            }
-        }
-    }
+    let groups = declared_groups(view);
     html! {
         section id="declared" {
             h2 {

@@ -1,12 +1,14 @@
 //! The line files: `divergences.jsonl` (one JSON object a line, tagged
-//! by `type`) and the `*.txt` lists (one key a line per class, plus
+//! by `type`: the failing cases one by one, the declared divergences
+//! counted per ledger class and lane, violations, ledger issues, unusable
+//! files; each intended case's tags and entries are in `outcomes.json`) and the `*.txt` lists (one key a line per class, plus
 //! `violations.txt` and `failures.txt`).
 
 use std::fmt::Write as _;
 
 use serde::Serialize;
 
-use super::view::{View, sorted_refs};
+use super::view::{View, declared_groups, sorted_refs};
 use crate::outcome::{CaseOutcome, Class, LedgerMatch, LedgerTable};
 
 #[derive(Serialize)]
@@ -20,6 +22,14 @@ enum Line<'a> {
         tags: &'a [String],
         #[serde(skip_serializing_if = "Vec::is_empty")]
         ledger: Vec<LedgerRef<'a>>,
+    },
+    Declared {
+        lane: &'a str,
+        /// The ledger class.
+        class: &'a str,
+        cases: usize,
+        /// `<file>#<index>`, sorted.
+        entries: Vec<String>,
     },
     Violation {
         lane: &'a str,
@@ -65,13 +75,25 @@ impl<'a> From<&'a LedgerMatch> for LedgerRef<'a> {
 
 pub(super) fn divergences_jsonl(view: &View<'_>) -> String {
     let mut lines = Vec::new();
-    for o in view.outcomes.iter().filter(|o| o.class != Class::Identical) {
+    for o in view.outcomes.iter().filter(|o| o.is_failure()) {
         lines.push(Line::Divergence {
             lane: o.lane.id(),
             case: &o.case,
             class: o.class,
             tags: &o.tags,
             ledger: o.ledger.iter().map(LedgerRef::from).collect(),
+        });
+    }
+    for ((class, lane), g) in declared_groups(view) {
+        lines.push(Line::Declared {
+            lane,
+            class,
+            cases: g.cases,
+            entries: g
+                .entries
+                .iter()
+                .map(|m| format!("{}#{}", m.file, m.index))
+                .collect(),
         });
     }
     for o in &view.outcomes {

@@ -17,6 +17,7 @@ use crate::lane::Lane;
 use crate::outcome::{
     LedgerIssue, LedgerMatch, LedgerUse, RequestOutcome, RunMeta, RunReport, Summary,
 };
+use crate::semantic::Semantics;
 
 /// Read a report directory back (`cases.json` + `outcomes.json` +
 /// `run.json`), as `wireshape report merge` does with shard reports.
@@ -53,7 +54,18 @@ pub(crate) fn read_report(dir: &Path) -> Result<(RunReport, RunMeta), ReportErro
         .outcomes
         .into_iter()
         .flat_map(|(lane, lines)| lines.into_iter().map(move |o| (lane, o)))
-        .map(|(lane, o)| o.into_outcome(lane, &outcomes.old, &outcomes.new, &outcomes.ledger))
+        .map(|(lane, o)| {
+            o.into_outcome(
+                lane,
+                &outcomes.old,
+                &outcomes.new,
+                &stored::TablesIn {
+                    ledger: &outcomes.ledger,
+                    tags: &outcomes.tags,
+                    semantics: &outcomes.semantics,
+                },
+            )
+        })
         .collect::<Result<Vec<_>, _>>()
         .map_err(shape_error)?;
     data::read_wire_pairs(dir, &mut list)?;
@@ -133,6 +145,10 @@ struct OutcomesIn {
     summary: Summary,
     outcomes: BTreeMap<Lane, Vec<OutcomeIn>>,
     ledger: Vec<LedgerMatch>,
+    #[serde(default)]
+    tags: Vec<String>,
+    #[serde(default)]
+    semantics: Vec<Semantics>,
     ledger_use: Vec<LedgerUse>,
     ledger_issues: Vec<LedgerIssue>,
     unusable: BTreeMap<String, String>,

@@ -1,15 +1,16 @@
 //! The stored form of `outcomes.json` outcomes and of `cases.json` (format
-//! 2): what a report writes per case and how [`read_report`](super::read_report)
+//! 3): what a report writes per case and how [`read_report`](super::read_report)
 //! turns it back into [`CaseOutcome`]s.
 //!
 //! Nothing is written twice: a side carries no pipeline name (the file's
-//! `old`/`new` say it), `outcome` is omitted when `shaped`, empty lists are
-//! omitted, the new side is omitted when it equals the old one (an
-//! identical case), outcomes are grouped by lane (the lane is not
-//! repeated), a ledger match is an index into the file's `ledger` table
-//! (each entry, with its reason, written once), and the wire pairs (schema
-//! bytes) live only in the lane's `data/<lane>.js`, keyed by case: an
-//! output is named by its sha256.
+//! `old`/`new` say it), `outcome` is omitted when `shaped` and `class`
+//! when `identical`, empty lists are omitted, the new side is omitted when
+//! it equals the old one (an identical case), outcomes are grouped by lane
+//! (the lane is not repeated), a ledger match, a tag and a semantic verdict
+//! are indices into the file's `ledger`, `tags` and `semantics` tables
+//! (each entry, with its reason, each tag and each verdict written once),
+//! and the wire pairs (schema bytes) live only in the lane's
+//! `data/<lane>.js`, keyed by case: an output is named by its sha256.
 
 use std::collections::BTreeMap;
 
@@ -23,7 +24,7 @@ use crate::semantic::Semantics;
 use crate::verdict::Verdict;
 
 /// The format number `outcomes.json` and `cases.json` carry.
-pub(super) const FORMAT: u32 = 2;
+pub(super) const FORMAT: u32 = 3;
 
 /// Every ledger entry the outcomes name, sorted, each once: the
 /// `ledger` table outcomes point into by position.
@@ -32,6 +33,70 @@ pub(super) fn ledger_table<'a>(outcomes: &[&'a CaseOutcome]) -> Vec<&'a LedgerMa
     table.sort();
     table.dedup();
     table
+}
+
+/// Every tag the outcomes carry, sorted, each once: the `tags` table
+/// outcomes point into by position.
+pub(super) fn tag_table<'a>(outcomes: &[&'a CaseOutcome]) -> Vec<&'a str> {
+    let mut table: Vec<&str> = outcomes
+        .iter()
+        .flat_map(|o| &o.tags)
+        .map(String::as_str)
+        .collect();
+    table.sort_unstable();
+    table.dedup();
+    table
+}
+
+/// Every semantic verdict the outcomes' sides carry, each once, in the
+/// order of its JSON text: the `semantics` table sides point into by
+/// position (most verdicts repeat: a tool's on every lane, `preserved`
+/// over the same instances).
+pub(super) struct SemanticTable<'a> {
+    /// Sorted by the JSON text.
+    entries: Vec<(String, &'a Semantics)>,
+}
+
+impl<'a> SemanticTable<'a> {
+    pub(super) fn new(outcomes: &[&'a CaseOutcome]) -> Self {
+        let mut entries: Vec<(String, &Semantics)> = outcomes
+            .iter()
+            .flat_map(|o| [&o.old, &o.new])
+            .filter_map(|side| side.semantic.as_ref())
+            .map(|s| (semantic_text(s), s))
+            .collect();
+        entries.sort_by(|a, b| a.0.cmp(&b.0));
+        entries.dedup_by(|a, b| a.0 == b.0);
+        Self { entries }
+    }
+
+    /// The table as written.
+    pub(super) fn values(&self) -> Vec<&'a Semantics> {
+        self.entries.iter().map(|(_, s)| *s).collect()
+    }
+
+    fn index(&self, s: &Semantics) -> Option<usize> {
+        let text = semantic_text(s);
+        self.entries
+            .binary_search_by(|(t, _)| t.as_str().cmp(&text))
+            .ok()
+    }
+}
+
+fn semantic_text(s: &Semantics) -> String {
+    // A struct of strings, numbers and JSON values always serializes.
+    serde_json::to_string(s).unwrap_or_default()
+}
+
+/// The positions of `items` in the sorted `table` (every item is in it).
+pub(super) fn indices<T: Ord, U: std::borrow::Borrow<T>>(
+    items: impl IntoIterator<Item = U>,
+    table: &[T],
+) -> Vec<usize> {
+    items
+        .into_iter()
+        .filter_map(|item| table.binary_search(item.borrow()).ok())
+        .collect()
 }
 
 /// The plan as written: the lanes, the cases planned on every lane, and
@@ -90,13 +155,21 @@ pub(super) fn plan_in(
     plan
 }
 
+/// The tables an outcome's indices point into.
+pub(super) struct Tables<'t, 'a> {
+    pub(super) ledger: &'t [&'a LedgerMatch],
+    pub(super) tags: &'t [&'a str],
+    pub(super) semantics: &'t SemanticTable<'a>,
+}
+
 /// One outcome as written.
 #[derive(Serialize)]
 pub(super) struct OutcomeOut<'a> {
     case: &'a str,
+    #[serde(skip_serializing_if = "is_identical")]
     class: Class,
-    #[serde(skip_serializing_if = "<[_]>::is_empty")]
-    tags: &'a [String],
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    tags: Vec<usize>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     ledger: Vec<usize>,
     old: SideOut<'a>,
@@ -111,19 +184,17 @@ pub(super) struct OutcomeOut<'a> {
 }
 
 impl<'a> OutcomeOut<'a> {
-    /// `table` is [`ledger_table`] of the outcomes written.
-    pub(super) fn new(o: &'a CaseOutcome, table: &[&LedgerMatch]) -> Self {
-        let old = SideOut::from(&o.old);
-        let new = SideOut::from(&o.new);
+    /// The tables are [`ledger_table`], [`tag_table`] and
+    /// [`SemanticTable`] of the outcomes written.
+    pub(super) fn new(o: &'a CaseOutcome, tables: &Tables<'_, '_>) -> Self {
+        let (ledger, tags) = (tables.ledger, tables.tags);
+        let old = SideOut::new(&o.old, tables.semantics);
+        let new = SideOut::new(&o.new, tables.semantics);
         Self {
             case: &o.case,
             class: o.class,
-            tags: &o.tags,
-            ledger: o
-                .ledger
-                .iter()
-                .filter_map(|m| table.binary_search(&m).ok())
-                .collect(),
+            tags: indices(o.tags.iter().map(String::as_str), tags),
+            ledger: indices(&o.ledger, ledger),
             new: (new != old).then_some(new),
             old,
             violations: &o.violations,
@@ -144,19 +215,20 @@ struct SideOut<'a> {
     degradations: &'a [Degradation],
     #[serde(skip_serializing_if = "<[_]>::is_empty")]
     rejected_by: &'a [String],
+    /// An index into the file's `semantics` table.
     #[serde(skip_serializing_if = "Option::is_none")]
-    semantic: Option<&'a Semantics>,
+    semantic: Option<usize>,
 }
 
-impl<'a> From<&'a Side> for SideOut<'a> {
-    fn from(s: &'a Side) -> Self {
+impl<'a> SideOut<'a> {
+    fn new(s: &'a Side, semantics: &SemanticTable<'_>) -> Self {
         Self {
             outcome: s.outcome,
             detail: s.detail.as_deref(),
             sha256: &s.sha256,
             degradations: &s.degradations,
             rejected_by: &s.rejected_by,
-            semantic: s.semantic.as_ref(),
+            semantic: s.semantic.as_ref().and_then(|s| semantics.index(s)),
         }
     }
 }
@@ -166,14 +238,22 @@ fn is_shaped(k: &OutcomeKind) -> bool {
     *k == OutcomeKind::Shaped
 }
 
+/// The tables of `outcomes.json` an outcome's indices point into, as read.
+pub(super) struct TablesIn<'a> {
+    pub(super) ledger: &'a [LedgerMatch],
+    pub(super) tags: &'a [String],
+    pub(super) semantics: &'a [Semantics],
+}
+
 /// One outcome as read.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(super) struct OutcomeIn {
     case: String,
+    #[serde(default = "identical")]
     class: Class,
     #[serde(default)]
-    tags: Vec<String>,
+    tags: Vec<usize>,
     #[serde(default)]
     ledger: Vec<usize>,
     old: SideIn,
@@ -189,36 +269,55 @@ pub(super) struct OutcomeIn {
 
 impl OutcomeIn {
     /// The outcome, its sides named `old` and `new`, its ledger matches
-    /// looked up in `table`; an index past the table is an error message.
+    /// and tags looked up in the file's tables; an index past a table is an
+    /// error message.
     pub(super) fn into_outcome(
         self,
         lane: Lane,
         old: &str,
         new: &str,
-        table: &[LedgerMatch],
+        tables: &TablesIn<'_>,
     ) -> Result<CaseOutcome, String> {
-        let ledger = self
-            .ledger
-            .iter()
-            .map(|&i| {
-                table.get(i).cloned().ok_or_else(|| {
-                    format!(
-                        "{lane}::{}: ledger index {i} is past the {}-entry `ledger` table",
-                        self.case,
-                        table.len()
-                    )
+        let look_up = |indices: &[usize], table_name: &str, len: usize| {
+            indices
+                .iter()
+                .map(|&i| {
+                    (i < len).then_some(i).ok_or_else(|| {
+                        format!(
+                            "{lane}::{}: {table_name} index {i} is past the {len}-entry `{table_name}` table",
+                            self.case
+                        )
+                    })
                 })
-            })
-            .collect::<Result<_, _>>()?;
+                .collect::<Result<Vec<_>, _>>()
+        };
+        let ledger = look_up(&self.ledger, "ledger", tables.ledger.len())?
+            .into_iter()
+            .map(|i| tables.ledger[i].clone())
+            .collect();
+        let tags = look_up(&self.tags, "tags", tables.tags.len())?
+            .into_iter()
+            .map(|i| tables.tags[i].clone())
+            .collect();
+        let semantic = |side: &SideIn| {
+            let i: Vec<usize> = side.semantic.into_iter().collect();
+            look_up(&i, "semantics", tables.semantics.len())
+                .map(|i| i.first().map(|&i| tables.semantics[i].clone()))
+        };
+        let old_semantic = semantic(&self.old)?;
+        let new_semantic = match &self.new {
+            Some(side) => semantic(side)?,
+            None => old_semantic.clone(),
+        };
         let new_side = self.new.unwrap_or_else(|| self.old.clone());
         Ok(CaseOutcome {
             lane,
             case: self.case,
             class: self.class,
-            tags: self.tags,
+            tags,
             ledger,
-            old: self.old.into_side(old),
-            new: new_side.into_side(new),
+            old: self.old.into_side(old, old_semantic),
+            new: new_side.into_side(new, new_semantic),
             violations: self.violations,
             wire: None,
             verdict: self.verdict,
@@ -239,8 +338,18 @@ struct SideIn {
     degradations: Vec<Degradation>,
     #[serde(default)]
     rejected_by: Vec<String>,
+    /// An index into the file's `semantics` table.
     #[serde(default)]
-    semantic: Option<Semantics>,
+    semantic: Option<usize>,
+}
+
+#[allow(clippy::trivially_copy_pass_by_ref)] // serde's skip_serializing_if takes &T
+fn is_identical(c: &Class) -> bool {
+    *c == Class::Identical
+}
+
+fn identical() -> Class {
+    Class::Identical
 }
 
 fn shaped() -> OutcomeKind {
@@ -248,7 +357,7 @@ fn shaped() -> OutcomeKind {
 }
 
 impl SideIn {
-    fn into_side(self, pipeline: &str) -> Side {
+    fn into_side(self, pipeline: &str, semantic: Option<Semantics>) -> Side {
         Side {
             pipeline: pipeline.to_owned(),
             outcome: self.outcome,
@@ -256,7 +365,7 @@ impl SideIn {
             sha256: self.sha256,
             degradations: self.degradations,
             rejected_by: self.rejected_by,
-            semantic: self.semantic,
+            semantic,
         }
     }
 }

@@ -4,7 +4,9 @@
 
 use std::collections::BTreeMap;
 
-use crate::outcome::{CaseOutcome, Class, LedgerIssue, RequestOutcome, RunReport};
+use crate::outcome::{
+    CaseOutcome, Class, LedgerIssue, LedgerMatch, LedgerTable, RequestOutcome, RunReport,
+};
 
 /// The report, sorted and counted once for all renderers.
 pub(super) struct View<'a> {
@@ -144,4 +146,47 @@ pub(super) fn clip(s: &str, max: usize) -> String {
         Some((at, _)) => format!("{}…", &s[..at]),
         None => s.to_owned(),
     }
+}
+
+/// One group of declared divergences: a ledger class on a lane.
+pub(super) struct Declared<'a> {
+    pub(super) cases: usize,
+    /// The entries of that class on that lane (`file#index`), sorted.
+    pub(super) entries: Vec<&'a LedgerMatch>,
+}
+
+/// Intended and reordered cases grouped by the class of the
+/// `[[divergence]]` entries that declare them, by (ledger class, lane),
+/// with counts: `index.html`'s table and `divergences.jsonl`'s `declared`
+/// lines. A case counts once per ledger class.
+pub(super) fn declared_groups<'a>(view: &View<'a>) -> BTreeMap<(&'a str, &'a str), Declared<'a>> {
+    let mut groups: BTreeMap<(&str, &str), Declared<'_>> = BTreeMap::new();
+    for o in view
+        .outcomes
+        .iter()
+        .filter(|o| matches!(o.class, Class::Intended | Class::Reordered))
+    {
+        let mut seen: Vec<&str> = Vec::new();
+        for m in o
+            .ledger
+            .iter()
+            .filter(|m| m.table == LedgerTable::Divergence)
+        {
+            let g = groups
+                .entry((m.class.as_str(), o.lane.id()))
+                .or_insert_with(|| Declared {
+                    cases: 0,
+                    entries: Vec::new(),
+                });
+            if !g.entries.contains(&m) {
+                g.entries.push(m);
+                g.entries.sort();
+            }
+            if !seen.contains(&m.class.as_str()) {
+                seen.push(&m.class);
+                g.cases += 1;
+            }
+        }
+    }
+    groups
 }

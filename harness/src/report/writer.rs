@@ -105,6 +105,13 @@ impl ReportWriter {
         outcomes: &[&CaseOutcome],
     ) -> Result<(), ReportError> {
         let ledger = stored::ledger_table(outcomes);
+        let tags = stored::tag_table(outcomes);
+        let semantics = stored::SemanticTable::new(outcomes);
+        let tables = stored::Tables {
+            ledger: &ledger,
+            tags: &tags,
+            semantics: &semantics,
+        };
         let mut members = vec![
             ("format", json_value(&stored::FORMAT)),
             ("old", json_value(&report.old)),
@@ -123,9 +130,11 @@ impl ReportWriter {
         }
         members.push(("requests", json_value(&report.requests)));
         members.push(("ledger", json_value(&ledger)));
+        members.push(("tags", json_value(&tags)));
+        members.push(("semantics", json_value(&semantics.values())));
         let mut groups: Vec<(&str, Vec<OutcomeOut<'_>>)> = Vec::new();
         for o in outcomes {
-            let line = OutcomeOut::new(o, &ledger);
+            let line = OutcomeOut::new(o, &tables);
             match groups.last_mut() {
                 Some((last, lines)) if *last == o.lane.id() => lines.push(line),
                 _ => groups.push((o.lane.id(), vec![line])),

@@ -220,17 +220,25 @@ pub(super) fn constraints(schema: &Value) -> Vec<String> {
 }
 
 impl Semantics {
-    pub(super) fn unjudged(reason: String) -> Self {
+    /// A verdict of `class` over `instances`, with no witness, kind or reason.
+    pub(crate) fn plain(class: SemanticClass, instances: usize) -> Self {
         Self {
-            class: SemanticClass::Unjudged,
-            instances: 0,
+            class,
+            instances,
             widened: None,
             narrowed: None,
             narrowed_kinds: Vec::new(),
             silent: false,
-            reason: Some(reason),
+            reason: None,
             disagreements: Vec::new(),
             losses: Losses::default(),
+        }
+    }
+
+    pub(super) fn unjudged(reason: String) -> Self {
+        Self {
+            reason: Some(reason),
+            ..Self::plain(SemanticClass::Unjudged, 0)
         }
     }
 }

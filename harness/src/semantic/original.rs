@@ -130,17 +130,7 @@ impl Original {
             Ok(v) => v,
             Err(e) => return Semantics::unjudged(format!("shaped schema: {e}")),
         };
-        let mut out = Semantics {
-            class: SemanticClass::Preserved,
-            instances: judged.len(),
-            widened: None,
-            narrowed: None,
-            narrowed_kinds: Vec::new(),
-            silent: false,
-            reason: None,
-            disagreements: Vec::new(),
-            losses: Losses::default(),
-        };
+        let mut out = Semantics::plain(SemanticClass::Preserved, judged.len());
         // `nullable` read as OpenAPI reads it, compiled when first needed.
         let mut as_openapi: Option<Option<Validator>> = None;
         // On a wire that reads `nullable` as OpenAPI does, the author's own

@@ -59,16 +59,21 @@ pub(crate) fn outputs(out: &std::process::Output) -> (String, String) {
     )
 }
 
-/// Every outcome of an `outcomes.json` (format 2: grouped by lane, the new
-/// side omitted when it equals the old one, sides without pipeline names)
-/// as one object with its `lane` and both sides, each side named by its
-/// `pipeline` and with its `outcome` (absent: `shaped`).
+/// Every outcome of an `outcomes.json` (format 3: grouped by lane, the new
+/// side omitted when it equals the old one, sides without pipeline names,
+/// tags and semantic verdicts as indices into the file's tables) as one
+/// object with its `lane`, `class` (absent: `identical`), tag names and
+/// both sides, each side named by its `pipeline`, with its `outcome`
+/// (absent: `shaped`) and its semantic verdict.
 pub(crate) fn outcome_list(outcomes_json: &serde_json::Value) -> Vec<serde_json::Value> {
     let side = |s: &serde_json::Value, pipeline: &serde_json::Value| {
         let mut s = s.clone();
         s["pipeline"] = pipeline.clone();
         if s.get("outcome").is_none() {
             s["outcome"] = "shaped".into();
+        }
+        if let Some(i) = s.get("semantic").and_then(serde_json::Value::as_u64) {
+            s["semantic"] = outcomes_json["semantics"][usize::try_from(i).unwrap()].clone();
         }
         s
     };
@@ -80,6 +85,18 @@ pub(crate) fn outcome_list(outcomes_json: &serde_json::Value) -> Vec<serde_json:
         for o in lines.as_array().expect("a lane's outcomes") {
             let mut o = o.clone();
             o["lane"] = lane.as_str().into();
+            if o.get("class").is_none() {
+                o["class"] = "identical".into();
+            }
+            if let Some(tags) = o.get("tags").and_then(serde_json::Value::as_array) {
+                let names: Vec<serde_json::Value> = tags
+                    .iter()
+                    .map(|i| {
+                        outcomes_json["tags"][usize::try_from(i.as_u64().unwrap()).unwrap()].clone()
+                    })
+                    .collect();
+                o["tags"] = names.into();
+            }
             let new = o.get("new").unwrap_or(&o["old"]).clone();
             o["new"] = side(&new, &outcomes_json["new"]);
             o["old"] = side(&o["old"], &outcomes_json["old"]);
@@ -89,7 +106,7 @@ pub(crate) fn outcome_list(outcomes_json: &serde_json::Value) -> Vec<serde_json:
     list
 }
 
-/// `(lane, case)` of every case a `cases.json` (format 2) plans, sorted.
+/// `(lane, case)` of every case a `cases.json` (format 3) plans, sorted.
 pub(crate) fn plan_list(cases_json: &serde_json::Value) -> Vec<(String, String)> {
     let names = |v: &serde_json::Value| -> Vec<String> {
         v.as_array()

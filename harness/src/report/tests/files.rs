@@ -97,7 +97,7 @@ fn txt_lists_hold_one_sorted_key_per_line_per_class() {
 }
 
 #[test]
-fn divergences_jsonl_has_divergence_violation_ledger_and_unusable_lines_in_that_order() {
+fn divergences_jsonl_has_failing_declared_violation_ledger_and_unusable_lines_in_that_order() {
     let tmp = tempfile::tempdir().unwrap();
     let dir = write_report(&tmp.path().join("latest"), &sample(), &meta("t")).unwrap();
     let text = read(&dir, DIVERGENCES_JSONL);
@@ -108,32 +108,44 @@ fn divergences_jsonl_has_divergence_violation_ledger_and_unusable_lines_in_that_
     let kinds: Vec<String> = lines
         .iter()
         .map(|l| {
-            let key = l.get("case").or(l.get("file")).or(l.get("path")).unwrap();
+            let key = l
+                .get("case")
+                .or(l.get("file"))
+                .or(l.get("path"))
+                .or(l.get("class"))
+                .unwrap();
             format!("{} {}", l["type"].as_str().unwrap(), key.as_str().unwrap())
         })
         .collect();
+    // The failing cases one by one (the unexpected, the errored, and the
+    // identical one that violates an invariant), the declared (intended
+    // and reordered) cases counted by ledger class and lane.
     assert_eq!(
         kinds,
         [
-            "divergence a#order",
             &format!("divergence {NASTY}"),
             "divergence g#boom",
-            "divergence g#enum",
+            "divergence o#same",
+            "declared intended",
+            "declared reordered",
             "violation o#same",
             "ledger anthropic.toml",
             "ledger gemini.toml",
             "unusable corpus/broken.json",
         ]
     );
-    // A ledger entry by its place and class (its reason is in outcomes.json).
-    assert_eq!(
-        text.lines().nth(3).unwrap(),
-        r#"{"type":"divergence","lane":"gemini-openapi","case":"g#enum","class":"intended","tags":["new:enum:rewritten"],"ledger":[{"file":"gemini.toml","index":0,"class":"intended"}]}"#
-    );
-    let boom = text.lines().nth(2).unwrap();
+    let boom = text.lines().nth(1).unwrap();
     assert_eq!(
         boom,
         r#"{"type":"divergence","lane":"gemini-openapi","case":"g#boom","class":"errored","tags":["outcome:shaped->errored"]}"#
+    );
+    assert_eq!(
+        text.lines().nth(3).unwrap(),
+        r#"{"type":"declared","lane":"gemini-openapi","class":"intended","cases":1,"entries":["gemini.toml#0"]}"#
+    );
+    assert_eq!(
+        text.lines().nth(4).unwrap(),
+        r#"{"type":"declared","lane":"anthropic-messages","class":"reordered","cases":1,"entries":["anthropic.toml#0"]}"#
     );
     assert_eq!(
         text.lines().last().unwrap(),
@@ -350,7 +362,7 @@ fn read_report_refuses_an_unknown_lane_in_cases_json_naming_the_file() {
     let dir = write_report(&tmp.path().join("latest"), &sample(), &meta("t")).unwrap();
     fs::write(
         dir.join(CASES_JSON),
-        "{\n\"format\": 2,\n\"old\": \"v0\",\n\"new\": \"v1\",\n\"lanes\": [\"anthropic-legacy\"],\n\"only\": {},\n\"cases\": [\n\"a#x\"\n]\n}\n",
+        "{\n\"format\": 3,\n\"old\": \"v0\",\n\"new\": \"v1\",\n\"lanes\": [\"anthropic-legacy\"],\n\"only\": {},\n\"cases\": [\n\"a#x\"\n]\n}\n",
     )
     .unwrap();
     let err = read_report(&dir).unwrap_err();
@@ -370,12 +382,12 @@ fn read_report_refuses_an_unknown_lane_in_outcomes_json_naming_the_file() {
     let text = read(&dir, OUTCOMES_JSON).replacen(r#""gemini-openapi": ["#, r#""gemini": ["#, 1);
     fs::write(dir.join(OUTCOMES_JSON), &text).unwrap();
     let err = read_report(&dir).unwrap_err();
-    // Line 18 opens the gemini-openapi outcomes (one outcome a line);
+    // Line 20 opens the gemini-openapi outcomes (one outcome a line);
     // serde names the column of the key's last character.
     assert_eq!(
         err.to_string(),
         format!(
-            "{}:18:8: unknown lane `gemini` (see `wireshape lanes`)",
+            "{}:20:8: unknown lane `gemini` (see `wireshape lanes`)",
             dir.join(OUTCOMES_JSON).display()
         )
     );
@@ -386,19 +398,21 @@ fn outcomes_json_writes_each_thing_once() {
     let tmp = tempfile::tempdir().unwrap();
     let dir = write_report(&tmp.path().join("latest"), &sample(), &meta("t")).unwrap();
     let text = read(&dir, OUTCOMES_JSON);
-    // An identical case: one side (the new one equals it), no pipeline
-    // name, no default outcome, no empty list.
+    // An identical case: no class (identical), one side (the new one
+    // equals it), no pipeline name, no default outcome, no empty list.
     assert!(
         text.contains(&format!(
-            "\n{{\"case\":\"a#same\",\"class\":\"identical\",\"old\":{{\"sha256\":\"{}\"}}}},\n",
+            "\n{{\"case\":\"a#same\",\"old\":{{\"sha256\":\"{}\"}}}},\n",
             "a".repeat(64)
         )),
         "{text}"
     );
-    // A ledger match is an index into the `ledger` table, which holds the reason once.
+    // A ledger match and a tag are indices into the `ledger` table, which
+    // holds the reason once, and the `tags` table.
+    assert!(text.contains(r#"{"case":"g#enum","class":"intended","tags":[0],"ledger":[1],"old":"#));
     assert!(text.contains(
-        r#"{"case":"g#enum","class":"intended","tags":["new:enum:rewritten"],"ledger":[1],"old":"#
-    ));
+        "\n\"tags\": [\"new:enum:rewritten\",\"new:pattern:removed\",\"old:<b>&amp;:kept\",\"order:properties\",\"outcome:shaped->errored\"],\n"
+    ), "{text}");
     assert!(text.contains(
         "\n\"ledger\": [{\"file\":\"anthropic.toml\",\"index\":0,\"class\":\"reordered\",\"reason\":\"v1 drops `pattern` on purpose\"},{\"file\":\"gemini.toml\",\"index\":0,\"class\":\"intended\",\"reason\":\"v1 drops `pattern` on purpose\"}],\n"
     ));
@@ -406,7 +420,7 @@ fn outcomes_json_writes_each_thing_once() {
     assert!(!text.contains("\"wire\""));
     assert!(!text.contains("pattern\\\""));
     assert!(read(&dir, "data/gemini-openapi.js").contains(r#""unified":"--- v0\n+++ v1\n"#));
-    assert!(text.starts_with("{\n\"format\": 2,\n\"old\": \"v0\",\n"));
+    assert!(text.starts_with("{\n\"format\": 3,\n\"old\": \"v0\",\n"));
 }
 
 #[test]
@@ -426,7 +440,7 @@ fn cases_json_names_a_case_planned_on_every_lane_once() {
     let dir = write_report(&tmp.path().join("latest"), &report, &meta("t")).unwrap();
     assert_eq!(
         read(&dir, CASES_JSON),
-        "{\n\"format\": 2,\n\"old\": \"v0\",\n\"new\": \"v1\",\n\"lanes\": [\"anthropic-messages\",\"gemini-openapi\",\"openai-chat\"],\n\"only\": {\"openai-chat\":[\"c#3\"]},\n\"cases\": [\n\"c#1\",\n\"c#2\"\n]\n}\n"
+        "{\n\"format\": 3,\n\"old\": \"v0\",\n\"new\": \"v1\",\n\"lanes\": [\"anthropic-messages\",\"gemini-openapi\",\"openai-chat\"],\n\"only\": {\"openai-chat\":[\"c#3\"]},\n\"cases\": [\n\"c#1\",\n\"c#2\"\n]\n}\n"
     );
     assert_eq!(read_report(&dir).unwrap().0.plan, report.plan);
 }
@@ -445,7 +459,7 @@ fn read_report_refuses_a_report_of_the_previous_format_naming_the_file() {
     assert_eq!(
         err.to_string(),
         format!(
-            "{}: no `format` member (format 1): this wireshape reads report format 2; run it again with this version",
+            "{}: no `format` member (format 1): this wireshape reads report format 3; run it again with this version",
             dir.join(CASES_JSON).display()
         )
     );
@@ -482,6 +496,47 @@ fn read_report_names_the_lane_file_and_line_of_a_malformed_detail() {
         format!(
             "{}:1:1: a lane data file starts with `wireshapeLane(` and ends with `);`",
             path.display()
+        )
+    );
+}
+
+#[test]
+fn a_semantic_verdict_is_written_once_and_sides_point_into_the_table() {
+    let verdict = crate::semantic::Semantics::plain;
+    let preserved = verdict(crate::semantic::SemanticClass::Preserved, 44);
+    let outcomes: Vec<CaseOutcome> = ["anthropic-messages", "openai-chat"]
+        .iter()
+        .map(|lane| {
+            let mut o = case(lane, "c#1", Class::Intended, &[]);
+            o.old.semantic = Some(preserved.clone());
+            o.new.semantic = Some(verdict(crate::semantic::SemanticClass::Widened, 44));
+            o
+        })
+        .collect();
+    let report = report_from(outcomes, Vec::new(), Vec::new());
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = write_report(&tmp.path().join("latest"), &report, &meta("t")).unwrap();
+    let text = read(&dir, OUTCOMES_JSON);
+    // Two verdicts, each once, ordered by their JSON text; four sides name them.
+    assert!(text.contains(
+        "\n\"semantics\": [{\"class\":\"preserved\",\"instances\":44},{\"class\":\"widened\",\"instances\":44}],\n"
+    ), "{text}");
+    assert_eq!(text.matches(r#""old":{"sha256":"#).count(), 2);
+    assert_eq!(text.matches(r#""semantic":0}"#).count(), 2);
+    assert_eq!(text.matches(r#""semantic":1}"#).count(), 2);
+    assert_eq!(read_report(&dir).unwrap().0.outcomes, report.outcomes);
+    // An index past the table is an error naming the file and the case.
+    fs::write(
+        dir.join(OUTCOMES_JSON),
+        text.replacen(r#""semantic":1}"#, r#""semantic":2}"#, 1),
+    )
+    .unwrap();
+    let err = read_report(&dir).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        format!(
+            "{}: anthropic-messages::c#1: semantics index 2 is past the 2-entry `semantics` table",
+            dir.join(OUTCOMES_JSON).display()
         )
     );
 }
