@@ -11,14 +11,16 @@
 //! A violation message always carries the input and the outputs involved.
 
 use std::collections::BTreeMap;
+use std::convert::Infallible;
+use std::ops::ControlFlow;
 
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use crate::degradation::{Action, Degradation};
 use crate::lane::Lane;
 use crate::outcome::{Invariant, Violation};
 use crate::pipeline::{Outcome, Pipeline, Shaped};
-use crate::schema::{self, NAME_MAPS, SCHEMA_ARRAYS, SINGLE_SCHEMA};
+use crate::schema::{self, NAME_MAPS, PastLimit, SCHEMA_ARRAYS, SINGLE_SCHEMA};
 use crate::tool::Tool;
 
 fn compact(v: &Value) -> String {
@@ -149,9 +151,10 @@ pub fn no_panic(
     }
 }
 
-/// One keyword occurrence: the node's pointer, the key (`""` stands for the
-/// node itself), and the value when it is data rather than schemas.
-type Occurrences = BTreeMap<(String, String), Option<Value>>;
+/// Every keyword occurrence, by the node's pointer: the key (`""` stands
+/// for the node itself) and the value when it is data rather than schemas.
+/// Ordered by (pointer, key), borrowing the schema's keys and values.
+type Occurrences<'a> = BTreeMap<String, BTreeMap<&'a str, Option<&'a Value>>>;
 
 fn is_container(key: &str) -> bool {
     NAME_MAPS.contains(&key)
@@ -161,19 +164,24 @@ fn is_container(key: &str) -> bool {
         || key == "dependencies"
 }
 
-fn occurrences(root: &Value) -> Occurrences {
+/// The occurrences of every node `schema::visit` shows (up to where it
+/// stops past the depth limit).
+fn occurrences(root: &Value) -> Occurrences<'_> {
     let mut out = Occurrences::new();
-    let _ = schema::visit(root, &mut |path, node: &Map<String, Value>| {
-        out.insert((path.to_owned(), String::new()), None);
-        for (k, v) in node {
-            let data = if is_container(k) {
-                None
-            } else {
-                Some(v.clone())
-            };
-            out.insert((path.to_owned(), k.clone()), data);
-        }
-    });
+    let _ = schema::walk::<(), Infallible>(
+        root,
+        PastLimit::Fail,
+        (),
+        &mut |path, node, ()| {
+            let keys = out.entry(path.to_owned()).or_default();
+            keys.insert("", None);
+            for (k, v) in node {
+                keys.insert(k.as_str(), (!is_container(k)).then_some(v));
+            }
+            ControlFlow::Continue(Some(()))
+        },
+        &schema::every_child,
+    );
     out
 }
 
@@ -249,18 +257,21 @@ pub fn never_silent(
     let after = occurrences(&shaped.tool.input_schema);
     let records: Vec<Target<'_>> = shaped.degradations.iter().map(Target::new).collect();
     let mut silent = Vec::new();
-    for ((path, key), value) in &before {
-        let gone = !after.contains_key(&(path.clone(), key.clone()));
-        let changed =
-            !gone && value.is_some() && after.get(&(path.clone(), key.clone())) != Some(value);
-        if (gone || changed) && !covered(&records, path, key, changed) {
-            let what = if key.is_empty() {
-                "schema".to_owned()
-            } else {
-                format!("`{key}`")
-            };
-            let how = if gone { "dropped" } else { "changed" };
-            silent.push(format!("{how} {what} at {}", schema::display_path(path)));
+    for (path, keys) in &before {
+        let now = after.get(path);
+        for (&key, value) in keys {
+            let kept = now.and_then(|m| m.get(key));
+            let gone = kept.is_none();
+            let changed = !gone && value.is_some() && kept != Some(value);
+            if (gone || changed) && !covered(&records, path, key, changed) {
+                let what = if key.is_empty() {
+                    "schema".to_owned()
+                } else {
+                    format!("`{key}`")
+                };
+                let how = if gone { "dropped" } else { "changed" };
+                silent.push(format!("{how} {what} at {}", schema::display_path(path)));
+            }
         }
     }
     if silent.is_empty() {

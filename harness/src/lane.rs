@@ -290,7 +290,9 @@ impl Lane {
             Wire::Bedrock => {
                 let mut spec = Map::new();
                 name_desc(&mut spec);
-                spec.insert("inputSchema".into(), json!({ "json": tool.input_schema }));
+                let mut input = Map::new();
+                input.insert("json".into(), tool.input_schema.clone());
+                spec.insert("inputSchema".into(), Value::Object(input));
                 m.insert("toolSpec".into(), Value::Object(spec));
             }
         }
@@ -300,10 +302,18 @@ impl Lane {
     /// Render the request's tools array (Gemini wraps its declarations in
     /// one `functionDeclarations` tool).
     pub fn render_all(self, tools: &[Tool]) -> Value {
-        let items: Vec<Value> = tools.iter().map(|t| self.render(t)).collect();
+        self.render_each(tools)
+    }
+
+    /// [`Lane::render_all`] over borrowed tools (no copy of the tools
+    /// first): always a JSON array.
+    pub(crate) fn render_each<'t>(self, tools: impl IntoIterator<Item = &'t Tool>) -> Value {
+        let items: Vec<Value> = tools.into_iter().map(|t| self.render(t)).collect();
         match self.wire() {
             Wire::GeminiParameters | Wire::GeminiJsonSchema => {
-                json!([{ "functionDeclarations": items }])
+                let mut declarations = Map::new();
+                declarations.insert("functionDeclarations".into(), Value::Array(items));
+                Value::Array(vec![Value::Object(declarations)])
             }
             _ => Value::Array(items),
         }

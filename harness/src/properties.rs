@@ -217,7 +217,7 @@ pub fn oracle_no_panic(tools: &[Value], request: &Value) -> Result<(), String> {
 /// [`oracle_no_panic_on`] over what the shapers actually send.
 pub fn oracle_no_panic_on_rendered(tool: &Tool, lane: Lane) -> Result<(), String> {
     let wire = lane.render_all(std::slice::from_ref(tool));
-    let tools = replay::oracle_tools(lane, wire.as_array().map_or(&[][..], Vec::as_slice));
+    let tools = replay::oracle_view(lane, wire.as_array().map_or(&[][..], Vec::as_slice));
     oracle_no_panic_on(lane, &tools, &Value::Null)
 }
 

@@ -21,7 +21,13 @@ use crate::request::RequestParts;
 /// The oracle's view of a wire tools array: Gemini declarations are
 /// flattened out of their `functionDeclarations` wrappers.
 pub fn oracle_tools(lane: Lane, tools: &[Value]) -> Vec<Value> {
-    match lane.wire() {
+    oracle_view(lane, tools).into_owned()
+}
+
+/// [`oracle_tools`], borrowing the array itself where the wire needs no
+/// flattening.
+pub(crate) fn oracle_view(lane: Lane, tools: &[Value]) -> std::borrow::Cow<'_, [Value]> {
+    std::borrow::Cow::Owned(match lane.wire() {
         Wire::GeminiParameters | Wire::GeminiJsonSchema => tools
             .iter()
             .flat_map(|t| {
@@ -32,8 +38,8 @@ pub fn oracle_tools(lane: Lane, tools: &[Value]) -> Vec<Value> {
                     .unwrap_or_default()
             })
             .collect(),
-        _ => tools.to_vec(),
-    }
+        _ => return std::borrow::Cow::Borrowed(tools),
+    })
 }
 
 /// The oracle's verdict on a recording's request, as of the recording's date.
@@ -138,10 +144,8 @@ pub fn v1_request(
     new: &dyn Pipeline,
     shaped: &[crate::pipeline::Shaped],
 ) -> RequestParts {
-    let tools: Vec<_> = shaped.iter().map(|s| s.tool.clone()).collect();
-    let wire = lane.render_all(&tools);
     let mut parts = RequestParts {
-        tools: Some(wire.as_array().cloned().unwrap_or_default()),
+        tools: Some(rendered_array(lane, shaped)),
         tool_choice: rec.request.tool_choice.clone(),
         response_format: rec.request.response_format.clone(),
     };
@@ -175,6 +179,14 @@ pub fn fix(rec: &Recording, new: &dyn Pipeline, has_shaping: bool) -> Fix {
     judge_parts(lane, &shaped, &parts, &rec.observed, has_shaping)
 }
 
+/// The shaped tools rendered on the lane's wire: the request's `tools` array.
+fn rendered_array(lane: Lane, shaped: &[Shaped]) -> Vec<Value> {
+    match lane.render_each(shaped.iter().map(|s| &s.tool)) {
+        Value::Array(tools) => tools,
+        _ => Vec::new(),
+    }
+}
+
 /// The request members around the tools that a verdict depends on.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Context<'a> {
@@ -199,10 +211,8 @@ pub(crate) fn judge_shaped(
     cx: &Context<'_>,
     has_shaping: bool,
 ) -> Fix {
-    let tools: Vec<_> = shaped.iter().map(|s| s.tool.clone()).collect();
-    let wire = lane.render_all(&tools);
     let parts = RequestParts {
-        tools: Some(wire.as_array().cloned().unwrap_or_default()),
+        tools: Some(rendered_array(lane, shaped)),
         tool_choice: cx.tool_choice.cloned(),
         response_format: cx.response_format.cloned(),
     };
@@ -218,7 +228,7 @@ fn judge_parts(
     as_of: &str,
     has_shaping: bool,
 ) -> Fix {
-    let wire_tools = oracle_tools(lane, parts.tools.as_deref().unwrap_or_default());
+    let wire_tools = oracle_view(lane, parts.tools.as_deref().unwrap_or_default());
     let request = Request {
         tools_present: parts.tools.is_some(),
         lane,

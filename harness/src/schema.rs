@@ -180,8 +180,47 @@ impl ChildKey {
     }
 }
 
-fn static_keyword(k: &str, table: &[&'static str]) -> Option<&'static str> {
-    table.iter().copied().find(|t| *t == k)
+/// Which table a child keyword is in ([`NAME_MAPS`], [`SINGLE_SCHEMA`],
+/// [`SCHEMA_ARRAYS`]; `dependencies` walks as a name map, `items` either
+/// way), with its `'static` spelling: one `match` instead of a scan of the
+/// three tables for every key of every node (a unit test checks the
+/// tables and the `match` agree).
+#[derive(Clone, Copy)]
+enum KeywordKind {
+    NameMap(&'static str),
+    Single(&'static str),
+    Array(&'static str),
+    Items,
+}
+
+fn keyword_kind(k: &str) -> Option<KeywordKind> {
+    use KeywordKind::{Array, Items, NameMap, Single};
+    Some(match k {
+        "properties" => NameMap("properties"),
+        "$defs" => NameMap("$defs"),
+        "definitions" => NameMap("definitions"),
+        "$def" => NameMap("$def"),
+        "patternProperties" => NameMap("patternProperties"),
+        "dependentSchemas" => NameMap("dependentSchemas"),
+        "additionalProperties" => Single("additionalProperties"),
+        "unevaluatedProperties" => Single("unevaluatedProperties"),
+        "unevaluatedItems" => Single("unevaluatedItems"),
+        "additionalItems" => Single("additionalItems"),
+        "propertyNames" => Single("propertyNames"),
+        "contains" => Single("contains"),
+        "not" => Single("not"),
+        "if" => Single("if"),
+        "then" => Single("then"),
+        "else" => Single("else"),
+        "contentSchema" => Single("contentSchema"),
+        "allOf" => Array("allOf"),
+        "anyOf" => Array("anyOf"),
+        "oneOf" => Array("oneOf"),
+        "prefixItems" => Array("prefixItems"),
+        "items" => Items,
+        "dependencies" => NameMap("dependencies"),
+        _ => return None,
+    })
 }
 
 /// The schema positions directly under `node`, in the node's own key order
@@ -189,30 +228,34 @@ fn static_keyword(k: &str, table: &[&'static str]) -> Option<&'static str> {
 pub(crate) fn children(node: &Map<String, Value>) -> Vec<ChildKey> {
     let mut out = Vec::new();
     for (k, v) in node {
-        if let Some(kw) = static_keyword(k, NAME_MAPS) {
-            if let Some(map) = v.as_object() {
-                // `dependentSchemas` values may be arrays in malformed input; only
-                // schema-shaped values (objects and booleans) are positions.
-                for (name, sub) in map {
-                    if sub.is_object() || sub.is_boolean() {
-                        out.push(ChildKey::Named(kw, name.clone()));
+        match keyword_kind(k) {
+            // `dependentSchemas` values may be arrays in malformed input; only
+            // schema-shaped values (objects and booleans) are positions.
+            // Draft-7 `dependencies` is walked as a name map: its
+            // schema-form values are positions, name-table (array) values
+            // are data.
+            Some(KeywordKind::NameMap(kw)) => {
+                if let Some(map) = v.as_object() {
+                    for (name, sub) in map {
+                        if sub.is_object() || sub.is_boolean() {
+                            out.push(ChildKey::Named(kw, name.clone()));
+                        }
                     }
                 }
             }
-        } else if let Some(kw) = static_keyword(k, SINGLE_SCHEMA) {
-            if v.is_object() || v.is_boolean() {
+            Some(KeywordKind::Single(kw)) if v.is_object() || v.is_boolean() => {
                 out.push(ChildKey::Single(kw));
             }
-        } else if let Some(kw) = static_keyword(k, SCHEMA_ARRAYS) {
-            if let Some(arr) = v.as_array() {
-                for (i, sub) in arr.iter().enumerate() {
-                    if sub.is_object() || sub.is_boolean() {
-                        out.push(ChildKey::Indexed(kw, i));
+            Some(KeywordKind::Array(kw)) => {
+                if let Some(arr) = v.as_array() {
+                    for (i, sub) in arr.iter().enumerate() {
+                        if sub.is_object() || sub.is_boolean() {
+                            out.push(ChildKey::Indexed(kw, i));
+                        }
                     }
                 }
             }
-        } else if k == "items" {
-            match v {
+            Some(KeywordKind::Items) => match v {
                 Value::Array(arr) => {
                     for (i, sub) in arr.iter().enumerate() {
                         if sub.is_object() || sub.is_boolean() {
@@ -222,17 +265,8 @@ pub(crate) fn children(node: &Map<String, Value>) -> Vec<ChildKey> {
                 }
                 Value::Object(_) | Value::Bool(_) => out.push(ChildKey::Single("items")),
                 _ => {}
-            }
-        } else if k == "dependencies" {
-            // Draft-7 `dependencies`: schema-form values are positions,
-            // name-table (array) values are data.
-            if let Some(map) = v.as_object() {
-                for (name, sub) in map {
-                    if sub.is_object() || sub.is_boolean() {
-                        out.push(ChildKey::Named("dependencies", name.clone()));
-                    }
-                }
-            }
+            },
+            Some(KeywordKind::Single(_)) | None => {}
         }
     }
     out
@@ -378,6 +412,30 @@ pub(crate) fn nodes_within_limit(root: &Value) -> Vec<(String, &Map<String, Valu
             ControlFlow::Continue(Some(()))
         },
         &every_child,
+    );
+    out
+}
+
+/// [`nodes_within_limit`] through the child positions `through` accepts
+/// only: every schema object reached from the root by such steps alone, in
+/// the same pre-order, with its JSON Pointer. The same nodes, in the same
+/// order, as filtering [`nodes_within_limit`] by those steps, without
+/// walking (or building pointers for) the subtrees it leaves out.
+pub(crate) fn nodes_within_limit_through<'a>(
+    root: &'a Value,
+    through: &dyn Fn(&ChildKey) -> bool,
+) -> Vec<(String, &'a Map<String, Value>)> {
+    let mut out = Vec::new();
+    // Skipping never fails.
+    let _ = walk::<(), Infallible>(
+        root,
+        PastLimit::Skip,
+        (),
+        &mut |path, node, ()| {
+            out.push((path.to_owned(), node));
+            ControlFlow::Continue(Some(()))
+        },
+        &|(), _, child| through(child).then_some(()),
     );
     out
 }

@@ -319,3 +319,33 @@ fn rewrite_orders_and_depth_limit() {
     assert_eq!(err.path, "/not".repeat(MAX_DEPTH + 1));
     assert!(rewrite_pre_order(&mut nots(MAX_DEPTH), &mut |_, _| true).is_ok());
 }
+
+#[test]
+fn keyword_kind_matches_the_keyword_tables() {
+    for k in NAME_MAPS.iter().chain(["dependencies"].iter()) {
+        assert!(
+            matches!(keyword_kind(k), Some(KeywordKind::NameMap(s)) if s == *k),
+            "{k}"
+        );
+    }
+    for k in SINGLE_SCHEMA {
+        assert!(
+            matches!(keyword_kind(k), Some(KeywordKind::Single(s)) if s == *k),
+            "{k}"
+        );
+    }
+    for k in SCHEMA_ARRAYS {
+        assert!(
+            matches!(keyword_kind(k), Some(KeywordKind::Array(s)) if s == *k),
+            "{k}"
+        );
+    }
+    assert!(matches!(keyword_kind("items"), Some(KeywordKind::Items)));
+    for k in crate::generate::KEYWORDS {
+        let listed = NAME_MAPS.contains(k)
+            || SINGLE_SCHEMA.contains(k)
+            || SCHEMA_ARRAYS.contains(k)
+            || ["items", "dependencies"].contains(k);
+        assert_eq!(keyword_kind(k).is_some(), listed, "{k}");
+    }
+}

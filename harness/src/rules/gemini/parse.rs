@@ -183,11 +183,12 @@ pub(super) fn property_schema_not_object(req: &Request<'_>) -> Vec<Finding> {
         }
         let mut out = Vec::new();
         for (ptr, node) in proto_nodes(s) {
-            let base = payload_location(req, i, s, &ptr);
+            // Built only for a finding: most nodes have none.
+            let base = || payload_location(req, i, s, &ptr);
             if let Some(props) = node.get("properties").and_then(Value::as_object) {
                 for (idx, (name, v)) in props.iter().enumerate() {
                     if is_scalar(v) {
-                        let at = format!("{base}.properties[{idx}].value");
+                        let at = format!("{}.properties[{idx}].value", base());
                         out.push(finding(
                             i,
                             &child_path(&child_path(&ptr, "properties"), name),
@@ -197,7 +198,7 @@ pub(super) fn property_schema_not_object(req: &Request<'_>) -> Vec<Finding> {
                 }
             }
             if let Some(v) = node.get("items").filter(|v| is_scalar(v)) {
-                let at = format!("{base}.items");
+                let at = format!("{}.items", base());
                 out.push(finding(
                     i,
                     &child_path(&ptr, "items"),
@@ -207,7 +208,7 @@ pub(super) fn property_schema_not_object(req: &Request<'_>) -> Vec<Finding> {
             if let Some(branches) = node.get("anyOf").and_then(Value::as_array) {
                 for (idx, v) in branches.iter().enumerate() {
                     if is_scalar(v) {
-                        let at = format!("{base}.any_of[{idx}]");
+                        let at = format!("{}.any_of[{idx}]", base());
                         out.push(finding(
                             i,
                             &format!("{ptr}/anyOf/{idx}"),

@@ -7,9 +7,9 @@ use std::fmt::Write as _;
 use serde_json::{Map, Value};
 
 use super::memo::position_of;
+use crate::rules::finding;
 use crate::rules::model::{Finding, Request};
-use crate::rules::{finding, nodes};
-use crate::schema::{NAME_MAPS, child_path};
+use crate::schema::{ChildKey, NAME_MAPS, child_path, nodes_within_limit_through as nodes_through};
 
 // ---------------------------------------------------------------------------
 // Paths: JSON Pointers inside a schema, rendered the ways Gemini prints them.
@@ -104,7 +104,9 @@ pub(super) fn render(schema: &Value, pointer: &str, style: Style) -> String {
 }
 
 /// The pointer reaches a node through proto fields only: `properties`
-/// values, object `items`, `anyOf` branches.
+/// values, object `items`, `anyOf` branches. The definition [`proto_nodes`]
+/// walks by (its unit test checks the two agree).
+#[cfg(test)]
 pub(super) fn is_proto_pointer(pointer: &str) -> bool {
     // Raw tokens: an escaped token (one with `~`) never decodes to a keyword
     // or an index, so the keywords and indices compare as they are.
@@ -136,12 +138,23 @@ pub(super) fn unknown_name(req: &Request<'_>, i: usize, s: &Value, ptr: &str, k:
     )
 }
 
-/// Every schema node the `Schema` proto parses, with its pointer.
+/// Every schema node the `Schema` proto parses, with its pointer: the
+/// nodes whose pointer [`is_proto_pointer`], reached by proto steps alone
+/// (a `properties` value, object `items`, an `anyOf` branch), so the
+/// subtrees under any other keyword are never walked.
 pub(super) fn proto_nodes(schema: &Value) -> Vec<(String, &Map<String, Value>)> {
-    nodes(schema)
-        .into_iter()
-        .filter(|(p, _)| is_proto_pointer(p))
-        .collect()
+    nodes_through(schema, &is_proto_step)
+}
+
+/// One step of a proto pointer ([`is_proto_pointer`]): `properties/<name>`,
+/// `items` (one schema) or `anyOf/<index>`.
+fn is_proto_step(child: &ChildKey) -> bool {
+    matches!(
+        child,
+        ChildKey::Named("properties", _)
+            | ChildKey::Single("items")
+            | ChildKey::Indexed("anyOf", _)
+    )
 }
 
 /// The node's `type`, lowercased (the proto takes `OBJECT` and `object`).

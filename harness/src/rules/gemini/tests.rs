@@ -1,6 +1,6 @@
 //! Unit tests of the Gemini rules, one or more per rule id.
 
-use super::paths::{Style, is_proto_pointer, render};
+use super::paths::{Style, is_proto_pointer, proto_nodes, render};
 use super::*;
 use crate::rules::check;
 use crate::rules::model::{DEFAULT_AS_OF, Rejection, Request};
@@ -44,6 +44,32 @@ fn gemini_openapi_paths_name_map_entries_by_position_or_by_key() {
     assert!(is_proto_pointer(p));
     assert!(!is_proto_pointer("/not/properties/a"));
     assert!(!is_proto_pointer("/$defs/a"));
+}
+
+/// `proto_nodes` walks proto steps only; it gives exactly the nodes (and
+/// order) of every node filtered by `is_proto_pointer`.
+#[test]
+fn gemini_openapi_proto_nodes_are_the_nodes_at_proto_pointers() {
+    let mut schemas = vec![
+        json!({"properties": {"a/b": {"anyOf": [{"items": {"properties": {"x": {}}}}, true, 3]}},
+               "items": [{"properties": {"y": {}}}], "not": {"properties": {"z": {}}},
+               "$defs": {"properties": {"anyOf": [{}]}}, "anyOf": [{"items": {}}],
+               "dependencies": {"properties": {}}, "oneOf": [{"properties": {"w": {}}}]}),
+        json!([{"type": "string"}]),
+    ];
+    schemas.extend((0..200).map(|i| crate::generate::seeded(7, i).input_schema));
+    let mut deep = json!({"type": "string"});
+    for _ in 0..150 {
+        deep = json!({"properties": {"a": deep}});
+    }
+    schemas.push(deep);
+    for s in &schemas {
+        let filtered: Vec<_> = crate::rules::nodes(s)
+            .into_iter()
+            .filter(|(p, _)| is_proto_pointer(p))
+            .collect();
+        assert_eq!(proto_nodes(s), filtered, "{s}");
+    }
 }
 
 #[test]
