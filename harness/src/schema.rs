@@ -401,19 +401,7 @@ pub fn visit(root: &Value, f: &mut dyn FnMut(&str, &Map<String, Value>)) -> Resu
 /// Every schema object with its JSON Pointer, in pre-order; nodes past
 /// [`MAX_DEPTH`] are left out (the oracle's rules judge what is in reach).
 pub(crate) fn nodes_within_limit(root: &Value) -> Vec<(String, &Map<String, Value>)> {
-    let mut out = Vec::new();
-    // Skipping never fails.
-    let _ = walk::<(), Infallible>(
-        root,
-        PastLimit::Skip,
-        (),
-        &mut |path, node, ()| {
-            out.push((path.to_owned(), node));
-            ControlFlow::Continue(Some(()))
-        },
-        &every_child,
-    );
-    out
+    nodes_within_limit_through(root, &|_| true)
 }
 
 /// [`nodes_within_limit`] through the child positions `through` accepts
