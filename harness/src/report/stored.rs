@@ -278,31 +278,23 @@ impl OutcomeIn {
         new: &str,
         tables: &TablesIn<'_>,
     ) -> Result<CaseOutcome, String> {
-        let look_up = |indices: &[usize], table_name: &str, len: usize| {
-            indices
-                .iter()
-                .map(|&i| {
-                    (i < len).then_some(i).ok_or_else(|| {
-                        format!(
-                            "{lane}::{}: {table_name} index {i} is past the {len}-entry `{table_name}` table",
-                            self.case
-                        )
-                    })
-                })
-                .collect::<Result<Vec<_>, _>>()
-        };
-        let ledger = look_up(&self.ledger, "ledger", tables.ledger.len())?
-            .into_iter()
-            .map(|i| tables.ledger[i].clone())
-            .collect();
-        let tags = look_up(&self.tags, "tags", tables.tags.len())?
-            .into_iter()
-            .map(|i| tables.tags[i].clone())
-            .collect();
+        let look_up =
+            |indices: &[usize], name: &str, len: usize| match indices.iter().find(|&&i| i >= len) {
+                Some(i) => Err(format!(
+                    "{lane}::{}: {name} index {i} is past the {len}-entry `{name}` table",
+                    self.case
+                )),
+                None => Ok(indices.to_vec()),
+            };
+        let ledger = look_up(&self.ledger, "ledger", tables.ledger.len())?;
+        let tags = look_up(&self.tags, "tags", tables.tags.len())?;
         let semantic = |side: &SideIn| {
-            let i: Vec<usize> = side.semantic.into_iter().collect();
-            look_up(&i, "semantics", tables.semantics.len())
-                .map(|i| i.first().map(|&i| tables.semantics[i].clone()))
+            side.semantic
+                .map(|i| {
+                    look_up(&[i], "semantics", tables.semantics.len())
+                        .map(|_| tables.semantics[i].clone())
+                })
+                .transpose()
         };
         let old_semantic = semantic(&self.old)?;
         let new_semantic = match &self.new {
@@ -314,8 +306,8 @@ impl OutcomeIn {
             lane,
             case: self.case,
             class: self.class,
-            tags,
-            ledger,
+            tags: tags.iter().map(|&i| tables.tags[i].clone()).collect(),
+            ledger: ledger.iter().map(|&i| tables.ledger[i].clone()).collect(),
             old: self.old.into_side(old, old_semantic),
             new: new_side.into_side(new, new_semantic),
             violations: self.violations,
