@@ -1,8 +1,9 @@
 //! The line files: `divergences.jsonl` (one JSON object a line, tagged
 //! by `type`: the failing cases one by one, the declared divergences
 //! counted per ledger class and lane, violations, ledger issues, unusable
-//! files; each intended case's tags and entries are in `outcomes.json`) and the `*.txt` lists (one key a line per class, plus
-//! `violations.txt` and `failures.txt`).
+//! files; each intended case's tags and entries are in `outcomes.json`)
+//! and the `*.txt` lists (one key a line per class, plus `violations.txt`
+//! and `failures.txt`).
 
 use std::fmt::Write as _;
 
