@@ -7,6 +7,11 @@
 
 pub mod input;
 
+// The allocator the `wireshape` CLI uses (`wireshape::alloc`): the targets
+// measure and exercise the same build a user runs.
+#[global_allocator]
+static GLOBAL: wireshape::alloc::Allocator = wireshape::alloc::Allocator;
+
 /// Run the named target on fuzzer bytes; a violated property is a crash.
 pub fn check(target: &str, data: &[u8]) {
     match input::run_target(target, data) {

@@ -24,6 +24,10 @@ static TOOLS: LazyLock<Vec<Tool>> = LazyLock::new(|| {
     own.iter().cycle().take(SCHEMAS).cloned().collect()
 });
 
+// The allocator the `wireshape` CLI uses (`wireshape::alloc`).
+#[global_allocator]
+static GLOBAL: wireshape::alloc::Allocator = wireshape::alloc::Allocator;
+
 fn main() {
     drivers::serve_if_asked();
     divan::main();

@@ -54,6 +54,10 @@ static INPUT: LazyLock<Input> = LazyLock::new(|| {
     }
 });
 
+// The allocator the `wireshape` CLI uses (`wireshape::alloc`).
+#[global_allocator]
+static GLOBAL: wireshape::alloc::Allocator = wireshape::alloc::Allocator;
+
 fn main() {
     divan::main();
 }

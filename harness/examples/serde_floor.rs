@@ -11,6 +11,9 @@ use std::io::Write;
 use std::path::Path;
 use std::process::ExitCode;
 
+#[global_allocator]
+static GLOBAL: wireshape::alloc::Allocator = wireshape::alloc::Allocator;
+
 fn floor(path: &Path) -> Result<(), Box<dyn std::error::Error>> {
     let bytes = std::fs::read(path)?;
     let value: serde_json::Value = serde_json::from_slice(&bytes)?;

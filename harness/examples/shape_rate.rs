@@ -14,6 +14,9 @@ use std::time::Instant;
 
 use wireshape::{Lane, Pipeline, PipelineConfig, Profile};
 
+#[global_allocator]
+static GLOBAL: wireshape::alloc::Allocator = wireshape::alloc::Allocator;
+
 fn main() -> ExitCode {
     let mut args = std::env::args().skip(1);
     let Some(path) = args.next().map(PathBuf::from) else {

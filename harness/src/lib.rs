@@ -20,6 +20,7 @@
 //!
 //! Everything else is internal. Module map and stages: `ARCHITECTURE.md`.
 
+pub mod alloc;
 mod catalog;
 #[doc(hidden)]
 pub mod cli;
