@@ -746,6 +746,23 @@ pub(crate) fn to_bytes(v: &Value) -> String {
     serde_json::to_string(v).unwrap_or_default()
 }
 
+/// The length of [`to_bytes`] without building the string.
+pub(crate) fn byte_len(v: &Value) -> usize {
+    struct Count(usize);
+    impl std::io::Write for Count {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            self.0 += buf.len();
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let mut count = Count(0);
+    let _ = serde_json::to_writer(&mut count, v);
+    count.0
+}
+
 /// Insert `key: value` right after `after` (or at the end when `after` is
 /// absent); an existing `key` is replaced in place.
 pub(crate) fn insert_after(node: &mut Map<String, Value>, after: &str, key: &str, value: Value) {

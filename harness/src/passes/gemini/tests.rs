@@ -786,7 +786,7 @@ fn gemini_v1_any_of_siblings_move_into_every_branch() {
 
 #[test]
 fn gemini_v1_any_of_siblings_past_the_growth_budget_are_removed_and_noted() {
-    let long = "d".repeat(GROWTH_BUDGET / 2);
+    let long = "d".repeat(GROWTH_CAP / 2);
     let r = one(
         &AnyOfOnly::default(),
         json!({"type":"object","properties":{
@@ -809,6 +809,50 @@ fn gemini_v1_any_of_siblings_past_the_growth_budget_are_removed_and_noted() {
     assert_eq!(
         note_of(&r).as_deref(),
         Some("b: every anyOf branch also needs description, maxLength")
+    );
+}
+
+#[test]
+fn gemini_v1_any_of_growth_budget_scales_with_the_tool() {
+    assert_eq!(growth_budget(0), GROWTH_FLOOR);
+    assert_eq!(growth_budget(2048), 2048 * GROWTH_FACTOR);
+    assert_eq!(growth_budget(GROWTH_CAP), GROWTH_CAP);
+    // Past the floor but within 64 times the tool's own size: copied.
+    let long = "d".repeat(GROWTH_FLOOR);
+    let r = one(
+        &AnyOfOnly::default(),
+        json!({"type":"object","properties":{
+            "b":{"description":long,"anyOf":[{"type":"string"},{"type":"number"}]}}}),
+    );
+    assert_eq!(
+        r.marks(),
+        [mark("/properties/b", "description", Action::Rewritten)]
+    );
+}
+
+#[test]
+fn gemini_v1_any_of_on_a_small_deeply_nested_tool_stops_at_its_budget() {
+    // 12 levels, each an `anyOf` beside `properties`: copying every level's
+    // siblings into both branches doubles the schema per level.
+    let mut schema = json!({"type":"string"});
+    for _ in 0..12 {
+        schema = json!({"description":"x","properties":{"p":schema},
+            "anyOf":[{"type":"object"},{"type":"object"}]});
+    }
+    let schema = json!({"type":"object","properties":{"p":schema}});
+    let own = bytes(&schema).len();
+    assert_eq!(own, 1074);
+    let r = one(&AnyOfOnly::default(), schema);
+    let grown = bytes(r.schema()).len();
+    // The budget is 64 × 1,074 bytes; the removals below show it was reached.
+    assert!(
+        grown > own && grown <= own + growth_budget(own),
+        "{own} → {grown}"
+    );
+    assert!(
+        r.marks().iter().any(|m| m.2 == Action::Removed),
+        "past the floor the siblings are removed: {:?}",
+        r.marks()
     );
 }
 
