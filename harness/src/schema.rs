@@ -36,6 +36,7 @@
 //! `inherit` chose the child). The read-only walk can instead skip such
 //! nodes or show the first one as a leaf ([`PastLimit`]).
 
+use std::borrow::Cow;
 use std::convert::Infallible;
 use std::ops::ControlFlow;
 
@@ -117,22 +118,42 @@ pub(crate) fn child_path(parent: &str, token: &str) -> String {
 }
 
 /// One child schema position of a node: the keyword it hangs under, an
-/// optional name or index inside that keyword, and its pointer suffix.
+/// optional name or index inside that keyword, and its pointer suffix. The
+/// walks hand out keys that borrow the name from the node
+/// ([`ChildKey::into_owned`] keeps one past the borrow).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) enum ChildKey {
+pub(crate) enum ChildKey<'n> {
     /// `node[keyword]` is a schema (`not`, `items` object form, ...).
     Single(&'static str),
     /// `node[keyword][name]` is a schema (`properties/foo`).
-    Named(&'static str, String),
+    Named(&'static str, Cow<'n, str>),
     /// `node[keyword][index]` is a schema (`anyOf/0`, tuple `items/1`).
     Indexed(&'static str, usize),
 }
 
-impl ChildKey {
+impl ChildKey<'_> {
     /// The keyword the child hangs under.
     pub(crate) fn keyword(&self) -> &'static str {
         match self {
             Self::Single(k) | Self::Named(k, _) | Self::Indexed(k, _) => k,
+        }
+    }
+
+    /// The same key, owning its name.
+    pub(crate) fn into_owned(self) -> ChildKey<'static> {
+        match self {
+            Self::Single(k) => ChildKey::Single(k),
+            Self::Named(k, n) => ChildKey::Named(k, Cow::Owned(n.into_owned())),
+            Self::Indexed(k, i) => ChildKey::Indexed(k, i),
+        }
+    }
+
+    /// Mutably borrow the child out of its parent object.
+    pub(crate) fn get_mut<'a>(&self, node: &'a mut Map<String, Value>) -> Option<&'a mut Value> {
+        match self {
+            Self::Single(k) => node.get_mut(*k),
+            Self::Named(k, n) => node.get_mut(*k)?.as_object_mut()?.get_mut(n.as_ref()),
+            Self::Indexed(k, i) => node.get_mut(*k)?.as_array_mut()?.get_mut(*i),
         }
     }
 
@@ -143,39 +164,23 @@ impl ChildKey {
         out
     }
 
-    /// Append the pointer suffix this child adds to its parent's path to `out`.
+    /// Append the pointer suffix this child adds to its parent's path to
+    /// `out`. Keywords are pushed as they are: none of the walked keywords
+    /// holds `~` or `/` (a unit test checks the tables).
     pub(crate) fn push_suffix(&self, out: &mut String) {
         use std::fmt::Write as _;
         out.push('/');
         match self {
-            Self::Single(k) => push_escaped(out, k),
+            Self::Single(k) => out.push_str(k),
             Self::Named(k, n) => {
-                push_escaped(out, k);
+                out.push_str(k);
                 out.push('/');
                 push_escaped(out, n);
             }
             Self::Indexed(k, i) => {
-                push_escaped(out, k);
+                out.push_str(k);
                 let _ = write!(out, "/{i}");
             }
-        }
-    }
-
-    /// Borrow the child out of its parent object.
-    pub(crate) fn get<'a>(&self, node: &'a Map<String, Value>) -> Option<&'a Value> {
-        match self {
-            Self::Single(k) => node.get(*k),
-            Self::Named(k, n) => node.get(*k)?.as_object()?.get(n),
-            Self::Indexed(k, i) => node.get(*k)?.as_array()?.get(*i),
-        }
-    }
-
-    /// Mutably borrow the child out of its parent object.
-    pub(crate) fn get_mut<'a>(&self, node: &'a mut Map<String, Value>) -> Option<&'a mut Value> {
-        match self {
-            Self::Single(k) => node.get_mut(*k),
-            Self::Named(k, n) => node.get_mut(*k)?.as_object_mut()?.get_mut(n),
-            Self::Indexed(k, i) => node.get_mut(*k)?.as_array_mut()?.get_mut(*i),
         }
     }
 }
@@ -223,53 +228,122 @@ fn keyword_kind(k: &str) -> Option<KeywordKind> {
     })
 }
 
+/// The schema positions under one keyword's value `v` (see [`children`]).
+/// Generic over shared and unique borrows: the walks use both.
+enum Under<N, A> {
+    Nothing,
+    One(&'static str),
+    Named(&'static str, N),
+    Indexed(&'static str, A),
+}
+
+/// A schema position: objects and booleans (boolean schemas carry no
+/// keywords, but they are positions).
+fn is_position(v: &Value) -> bool {
+    v.is_object() || v.is_boolean()
+}
+
 /// The schema positions directly under `node`, in the node's own key order
-/// (so walks are deterministic and follow the author's layout).
-pub(crate) fn children(node: &Map<String, Value>) -> Vec<ChildKey> {
-    let mut out = Vec::new();
-    for (k, v) in node {
-        match keyword_kind(k) {
-            // `dependentSchemas` values may be arrays in malformed input; only
-            // schema-shaped values (objects and booleans) are positions.
-            // Draft-7 `dependencies` is walked as a name map: its
-            // schema-form values are positions, name-table (array) values
-            // are data.
-            Some(KeywordKind::NameMap(kw)) => {
-                if let Some(map) = v.as_object() {
-                    for (name, sub) in map {
-                        if sub.is_object() || sub.is_boolean() {
-                            out.push(ChildKey::Named(kw, name.clone()));
-                        }
-                    }
-                }
-            }
-            Some(KeywordKind::Single(kw)) if v.is_object() || v.is_boolean() => {
-                out.push(ChildKey::Single(kw));
-            }
-            Some(KeywordKind::Array(kw)) => {
-                if let Some(arr) = v.as_array() {
-                    for (i, sub) in arr.iter().enumerate() {
-                        if sub.is_object() || sub.is_boolean() {
-                            out.push(ChildKey::Indexed(kw, i));
-                        }
-                    }
-                }
-            }
-            Some(KeywordKind::Items) => match v {
-                Value::Array(arr) => {
-                    for (i, sub) in arr.iter().enumerate() {
-                        if sub.is_object() || sub.is_boolean() {
-                            out.push(ChildKey::Indexed("items", i));
-                        }
-                    }
-                }
-                Value::Object(_) | Value::Bool(_) => out.push(ChildKey::Single("items")),
-                _ => {}
-            },
-            Some(KeywordKind::Single(_)) | None => {}
-        }
+/// (so walks are deterministic and follow the author's layout), each with
+/// its key (borrowing the name from `node`): no allocation, no lookup.
+///
+/// `dependentSchemas` values may be arrays in malformed input; only
+/// schema-shaped values (objects and booleans) are positions. Draft-7
+/// `dependencies` is walked as a name map: its schema-form values are
+/// positions, name-table (array) values are data.
+pub(crate) fn children(node: &Map<String, Value>) -> Children<'_> {
+    Children {
+        keys: node.iter(),
+        under: Under::Nothing,
     }
-    out
+}
+
+/// [`children`] with each position borrowed mutably.
+pub(crate) fn children_mut(node: &mut Map<String, Value>) -> ChildrenMut<'_> {
+    ChildrenMut {
+        keys: node.iter_mut(),
+        under: Under::Nothing,
+    }
+}
+
+/// The iterator [`children`] returns.
+pub(crate) struct Children<'a> {
+    keys: serde_json::map::Iter<'a>,
+    under: Under<serde_json::map::Iter<'a>, std::iter::Enumerate<std::slice::Iter<'a, Value>>>,
+}
+
+/// The iterator [`children_mut`] returns.
+pub(crate) struct ChildrenMut<'a> {
+    keys: serde_json::map::IterMut<'a>,
+    under:
+        Under<serde_json::map::IterMut<'a>, std::iter::Enumerate<std::slice::IterMut<'a, Value>>>,
+}
+
+/// What one keyword's value holds, as the positions to list.
+fn under(k: &str, v: &Value) -> Under<(), ()> {
+    match (keyword_kind(k), v) {
+        (Some(KeywordKind::NameMap(kw)), Value::Object(_)) => Under::Named(kw, ()),
+        (Some(KeywordKind::Single(kw)), v) if is_position(v) => Under::One(kw),
+        (Some(KeywordKind::Array(kw)), Value::Array(_)) => Under::Indexed(kw, ()),
+        (Some(KeywordKind::Items), Value::Array(_)) => Under::Indexed("items", ()),
+        (Some(KeywordKind::Items), Value::Object(_) | Value::Bool(_)) => Under::One("items"),
+        _ => Under::Nothing,
+    }
+}
+
+/// The body of both iterators' `next`: finish the keyword being listed,
+/// then find the next keyword with positions under it. `$iter` borrows a
+/// name map's or an array's entries (`iter` or `iter_mut`).
+macro_rules! next_child {
+    ($self:ident, $iter:ident) => {
+        loop {
+            match &mut $self.under {
+                Under::Named(kw, it) => {
+                    if let Some((name, sub)) = it.by_ref().find(|(_, sub)| is_position(sub)) {
+                        return Some((ChildKey::Named(kw, Cow::Borrowed(name)), sub));
+                    }
+                }
+                Under::Indexed(kw, it) => {
+                    if let Some((i, sub)) = it.by_ref().find(|(_, sub)| is_position(sub)) {
+                        return Some((ChildKey::Indexed(kw, i), sub));
+                    }
+                }
+                Under::One(_) | Under::Nothing => {}
+            }
+            let (k, v) = $self.keys.next()?;
+            $self.under = Under::Nothing;
+            match under(k, v) {
+                Under::One(kw) => return Some((ChildKey::Single(kw), v)),
+                Under::Named(kw, ()) => {
+                    if let Value::Object(m) = v {
+                        $self.under = Under::Named(kw, m.$iter());
+                    }
+                }
+                Under::Indexed(kw, ()) => {
+                    if let Value::Array(a) = v {
+                        $self.under = Under::Indexed(kw, a.$iter().enumerate());
+                    }
+                }
+                Under::Nothing => {}
+            }
+        }
+    };
+}
+
+impl<'a> Iterator for Children<'a> {
+    type Item = (ChildKey<'a>, &'a Value);
+
+    fn next(&mut self) -> Option<Self::Item> {
+        next_child!(self, iter)
+    }
+}
+
+impl<'a> Iterator for ChildrenMut<'a> {
+    type Item = (ChildKey<'a>, &'a mut Value);
+
+    fn next(&mut self) -> Option<Self::Item> {
+        next_child!(self, iter_mut)
+    }
 }
 
 /// What a walk does at a node nested deeper than [`MAX_DEPTH`] (the root
@@ -358,15 +432,13 @@ pub(crate) fn walk<'a, S, B>(
                 ControlFlow::Continue(Some(_)) if leaf => return Ok(ControlFlow::Continue(())),
                 ControlFlow::Continue(Some(own)) => own,
             };
-            for child in children(map) {
+            for (child, sub) in children(map) {
                 let Some(inherited) = (self.inherit)(&own, map, &child) else {
                     continue;
                 };
                 let len = path.len();
                 child.push_suffix(path);
-                if let Some(sub) = child.get(map)
-                    && let ControlFlow::Break(b) = self.go(sub, path, depth + 1, inherited)?
-                {
+                if let ControlFlow::Break(b) = self.go(sub, path, depth + 1, inherited)? {
                     return Ok(ControlFlow::Break(b));
                 }
                 path.truncate(len);
@@ -458,12 +530,7 @@ pub(crate) trait Rewrite {
 
     /// The state child `key` inherits, or `None` to leave it out (before
     /// its depth is checked).
-    fn inherit(
-        &mut self,
-        state: &Self::State,
-        _parent: &Map<String, Value>,
-        _key: &ChildKey,
-    ) -> Option<Self::State> {
+    fn inherit(&mut self, state: &Self::State, _key: &ChildKey<'_>) -> Option<Self::State> {
         Some(state.clone())
     }
 
@@ -475,7 +542,7 @@ pub(crate) trait Rewrite {
         _path: &str,
         _node: &mut Map<String, Value>,
         _keyword: &'static str,
-        _outs: Vec<(ChildKey, Self::Out)>,
+        _outs: Vec<(ChildKey<'static>, Self::Out)>,
     ) -> ControlFlow<Self::Out> {
         ControlFlow::Continue(())
     }
@@ -520,36 +587,33 @@ pub(crate) fn rewrite_with<R: Rewrite>(
             ControlFlow::Continue(Some(own)) => own,
         };
         let child = |r: &mut R,
-                     map: &mut Map<String, Value>,
                      path: &mut String,
-                     key: &ChildKey|
+                     key: &ChildKey<'_>,
+                     sub: &mut Value|
          -> Result<Option<R::Out>, TooDeep> {
-            let Some(inherited) = r.inherit(&own, map, key) else {
+            let Some(inherited) = r.inherit(&own, key) else {
                 return Ok(None);
             };
             let len = path.len();
             key.push_suffix(path);
-            let out = match key.get_mut(map) {
-                Some(sub) => go(r, sub, Some(key), path, depth + 1, inherited)?,
-                None => None,
-            };
+            let out = go(r, sub, Some(key), path, depth + 1, inherited)?;
             path.truncate(len);
             Ok(out)
         };
         match R::KEYWORDS {
             None => {
-                for key in children(map) {
-                    child(r, map, path, &key)?;
+                for (key, sub) in children_mut(map) {
+                    child(r, path, &key, sub)?;
                 }
             }
             Some(keywords) => {
                 for keyword in keywords {
                     let mut outs = Vec::new();
-                    for key in children(map) {
+                    for (key, sub) in children_mut(map) {
                         if key.keyword() == *keyword
-                            && let Some(out) = child(r, map, path, &key)?
+                            && let Some(out) = child(r, path, &key, sub)?
                         {
-                            outs.push((key, out));
+                            outs.push((key.into_owned(), out));
                         }
                     }
                     if let ControlFlow::Break(out) = r.after(path, map, keyword, outs) {
@@ -669,7 +733,7 @@ pub(crate) fn first_conditional(root: &Value) -> Result<Option<(String, &'static
     Ok(found)
 }
 
-impl ChildKey {
+impl ChildKey<'_> {
     /// The child is an `if`/`then`/`else`/`not` subschema.
     pub(crate) fn is_conditional(&self) -> bool {
         matches!(self, Self::Single(k) if CONDITIONALS.contains(k))

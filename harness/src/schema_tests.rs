@@ -341,6 +341,15 @@ fn keyword_kind_matches_the_keyword_tables() {
         );
     }
     assert!(matches!(keyword_kind("items"), Some(KeywordKind::Items)));
+    // `ChildKey::push_suffix` pushes keywords unescaped: none needs escaping.
+    for k in NAME_MAPS
+        .iter()
+        .chain(SINGLE_SCHEMA)
+        .chain(SCHEMA_ARRAYS)
+        .chain(&["items", "dependencies"])
+    {
+        assert_eq!(escape_token(k), *k);
+    }
     for k in crate::generate::KEYWORDS {
         let listed = NAME_MAPS.contains(k)
             || SINGLE_SCHEMA.contains(k)

@@ -60,7 +60,7 @@ pub(super) fn find_in_shipped(root: &Value, f: &mut Judge<'_>) -> Result<Option<
         },
         &|(), parent, child| match child {
             ChildKey::Named("properties", name)
-                if !schema::required_names(parent).contains(name) =>
+                if !schema::required_names(parent).iter().any(|r| r == name) =>
             {
                 None
             }

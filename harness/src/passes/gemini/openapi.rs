@@ -498,12 +498,7 @@ impl Rewrite for Inliner<'_, '_, '_> {
         ControlFlow::Continue(Some(stack))
     }
 
-    fn inherit(
-        &mut self,
-        stack: &Vec<String>,
-        _: &Map<String, Value>,
-        child: &ChildKey,
-    ) -> Option<Vec<String>> {
+    fn inherit(&mut self, stack: &Vec<String>, child: &ChildKey<'_>) -> Option<Vec<String>> {
         kept(child).then(|| stack.clone())
     }
 
@@ -520,10 +515,13 @@ impl Pass for InlineRefs {
     }
 
     fn apply(&self, tool: &mut Tool, cx: &mut Cx<'_>) -> Result<Step, TooDeep> {
-        let doc = tool.input_schema.clone();
         let mut has_ref = false;
-        schema::visit(&doc, &mut |_, n| has_ref |= n.contains_key("$ref"))?;
+        schema::visit(&tool.input_schema, &mut |_, n| {
+            has_ref |= n.contains_key("$ref");
+        })?;
         if has_ref {
+            // The references resolve against the schema as it came in.
+            let doc = tool.input_schema.clone();
             let mut inliner = Inliner {
                 doc: &doc,
                 inlines: 0,

@@ -503,7 +503,7 @@ impl Rewrite for Prune<'_, '_> {
         ControlFlow::Continue(Some(()))
     }
 
-    fn inherit(&mut self, (): &(), _: &Map<String, Value>, child: &ChildKey) -> Option<()> {
+    fn inherit(&mut self, (): &(), child: &ChildKey<'_>) -> Option<()> {
         // Tuple `items` stay as they are.
         (!matches!(child, ChildKey::Indexed("items", _))).then_some(())
     }
@@ -513,9 +513,9 @@ impl Rewrite for Prune<'_, '_> {
         path: &str,
         node: &mut Map<String, Value>,
         keyword: &'static str,
-        outs: Vec<(ChildKey, bool)>,
+        outs: Vec<(ChildKey<'static>, bool)>,
     ) -> ControlFlow<bool> {
-        let gone = |outs: &[(ChildKey, bool)]| -> Vec<ChildKey> {
+        let gone = |outs: &[(ChildKey<'static>, bool)]| -> Vec<ChildKey<'static>> {
             outs.iter()
                 .filter(|(_, out)| *out)
                 .map(|(key, _)| key.clone())
@@ -545,12 +545,12 @@ impl Prune<'_, '_> {
         &mut self,
         path: &str,
         node: &mut Map<String, Value>,
-        gone: &[ChildKey],
+        gone: &[ChildKey<'static>],
     ) -> ControlFlow<bool> {
-        let names: Vec<&String> = gone
+        let names: Vec<&str> = gone
             .iter()
             .filter_map(|key| match key {
-                ChildKey::Named(_, name) => Some(name),
+                ChildKey::Named(_, name) => Some(name.as_ref()),
                 _ => None,
             })
             .collect();
@@ -561,7 +561,7 @@ impl Prune<'_, '_> {
         }
         for name in names {
             let at = schema::child_path(&format!("{path}/properties"), name);
-            let required = schema::required_names(node).contains(name);
+            let required = schema::required_names(node).iter().any(|r| r == name);
             unrequire(node, name, path, self.cx);
             let what = if required {
                 "omitted, though required (a free-form object Gemini cannot declare)"
@@ -584,7 +584,7 @@ impl Prune<'_, '_> {
         &mut self,
         path: &str,
         node: &mut Map<String, Value>,
-        gone: &[ChildKey],
+        gone: &[ChildKey<'static>],
     ) -> ControlFlow<bool> {
         let Some(Value::Array(branches)) = node.get_mut("anyOf") else {
             return ControlFlow::Continue(());

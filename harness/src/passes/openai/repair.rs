@@ -437,7 +437,7 @@ impl ReplaceNonSchemas {
     }
 
     /// The non-schema children of `node`, as keys.
-    fn culprits(&self, node: &Map<String, Value>) -> Vec<ChildKey> {
+    fn culprits(&self, node: &Map<String, Value>) -> Vec<ChildKey<'static>> {
         let mut out = Vec::new();
         for (k, v) in node {
             if let Some(kw) = NAME_MAPS.iter().find(|m| **m == k) {
@@ -447,7 +447,7 @@ impl ReplaceNonSchemas {
                     out.extend(
                         map.iter()
                             .filter(|(_, s)| self.culprit(s))
-                            .map(|(n, _)| ChildKey::Named(kw, n.clone())),
+                            .map(|(n, _)| ChildKey::Named(kw, n.clone().into())),
                     );
                 }
             } else if let Some(kw) = SINGLE_SCHEMA.iter().chain(&["items"]).find(|m| **m == k) {
