@@ -810,8 +810,9 @@ pub(crate) fn to_bytes(v: &Value) -> String {
     serde_json::to_string(v).unwrap_or_default()
 }
 
-/// The length of [`to_bytes`] without building the string.
-pub(crate) fn byte_len(v: &Value) -> usize {
+/// The length of [`to_bytes`] (of a value, or of a node as an object)
+/// without building the string.
+pub(crate) fn byte_len<T: serde::Serialize + ?Sized>(v: &T) -> usize {
     struct Count(usize);
     impl std::io::Write for Count {
         fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {

@@ -5,6 +5,7 @@
 //! for one rule of `rules/gemini/` and its docs quote the recorded message.
 
 use std::ops::ControlFlow;
+use std::rc::Rc;
 
 use serde_json::{Map, Value, json};
 
@@ -450,9 +451,32 @@ impl Inliner<'_, '_, '_> {
     }
 }
 
+/// The references being expanded above a node, innermost first: a list
+/// the children share (inheriting it copies a pointer, not the list).
+#[derive(Clone, Default)]
+struct Expanding(Option<Rc<(String, Expanding)>>);
+
+impl Expanding {
+    /// How many times `reference` is being expanded.
+    fn count(&self, reference: &str) -> usize {
+        let mut n = 0;
+        let mut at = &self.0;
+        while let Some(link) = at {
+            n += usize::from(link.0 == reference);
+            at = &link.1.0;
+        }
+        n
+    }
+
+    /// This list with `reference` in front.
+    fn with(self, reference: String) -> Self {
+        Self(Some(Rc::new((reference, self))))
+    }
+}
+
 impl Rewrite for Inliner<'_, '_, '_> {
     /// The references being expanded above the node (a recursion guard).
-    type State = Vec<String>;
+    type State = Expanding;
     type Out = ();
 
     fn enter(
@@ -460,10 +484,10 @@ impl Rewrite for Inliner<'_, '_, '_> {
         path: &str,
         _: Option<&ChildKey>,
         node: &mut Map<String, Value>,
-        mut stack: Vec<String>,
-    ) -> ControlFlow<(), Option<Vec<String>>> {
+        mut stack: Expanding,
+    ) -> ControlFlow<(), Option<Expanding>> {
         while let Some(Value::String(reference)) = node.get("$ref").cloned() {
-            let seen = stack.iter().filter(|r| **r == reference).count();
+            let seen = stack.count(&reference);
             if seen >= UNROLL || self.inlines >= MAX_INLINES {
                 self.cut(node, (&reference, seen >= UNROLL), path);
                 break;
@@ -484,7 +508,7 @@ impl Rewrite for Inliner<'_, '_, '_> {
                     Action::Rewritten,
                     format!("local $ref {reference} inlined (the Schema proto has no references)"),
                 );
-                stack.push(reference);
+                stack = stack.with(reference);
             } else {
                 node.shift_remove("$ref");
                 self.cx.record(
@@ -498,7 +522,7 @@ impl Rewrite for Inliner<'_, '_, '_> {
         ControlFlow::Continue(Some(stack))
     }
 
-    fn inherit(&mut self, stack: &Vec<String>, child: &ChildKey<'_>) -> Option<Vec<String>> {
+    fn inherit(&mut self, stack: &Expanding, child: &ChildKey<'_>) -> Option<Expanding> {
         kept(child).then(|| stack.clone())
     }
 
@@ -527,7 +551,7 @@ impl Pass for InlineRefs {
                 inlines: 0,
                 cx: &mut *cx,
             };
-            schema::rewrite_with(&mut tool.input_schema, Vec::new(), &mut inliner)?;
+            schema::rewrite_with(&mut tool.input_schema, Expanding::default(), &mut inliner)?;
         }
         if self.drop_defs
             && let Some(root) = tool.input_schema.as_object_mut()

@@ -72,18 +72,28 @@ impl Pass for AnyOfOnly {
     }
 
     fn apply(&self, tool: &mut Tool, cx: &mut Cx<'_>) -> Result<Step, TooDeep> {
+        let moves = |path: &str, node: &Map<String, Value>| {
+            !path.is_empty() && node.len() >= 2 && node.get("anyOf").is_some_and(Value::is_array)
+        };
+        // Most tools have nothing to move: find that out before measuring.
+        let mut any = false;
+        schema::visit(&tool.input_schema, &mut |path, node| {
+            any |= moves(path, node);
+        })?;
+        if !any {
+            return Ok(Step::Continue);
+        }
         let mut grown = 0usize;
         let budget = growth_budget(schema::byte_len(&tool.input_schema));
         schema::rewrite_pre_order(&mut tool.input_schema, &mut |path, node| {
-            if path.is_empty() || node.len() < 2 || !node.get("anyOf").is_some_and(Value::is_array)
-            {
+            if !moves(path, node) {
                 return true;
             }
             let mut siblings = std::mem::take(node);
             let Some(Value::Array(mut branches)) = siblings.shift_remove("anyOf") else {
                 return true;
             };
-            let adds = schema::byte_len(&Value::Object(siblings.clone())) * branches.len();
+            let adds = schema::byte_len(&siblings) * branches.len();
             if grown + adds > budget {
                 let keys: Vec<&str> = siblings.keys().map(String::as_str).collect();
                 let what = format!("every anyOf branch also needs {}", keys.join(", "));
