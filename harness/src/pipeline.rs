@@ -300,39 +300,65 @@ fn shape_with(
     config: &PipelineConfig,
     tool: &Tool,
 ) -> Shaped {
-    let shaped = run_passes(passes, lane, config, tool);
-    let (Outcome::FailedClosed { reason }, Some(plain_lane)) =
-        (&shaped.outcome, profile.fail_closed_lane(lane))
-    else {
-        return shaped;
+    let first = match try_passes(passes, lane, config, tool.clone()) {
+        Ok((tool, degradations)) => return shaped(tool, degradations),
+        Err(outcome) => outcome,
     };
-    let mut plain = run_passes(&profile.passes(plain_lane), plain_lane, config, tool);
-    if !matches!(plain.outcome, Outcome::Shaped) {
-        return shaped;
-    }
-    for d in &mut plain.degradations {
+    let (Outcome::FailedClosed { reason }, Some(plain_lane)) =
+        (&first, profile.fail_closed_lane(lane))
+    else {
+        return unchanged(tool, first);
+    };
+    let Ok((mut plain, mut degradations)) = try_passes(
+        &profile.passes(plain_lane),
+        plain_lane,
+        config,
+        tool.clone(),
+    ) else {
+        return unchanged(tool, first);
+    };
+    for d in &mut degradations {
         d.lane = lane;
     }
     // The non-strict repairs may be what the strict passes needed (a
     // non-object root made an object): then the strict passes serve the
     // repaired tool, so shaping the output again changes nothing.
-    let strict = run_passes(passes, lane, config, &plain.tool);
-    if matches!(strict.outcome, Outcome::Shaped) {
-        let mut degradations = plain.degradations;
-        degradations.extend(strict.degradations);
-        return Shaped {
-            degradations,
-            ..strict
-        };
+    if let Ok((strict, more)) = try_passes(passes, lane, config, plain.clone()) {
+        degradations.extend(more);
+        return shaped(strict, degradations);
     }
-    if plain.degradations.is_empty() {
-        return shaped;
+    if degradations.is_empty() {
+        return unchanged(tool, first);
     }
-    plain.tool.strict = None;
-    plain.outcome = Outcome::FailedClosed {
-        reason: format!("{reason}; shaped as on {} instead", plain_lane.id()),
-    };
-    plain
+    plain.strict = None;
+    Shaped {
+        tool: plain,
+        degradations,
+        outcome: Outcome::FailedClosed {
+            reason: format!("{reason}; shaped as on {} instead", plain_lane.id()),
+        },
+    }
+}
+
+/// A tool the passes shaped.
+fn shaped(tool: Tool, degradations: Vec<Degradation>) -> Shaped {
+    Shaped {
+        tool,
+        degradations,
+        outcome: Outcome::Shaped,
+    }
+}
+
+/// `tool` as it came in (not sent strict), with the outcome that kept it so.
+fn unchanged(tool: &Tool, outcome: Outcome) -> Shaped {
+    Shaped {
+        tool: Tool {
+            strict: None,
+            ..tool.clone()
+        },
+        degradations: Vec::new(),
+        outcome,
+    }
 }
 
 /// Run `passes` over `tool`: the heart of every built-in pipeline.
@@ -342,17 +368,23 @@ pub(crate) fn run_passes(
     config: &PipelineConfig,
     tool: &Tool,
 ) -> Shaped {
-    let unchanged = |outcome: Outcome| Shaped {
-        tool: Tool {
-            strict: None,
-            ..tool.clone()
-        },
-        degradations: Vec::new(),
-        outcome,
-    };
+    match try_passes(passes, lane, config, tool.clone()) {
+        Ok((work, degradations)) => shaped(work, degradations),
+        Err(outcome) => unchanged(tool, outcome),
+    }
+}
+
+/// Run `passes` over `work`, the caller's copy: the shaped tool and its
+/// degradations, or why the tool ships unchanged (failed closed, a schema
+/// too deep, a pass that panicked).
+fn try_passes(
+    passes: &[Box<dyn Pass>],
+    lane: Lane,
+    config: &PipelineConfig,
+    mut work: Tool,
+) -> Result<(Tool, Vec<Degradation>), Outcome> {
     let result = catch_unwind(AssertUnwindSafe(|| {
-        let mut work = tool.clone();
-        let mut cx = Cx::new(lane, config, &tool.name);
+        let mut cx = Cx::new(lane, config, &work.name);
         for pass in passes {
             cx.enter(pass.as_ref());
             match pass.apply(&mut work, &mut cx) {
@@ -369,22 +401,18 @@ pub(crate) fn run_passes(
                 }
             }
         }
-        Ok((work, cx.degradations))
+        Ok(cx.degradations)
     }));
     match result {
-        Ok(Ok((tool, degradations))) => Shaped {
-            tool,
-            degradations,
-            outcome: Outcome::Shaped,
-        },
-        Ok(Err(outcome)) => unchanged(outcome),
+        Ok(Ok(degradations)) => Ok((work, degradations)),
+        Ok(Err(outcome)) => Err(outcome),
         Err(payload) => {
             let message = payload
                 .downcast_ref::<&str>()
                 .map(|s| (*s).to_owned())
                 .or_else(|| payload.downcast_ref::<String>().cloned())
                 .unwrap_or_else(|| "non-string panic payload".to_owned());
-            unchanged(Outcome::Errored {
+            Err(Outcome::Errored {
                 message: format!("panic: {message}"),
             })
         }

@@ -64,19 +64,25 @@ pub(crate) fn location(pointer: &str) -> String {
     if pointer.is_empty() {
         return "(root)".to_owned();
     }
-    let tokens: Vec<String> = pointer
-        .split('/')
-        .skip(1)
-        .map(|t| t.replace("~1", "/").replace("~0", "~"))
-        .collect();
-    if tokens.len().is_multiple_of(2) && tokens.chunks(2).all(|c| c[0] == "properties") {
-        tokens
-            .chunks(2)
-            .map(|c| c[1].clone())
-            .collect::<Vec<_>>()
-            .join(".")
-    } else {
-        pointer.to_owned()
+    let mut tokens = pointer.split('/').skip(1);
+    let mut out = String::with_capacity(pointer.len());
+    let mut first = true;
+    loop {
+        match (tokens.next(), tokens.next()) {
+            (None, _) => return out,
+            (Some("properties"), Some(name)) => {
+                if !first {
+                    out.push('.');
+                }
+                first = false;
+                if name.contains('~') {
+                    out.push_str(&name.replace("~1", "/").replace("~0", "~"));
+                } else {
+                    out.push_str(name);
+                }
+            }
+            _ => return pointer.to_owned(),
+        }
     }
 }
 
@@ -221,6 +227,12 @@ mod tests {
         assert_eq!(location("/properties/opts/properties/level"), "opts.level");
         assert_eq!(location("/properties/a~1b"), "a/b");
         assert_eq!(location("/properties/xs/items"), "/properties/xs/items");
+        assert_eq!(
+            location("/properties/xs/properties"),
+            "/properties/xs/properties"
+        );
+        assert_eq!(location("/properties//properties/x"), ".x");
+        assert_eq!(location("/properties/a~01"), "a~1");
     }
 
     #[test]
