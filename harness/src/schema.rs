@@ -470,6 +470,29 @@ pub fn visit(root: &Value, f: &mut dyn FnMut(&str, &Map<String, Value>)) -> Resu
     Ok(())
 }
 
+/// Whether some schema object (the root included) satisfies `pred`,
+/// given its pointer: a pre-order walk that stops at the first. Past
+/// [`MAX_DEPTH`] before one is found is [`TooDeep`].
+pub(crate) fn any_node(
+    root: &Value,
+    pred: &dyn Fn(&str, &Map<String, Value>) -> bool,
+) -> Result<bool, TooDeep> {
+    let found = walk::<(), ()>(
+        root,
+        PastLimit::Fail,
+        (),
+        &mut |path, node, ()| {
+            if pred(path, node) {
+                ControlFlow::Break(())
+            } else {
+                ControlFlow::Continue(Some(()))
+            }
+        },
+        &every_child,
+    )?;
+    Ok(found.is_break())
+}
+
 /// Every schema object with its JSON Pointer, in pre-order; nodes past
 /// [`MAX_DEPTH`] are left out (the oracle's rules judge what is in reach).
 pub(crate) fn nodes_within_limit(root: &Value) -> Vec<(String, &Map<String, Value>)> {

@@ -358,3 +358,22 @@ fn keyword_kind_matches_the_keyword_tables() {
         assert_eq!(keyword_kind(k).is_some(), listed, "{k}");
     }
 }
+
+#[test]
+fn any_node_stops_at_the_first_match_and_reports_depth_only_without_one() {
+    let v = json!({"properties": {"a": {"type": "string"}, "b": {"$ref": "#/x"}, "c": {"$ref": "#/y"}}});
+    let seen = std::cell::RefCell::new(Vec::new());
+    let found = any_node(&v, &|path, node| {
+        seen.borrow_mut().push(path.to_owned());
+        node.contains_key("$ref")
+    });
+    assert_eq!(found, Ok(true));
+    assert_eq!(*seen.borrow(), ["", "/properties/a", "/properties/b"]);
+    assert_eq!(
+        any_node(&v, &|_, node| node.contains_key("enum")),
+        Ok(false)
+    );
+    let deep = nots(MAX_DEPTH + 1);
+    assert!(any_node(&deep, &|_, node| node.contains_key("enum")).is_err());
+    assert_eq!(any_node(&deep, &|path, _| path.is_empty()), Ok(true));
+}

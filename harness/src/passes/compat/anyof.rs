@@ -321,11 +321,10 @@ impl Pass for TypeAnyOfMembers {
     fn apply(&self, tool: &mut Tool, cx: &mut Cx<'_>) -> Result<Step, TooDeep> {
         // Most tools have no member to fix: find one before copying the
         // schema the `$ref`s resolve against.
-        let mut any = false;
-        schema::visit(&tool.input_schema, &mut |_, node| {
-            any |= matches!(node.get("anyOf"), Some(Value::Array(ms)) if ms.iter().any(flagged));
-        })?;
-        if !any {
+        if !schema::any_node(
+            &tool.input_schema,
+            &|_, node| matches!(node.get("anyOf"), Some(Value::Array(ms)) if ms.iter().any(flagged)),
+        )? {
             return Ok(Step::Continue);
         }
         let snapshot = tool.input_schema.clone();

@@ -76,11 +76,7 @@ impl Pass for AnyOfOnly {
             !path.is_empty() && node.len() >= 2 && node.get("anyOf").is_some_and(Value::is_array)
         };
         // Most tools have nothing to move: find that out before measuring.
-        let mut any = false;
-        schema::visit(&tool.input_schema, &mut |path, node| {
-            any |= moves(path, node);
-        })?;
-        if !any {
+        if !schema::any_node(&tool.input_schema, &moves)? {
             return Ok(Step::Continue);
         }
         let mut grown = 0usize;
