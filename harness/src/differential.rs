@@ -45,7 +45,7 @@ use crate::outcome::{
     CaseOutcome, CasePlan, Class, LedgerIssue, LedgerTable, RunReport, Side, WirePair,
 };
 use crate::pipeline::{Outcome, Pipeline, Shaped};
-use crate::prefix::{self, PlannedRequest, RenderedPair, RequestPlan, ToolSource};
+use crate::prefix::{self, HeldPair, PlannedRequest, RenderedPair, RequestPlan, ToolSource};
 use crate::semantic;
 use crate::tool::Tool;
 use crate::verdict::{Verdict, rejected_by};
@@ -505,7 +505,7 @@ struct CaseDone {
     outcome: CaseOutcome,
     stale: Vec<usize>,
     /// Its rendered outputs, when a request reuses them.
-    rendered: Option<RenderedPair>,
+    rendered: Option<HeldPair>,
 }
 
 /// What a worker hands the collecting thread.
@@ -543,7 +543,7 @@ fn compare_request(
     opts: &DiffOptions<'_>,
     inputs: &Inputs,
     r: usize,
-    mut slots: Vec<Option<RenderedPair>>,
+    mut slots: Vec<Option<HeldPair>>,
 ) -> Vec<RequestOutcome> {
     let req = &inputs.requests.requests[r];
     let names: Vec<&str> = req
@@ -556,9 +556,13 @@ fn compare_request(
         .iter()
         .enumerate()
         .filter_map(|(i, s)| {
-            slots.get_mut(i).and_then(Option::take).or_else(|| {
-                tool(inputs, s).map(|t| prefix::render_pair(opts.old, opts.new, req.lane, t))
-            })
+            slots
+                .get_mut(i)
+                .and_then(Option::take)
+                .map(HeldPair::release)
+                .or_else(|| {
+                    tool(inputs, s).map(|t| prefix::render_pair(opts.old, opts.new, req.lane, t))
+                })
         })
         .collect();
     prefix::compare(opts.old, opts.new, req.lane, &req.catalog, &names, &tools)
@@ -667,7 +671,7 @@ pub fn execute(
         .filter(|&r| reused(&plan.requests[r]) == 0)
         .collect();
     let mut remaining: Vec<usize> = plan.requests.iter().map(reused).collect();
-    let mut slots: Vec<Vec<Option<RenderedPair>>> = vec![Vec::new(); plan.requests.len()];
+    let mut slots: Vec<Vec<Option<HeldPair>>> = vec![Vec::new(); plan.requests.len()];
     let groups = tool_groups(&inputs.cases);
     let items = groups.len() + fresh.len();
     let mut outcomes = Vec::with_capacity(total);
@@ -702,7 +706,7 @@ pub fn execute(
                         index,
                         outcome,
                         stale,
-                        rendered: feeds.then_some(rendered),
+                        rendered: feeds.then(|| HeldPair::hold(&rendered)),
                     }
                 })
                 .collect(),
@@ -753,13 +757,14 @@ pub fn execute(
         .map(|c| c.plan.case.as_str())
         .collect();
     let mut ledger_use = Vec::new();
-    let all_matches: Vec<_> = outcomes
-        .iter()
-        .filter(|o| !generated.contains(o.case.as_str()))
-        .flat_map(|o| o.ledger.iter().cloned())
-        .collect();
+    let counts = crate::ledger::MatchCounts::of(
+        outcomes
+            .iter()
+            .filter(|o| !generated.contains(o.case.as_str()))
+            .flat_map(|o| &o.ledger),
+    );
     for l in inputs.ledgers.values() {
-        ledger_use.extend(l.uses(&all_matches, &inputs.scope));
+        ledger_use.extend(l.uses(&counts, &inputs.scope));
     }
     let mut report = RunReport {
         old: opts.old.id(),

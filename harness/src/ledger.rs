@@ -33,7 +33,7 @@
 //! naming the case, the expected and the actual hash. A pin that matches no
 //! case is unused (fails the run, `external` respected, like every entry).
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
@@ -518,14 +518,9 @@ impl LaneLedger {
     /// names generated cases only (`fuzz/…`) has no use count either:
     /// matches on generated cases never count (a run without `--fuzz` has
     /// none).
-    pub fn uses(&self, matches: &[LedgerMatch], scope: &RunScope) -> Vec<LedgerUse> {
+    pub fn uses(&self, counts: &MatchCounts<'_>, scope: &RunScope) -> Vec<LedgerUse> {
         let applies = |external: bool, case: &str| scope.judges(case, external);
-        let count = |table: LedgerTable, i: usize| {
-            matches
-                .iter()
-                .filter(|m| m.file == self.file && m.table == table && m.index == i)
-                .count()
-        };
+        let count = |table: LedgerTable, i: usize| counts.get(&self.file, table, i);
         let divergences = self
             .entries
             .iter()
@@ -625,3 +620,25 @@ pub(crate) fn to_toml(entries: &[Entry]) -> String {
 #[cfg(test)]
 #[path = "ledger_tests.rs"]
 mod tests;
+
+/// How many times each ledger entry matched, by (file, table, index):
+/// counted once over a run's matches, so [`LaneLedger::uses`] looks each
+/// entry up instead of scanning every match of the run per entry.
+#[derive(Debug, Default)]
+pub struct MatchCounts<'a>(HashMap<(&'a str, LedgerTable, usize), usize>);
+
+impl<'a> MatchCounts<'a> {
+    pub fn of(matches: impl IntoIterator<Item = &'a LedgerMatch>) -> Self {
+        let mut counts = HashMap::new();
+        for m in matches {
+            *counts
+                .entry((m.file.as_str(), m.table, m.index))
+                .or_default() += 1;
+        }
+        Self(counts)
+    }
+
+    fn get(&self, file: &str, table: LedgerTable, index: usize) -> usize {
+        self.0.get(&(file, table, index)).copied().unwrap_or(0)
+    }
+}

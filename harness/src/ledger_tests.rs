@@ -39,7 +39,7 @@ fn scope(own: &[&str], external: &[&str]) -> RunScope {
 /// `scope`, and the run's exit status.
 fn unused_in(l: &LaneLedger, scope: &RunScope) -> (Vec<String>, crate::ExitStatus) {
     let mut report = crate::RunReport {
-        ledger_use: l.uses(&[], scope),
+        ledger_use: l.uses(&MatchCounts::default(), scope),
         ..crate::RunReport::default()
     };
     report.finish(&[]);
@@ -62,7 +62,7 @@ fn a_wildcard_entry_is_unused_only_in_a_run_over_the_own_corpus() {
         unused_in(&l, &external_only),
         (Vec::new(), crate::ExitStatus::Clean)
     );
-    assert!(l.uses(&[], &external_only).is_empty());
+    assert!(l.uses(&MatchCounts::default(), &external_only).is_empty());
     let own = scope(&["fixtures"], &[]);
     assert_eq!(
         unused_in(&l, &own),
@@ -82,7 +82,7 @@ fn a_wildcard_entry_is_unused_only_in_a_run_over_the_own_corpus() {
         class: "c".into(),
         reason: "r".into(),
     };
-    let uses = l.uses(&[matched], &own);
+    let uses = l.uses(&MatchCounts::of([&matched]), &own);
     assert_eq!(
         uses.iter().map(|u| (u.index, u.uses)).collect::<Vec<_>>(),
         [(0, 0), (1, 1)]
@@ -95,7 +95,7 @@ fn a_wildcard_entry_is_unused_only_in_a_run_over_the_own_corpus() {
 fn an_entry_for_one_case_is_unused_only_in_a_run_over_its_catalog() {
     let l = ledger(vec![entry("bfcl/simple#get_weather", &["bytes"])]);
     let judged = |catalogs: &[&str]| {
-        l.uses(&[], &scope(&["fixtures"], catalogs))
+        l.uses(&MatchCounts::default(), &scope(&["fixtures"], catalogs))
             .iter()
             .map(|u| u.index)
             .collect::<Vec<_>>()
@@ -223,10 +223,14 @@ fn external_entries_apply_only_to_external_cases() {
             .intended
     );
     assert!(
-        l.uses(&[], &scope(&["fixtures"], &[])).is_empty(),
+        l.uses(&MatchCounts::default(), &scope(&["fixtures"], &[]))
+            .is_empty(),
         "not judged without an external corpus"
     );
-    assert_eq!(l.uses(&[], &scope(&[], &["bfcl/simple"]))[0].uses, 0);
+    assert_eq!(
+        l.uses(&MatchCounts::default(), &scope(&[], &["bfcl/simple"]))[0].uses,
+        0
+    );
 }
 
 /// An entry for generated cases (`case = "fuzz/…"`) still judges them,
@@ -242,7 +246,7 @@ fn an_external_entry_is_unused_only_in_a_run_over_an_external_catalog_it_can_nam
     any.external = true;
     let l = ledger(vec![suite, any]);
     let judged = |own: &[&str], external: &[&str]| {
-        l.uses(&[], &scope(own, external))
+        l.uses(&MatchCounts::default(), &scope(own, external))
             .iter()
             .map(|u| u.index)
             .collect::<Vec<_>>()
@@ -270,7 +274,10 @@ fn an_external_entry_is_unused_only_in_a_run_over_an_external_catalog_it_can_nam
 fn entries_for_generated_cases_judge_them_and_are_never_unused() {
     let l = ledger(vec![entry("fuzz/*", &["bytes"]), entry("*", &["bytes"])]);
     assert!(l.judge("fuzz/1#7", false, &tags(&["bytes"]), "h").intended);
-    let uses = l.uses(&[], &scope(&["fixtures"], &["bfcl/simple"]));
+    let uses = l.uses(
+        &MatchCounts::default(),
+        &scope(&["fixtures"], &["bfcl/simple"]),
+    );
     assert_eq!(
         uses.iter().map(|u| u.index).collect::<Vec<_>>(),
         [1],
@@ -314,7 +321,7 @@ fn semantic_entries_declare_only_the_kinds_they_name() {
     assert_eq!(w("f#t", &["normalize"]), 1);
     assert_eq!(w("g#t", &["normalize"]), 0);
     assert_eq!(w("f#t", &["normalize", "narrow-root-composition"]), 0);
-    let uses = l.uses(&[], &scope(&["f"], &[]));
+    let uses = l.uses(&MatchCounts::default(), &scope(&["f"], &[]));
     assert_eq!(
         uses.iter().map(|u| u.table).collect::<Vec<_>>(),
         [LedgerTable::Narrowing, LedgerTable::Widening]

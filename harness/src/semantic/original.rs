@@ -16,7 +16,7 @@ use crate::tool::Tool;
 use super::class::{Losses, NarrowingKind, SemanticClass, Semantics, constraints, descriptions};
 use super::instances::{self, Instance};
 use super::legacy::{draft3_required, openapi_nullable};
-use super::view::{Pair, fill, has_undeclared, prune, unfill};
+use super::view::{Pair, Views, fill, has_undeclared, prune, unfill};
 
 /// Subschemas a judged original may have: past it the case is `unjudged`
 /// (limit tests such as 5,001 properties say nothing about meaning, and
@@ -148,9 +148,11 @@ impl Original {
             renamed_original = rename_root(&self.schema, &renames);
             &renamed_original
         };
+        let views = Views::default();
         let at = Pair {
             original: (original, original),
             shaped: (&schema, &schema),
+            views: &views,
         };
         for (i, (instance, canonical, original_ok)) in judged.iter().enumerate() {
             let as_wire;

@@ -1,7 +1,9 @@
 //! Reading a schema on instances: the object view of a node, `$ref`
 //! resolution, null admission, and filling or pruning an instance to a shape.
 
+use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
+use std::rc::Rc;
 
 use serde_json::{Map, Value};
 
@@ -209,11 +211,34 @@ pub(super) fn unfill(root: &Value, node: &Value, instance: &Value, depth: usize)
 }
 
 /// The two schemas a [`fill`] walks side by side: the original's root and
-/// node, the shaped schema's root and node.
+/// node, the shaped schema's root and node, and the object views read so
+/// far.
 #[derive(Clone, Copy)]
 pub(super) struct Pair<'a> {
     pub(super) original: (&'a Value, &'a Value),
     pub(super) shaped: (&'a Value, &'a Value),
+    pub(super) views: &'a Views<'a>,
+}
+
+/// The [`object_view`] of each (root, node) a judgement reads, built once:
+/// [`fill`] and [`prune`] read the same nodes for every instance of a tool,
+/// and a view of a large object (its `$ref` targets and branches
+/// collected) was most of a judgement's time on large schemas. Keyed by
+/// the nodes' addresses: the schemas are borrowed for `'a`, so an address
+/// names one node for the cache's whole life.
+#[derive(Default)]
+pub(super) struct Views<'a>(RefCell<HashMap<(*const Value, *const Value), Rc<View<'a>>>>);
+
+impl<'a> Views<'a> {
+    fn of(&self, root: &'a Value, node: &'a Value) -> Rc<View<'a>> {
+        let key = (std::ptr::from_ref(root), std::ptr::from_ref(node));
+        if let Some(v) = self.0.borrow().get(&key) {
+            return Rc::clone(v);
+        }
+        let view = Rc::new(object_view(root, node, 0));
+        self.0.borrow_mut().insert(key, Rc::clone(&view));
+        view
+    }
 }
 
 pub(super) const ANY: Value = Value::Bool(true);
@@ -230,11 +255,12 @@ pub(super) fn fill<'a>(at: Pair<'a>, instance: &Value, depth: usize) -> Value {
     let child = |o: Option<&'a Value>, s: &'a Value| Pair {
         original: (oroot, o.unwrap_or(&ANY)),
         shaped: (sroot, s),
+        views: at.views,
     };
     match instance {
         Value::Object(obj) => {
-            let shaped = object_view(sroot, snode, 0);
-            let original = object_view(oroot, onode, 0);
+            let shaped = at.views.of(sroot, snode);
+            let original = at.views.of(oroot, onode);
             let mut out = Map::new();
             for (k, v) in obj {
                 let v = match shaped.props.get(k.as_str()) {
@@ -286,8 +312,8 @@ pub(super) fn prune(at: Pair<'_>, instance: &Value, depth: usize, all: bool) -> 
     let (sroot, snode) = at.shaped;
     match instance {
         Value::Object(obj) => {
-            let shaped = object_view(sroot, snode, 0);
-            let original = object_view(oroot, onode, 0);
+            let shaped = at.views.of(sroot, snode);
+            let original = at.views.of(oroot, onode);
             let mut out = Map::new();
             for (k, v) in obj {
                 let key = k.as_str();
@@ -297,6 +323,7 @@ pub(super) fn prune(at: Pair<'_>, instance: &Value, depth: usize, all: bool) -> 
                         let child = Pair {
                             original: (oroot, o),
                             shaped: (sroot, s),
+                            views: at.views,
                         };
                         out.insert(k.clone(), prune(child, v, depth + 1, all));
                     }
@@ -315,6 +342,7 @@ pub(super) fn prune(at: Pair<'_>, instance: &Value, depth: usize, all: bool) -> 
                 let child = Pair {
                     original: (oroot, o.unwrap_or(&ANY)),
                     shaped: (sroot, s),
+                    views: at.views,
                 };
                 Value::Array(a.iter().map(|v| prune(child, v, depth + 1, all)).collect())
             }
