@@ -57,14 +57,15 @@ impl Original {
             Validator::compile(&schema).map_err(|e| format!("original schema: {e}"))
         };
         let judged = judged.map(|v| {
+            let views = Views::default();
             let mut judged: Vec<(Instance, Value, bool)> = instances::of(&schema)
                 .into_iter()
                 // Tool arguments are always a JSON object.
                 .filter(|i| i.value.is_object())
                 .map(|mut i| {
-                    let canonical = unfill(&schema, &schema, &i.value, 0);
+                    let canonical = unfill(&views, &schema, &schema, &i.value, 0);
                     let ok = v.accepts(&canonical);
-                    i.undeclared |= has_undeclared(&schema, &schema, &canonical, 0);
+                    i.undeclared |= has_undeclared(&views, &schema, &schema, &canonical, 0);
                     (i, canonical, ok)
                 })
                 .collect();
@@ -75,11 +76,11 @@ impl Original {
                 }
                 // As the generated ones: a `null` at an optional,
                 // non-nullable property means "left out".
-                let canonical = unfill(&schema, &schema, &k.data, 0);
+                let canonical = unfill(&views, &schema, &schema, &k.data, 0);
                 let ok = v.accepts(&canonical);
                 let i = Instance {
                     value: k.data.clone(),
-                    undeclared: has_undeclared(&schema, &schema, &canonical, 0),
+                    undeclared: has_undeclared(&views, &schema, &schema, &canonical, 0),
                 };
                 judged.push((i, canonical, ok));
             }

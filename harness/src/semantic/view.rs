@@ -152,13 +152,19 @@ pub(super) fn admits_null(root: &Value, node: &Value, depth: usize) -> bool {
 /// with no `patternProperties` or `additionalProperties` schema describing
 /// other keys. A `required` name with no property schema is such a key:
 /// the model is never told what to send for it.
-pub(super) fn has_undeclared(root: &Value, node: &Value, instance: &Value, depth: usize) -> bool {
+pub(super) fn has_undeclared<'a>(
+    views: &Views<'a>,
+    root: &'a Value,
+    node: &'a Value,
+    instance: &Value,
+    depth: usize,
+) -> bool {
     if depth > 16 {
         return false;
     }
     match instance {
         Value::Object(obj) => {
-            let view = object_view(root, node, 0);
+            let view = views.of(root, node);
             let described = node.as_object().is_some_and(|m| {
                 m.get("patternProperties")
                     .and_then(Value::as_object)
@@ -166,25 +172,33 @@ pub(super) fn has_undeclared(root: &Value, node: &Value, instance: &Value, depth
                     || m.get("additionalProperties").is_some_and(Value::is_object)
             });
             obj.iter().any(|(k, v)| match view.props.get(k.as_str()) {
-                Some(s) => has_undeclared(root, s, v, depth + 1),
+                Some(s) => has_undeclared(views, root, s, v, depth + 1),
                 None => !described,
             })
         }
-        Value::Array(a) => items_of(root, node, 0)
-            .is_some_and(|s| a.iter().any(|v| has_undeclared(root, s, v, depth + 1))),
+        Value::Array(a) => items_of(root, node, 0).is_some_and(|s| {
+            a.iter()
+                .any(|v| has_undeclared(views, root, s, v, depth + 1))
+        }),
         _ => false,
     }
 }
 
 /// The instance as the original sees it: a `null` at an optional property
 /// whose schema does not admit `null` means "left out".
-pub(super) fn unfill(root: &Value, node: &Value, instance: &Value, depth: usize) -> Value {
+pub(super) fn unfill<'a>(
+    views: &Views<'a>,
+    root: &'a Value,
+    node: &'a Value,
+    instance: &Value,
+    depth: usize,
+) -> Value {
     if depth > 16 {
         return instance.clone();
     }
     match instance {
         Value::Object(obj) => {
-            let view = object_view(root, node, 0);
+            let view = views.of(root, node);
             let mut out = Map::new();
             for (k, v) in obj {
                 let sub = view.props.get(k.as_str()).copied();
@@ -195,7 +209,7 @@ pub(super) fn unfill(root: &Value, node: &Value, instance: &Value, depth: usize)
                     continue;
                 }
                 let v = match sub {
-                    Some(s) => unfill(root, s, v, depth + 1),
+                    Some(s) => unfill(views, root, s, v, depth + 1),
                     None => v.clone(),
                 };
                 out.insert(k.clone(), v);
@@ -203,7 +217,11 @@ pub(super) fn unfill(root: &Value, node: &Value, instance: &Value, depth: usize)
             Value::Object(out)
         }
         Value::Array(a) => match items_of(root, node, 0) {
-            Some(s) => Value::Array(a.iter().map(|v| unfill(root, s, v, depth + 1)).collect()),
+            Some(s) => Value::Array(
+                a.iter()
+                    .map(|v| unfill(views, root, s, v, depth + 1))
+                    .collect(),
+            ),
             None => instance.clone(),
         },
         _ => instance.clone(),
@@ -221,7 +239,8 @@ pub(super) struct Pair<'a> {
 }
 
 /// The [`object_view`] of each (root, node) a judgement reads, built once:
-/// [`fill`] and [`prune`] read the same nodes for every instance of a tool,
+/// [`fill`], [`prune`], [`unfill`] and [`has_undeclared`] read the same
+/// nodes for every instance of a tool,
 /// and a view of a large object (its `$ref` targets and branches
 /// collected) was most of a judgement's time on large schemas. Keyed by
 /// the nodes' addresses: the schemas are borrowed for `'a`, so an address
@@ -230,7 +249,7 @@ pub(super) struct Pair<'a> {
 pub(super) struct Views<'a>(RefCell<HashMap<(*const Value, *const Value), Rc<View<'a>>>>);
 
 impl<'a> Views<'a> {
-    fn of(&self, root: &'a Value, node: &'a Value) -> Rc<View<'a>> {
+    pub(super) fn of(&self, root: &'a Value, node: &'a Value) -> Rc<View<'a>> {
         let key = (std::ptr::from_ref(root), std::ptr::from_ref(node));
         if let Some(v) = self.0.borrow().get(&key) {
             return Rc::clone(v);
