@@ -592,6 +592,7 @@ impl Prune<'_, '_> {
         node: &mut Map<String, Value>,
         gone: &[ChildKey<'static>],
     ) -> ControlFlow<bool> {
+        let alone = node.len() == 1;
         let Some(Value::Array(branches)) = node.get_mut("anyOf") else {
             return ControlFlow::Continue(());
         };
@@ -627,13 +628,12 @@ impl Prune<'_, '_> {
             return ControlFlow::Break(true);
         }
         // A single branch left stands for the node (as `normalize` would
-        // splice it on a second run).
-        let only = match branches.as_slice() {
-            [Value::Object(branch)] if !dropped.is_empty() => Some(branch.clone()),
-            _ => None,
-        };
-        if let Some(branch) = only
-            && node.len() == 1
+        // splice it on a second run); moved, not copied: the prune runs
+        // bottom-up, so a copy here copied nested unions once per level.
+        if alone
+            && !dropped.is_empty()
+            && matches!(branches.as_slice(), [Value::Object(_)])
+            && let Some(Value::Object(branch)) = branches.pop()
         {
             *node = branch;
         }
