@@ -6,7 +6,10 @@
 //!    order) → X's keys spliced in place of the union, then `nullable: true`
 //!    (only when X declares a `type`: `nullable` qualifies a type, and beside
 //!    a typeless X such as a `$ref` or a bare `enum` it would not admit null,
-//!    so that union stays);
+//!    so that union stays); with `null_ignores_other_types` (v1 on OpenAI
+//!    Responses) the null branch may also carry keywords that constrain only
+//!    strings, numbers, objects or arrays (`{"type":"null","pattern":…}`
+//!    admits exactly null too): they go with the branch, each recorded;
 //! 2. single-element union collapse: `anyOf|oneOf|allOf: [X]` → X's keys
 //!    spliced in place (so a nested union can be hoisted to its parent);
 //! 3. a bare `{"type":"object"}` (no `properties`) gets `properties: {}`;
@@ -50,6 +53,21 @@ pub(crate) struct Normalize {
     pub(crate) mark_nullable: bool,
     /// The `required` prune skips in-place subschemas.
     pub(crate) spare_in_place: bool,
+    /// A null branch's keywords for other types (`for_another_type`) do not stop
+    /// the nullable collapse. Off in v0 and on the lanes whose later passes
+    /// cannot strip such a keyword; on where one can (the Responses
+    /// lookaround strip), or a second run would collapse what the first
+    /// left: `{"type":"null","pattern":"(?=a)b"}` becomes `{"type":"null"}`
+    /// after this pass ran.
+    pub(crate) null_ignores_other_types: bool,
+}
+
+/// A keyword of one of `schema::KEYWORD_FAMILIES` (none is null's):
+/// beside `"type": "null"` it admits every instance the branch admits, null.
+fn for_another_type(keyword: &str) -> bool {
+    schema::KEYWORD_FAMILIES
+        .iter()
+        .any(|(_, family)| family.contains(&keyword))
 }
 
 impl Default for Normalize {
@@ -64,13 +82,36 @@ impl Default for Normalize {
             annotations: vec!["description", "title", "$comment", "examples"],
             mark_nullable: true,
             spare_in_place: true,
+            null_ignores_other_types: false,
         }
     }
 }
 
-fn is_null_branch(v: &Value) -> bool {
-    v.as_object()
-        .is_some_and(|m| m.len() == 1 && m.get("type").and_then(Value::as_str) == Some("null"))
+impl Normalize {
+    /// v1 on OpenAI Responses: see [`Normalize::null_ignores_other_types`].
+    pub(crate) fn ignoring_other_types_on_null() -> Self {
+        Self {
+            null_ignores_other_types: true,
+            ..Self::default()
+        }
+    }
+
+    /// `Some(keys)` when `v` admits exactly null: `{"type":"null"}` plus,
+    /// with `null_ignores_other_types`, the keywords `keys` for another type.
+    fn null_branch<'v>(&self, v: &'v Value) -> Option<Vec<&'v str>> {
+        let m = v.as_object()?;
+        if m.get("type").and_then(Value::as_str) != Some("null") {
+            return None;
+        }
+        let mut others = Vec::new();
+        for k in m.keys().filter(|k| *k != "type") {
+            if !(self.null_ignores_other_types && for_another_type(k)) {
+                return None;
+            }
+            others.push(k.as_str());
+        }
+        Some(others)
+    }
 }
 
 /// How one branch key joins the node.
@@ -188,13 +229,14 @@ impl Normalize {
                 if branches.len() != 2 {
                     continue;
                 }
-                let (keep, null_at) = if is_null_branch(&branches[1]) {
-                    (0, 1)
-                } else if is_null_branch(&branches[0]) {
-                    (1, 0)
+                let (keep, null_at, others) = if let Some(o) = self.null_branch(&branches[1]) {
+                    (0, 1, o)
+                } else if let Some(o) = self.null_branch(&branches[0]) {
+                    (1, 0, o)
                 } else {
                     continue;
                 };
+                let others: Vec<String> = others.into_iter().map(str::to_owned).collect();
                 let kept = match &branches[keep] {
                     Value::Object(m) => m.clone(),
                     Value::Bool(true) => Map::new(),
@@ -224,6 +266,14 @@ impl Normalize {
                         &k,
                         Action::Removed,
                         "union branch keyword shadowed by the same keyword on its parent",
+                    );
+                }
+                for k in others {
+                    cx.record(
+                        &format!("{path}/{kw}/{null_at}/{}", schema::escape_token(&k)),
+                        &k,
+                        Action::Removed,
+                        "null branch keyword constrains only other types (no null instance)",
                     );
                 }
                 return true;
@@ -335,6 +385,13 @@ impl Pass for Normalize {
                 &mut p.spare_in_place
             }),
         ];
+        if self.null_ignores_other_types {
+            out.push(PassMutant::flip(
+                self,
+                "let a null branch's keywords for other types block the collapse",
+                |p| &mut p.null_ignores_other_types,
+            ));
+        }
         out.extend(PassMutant::drop_each(self, "nullable unions", |p| {
             &mut p.nullable_unions
         }));
@@ -418,6 +475,55 @@ mod tests {
         let r = norm(v.clone());
         assert_eq!(r.schema(), &v);
         assert!(r.records.is_empty());
+    }
+
+    #[test]
+    fn normalize_collapses_a_null_branch_with_keywords_for_other_types_when_asked() {
+        let v =
+            json!({"anyOf":[{"type":"null","pattern":"(?=a)b","minItems":2},{"type":"string"}]});
+        let r = run(
+            &Normalize::ignoring_other_types_on_null(),
+            Lane::OpenaiResponses,
+            v.clone(),
+        );
+        assert_eq!(bytes(r.schema()), r#"{"type":"string","nullable":true}"#);
+        assert_eq!(
+            r.marks(),
+            [
+                (String::new(), "anyOf".into(), Action::Rewritten),
+                ("/anyOf/0/pattern".into(), "pattern".into(), Action::Removed),
+                (
+                    "/anyOf/0/minItems".into(),
+                    "minItems".into(),
+                    Action::Removed
+                ),
+            ]
+        );
+        // Off (v0, the other lanes): the union stays.
+        let r = norm(v.clone());
+        assert_eq!(r.schema(), &v);
+        assert!(r.records.is_empty());
+    }
+
+    #[test]
+    fn normalize_keeps_a_null_branch_whose_keyword_constrains_null() {
+        // `enum`, `const`, `not` and annotations speak about null too.
+        for branch in [
+            json!({"type":"null","enum":["a"]}),
+            json!({"type":"null","const":1}),
+            json!({"type":"null","not":{}}),
+            json!({"type":"null","description":"none"}),
+            json!({"type":"null","pattern":"x","default":null}),
+        ] {
+            let v = json!({"anyOf":[branch,{"type":"string"}]});
+            let r = run(
+                &Normalize::ignoring_other_types_on_null(),
+                Lane::OpenaiResponses,
+                v.clone(),
+            );
+            assert_eq!(r.schema(), &v);
+            assert!(r.records.is_empty());
+        }
     }
 
     #[test]
