@@ -160,8 +160,14 @@ pub(crate) fn py_str(s: &str) -> String {
     } else {
         '\''
     };
-    let mut out = String::new();
+    let mut out = String::with_capacity(s.len() + 2);
     out.push(quote);
+    // Nothing to escape (most names): the text as it is.
+    if !s.contains(|c: char| c == '\\' || c == quote || (c as u32) < 0x20 || c as u32 == 0x7f) {
+        out.push_str(s);
+        out.push(quote);
+        return out;
+    }
     for c in s.chars() {
         match c {
             '\\' => out.push_str("\\\\"),

@@ -256,22 +256,35 @@ pub(crate) fn compare(
 ) -> Vec<RequestOutcome> {
     let old_bytes: Vec<&str> = tools.iter().map(|t| t.old.as_str()).collect();
     let new_bytes: Vec<&str> = tools.iter().map(|t| t.new.as_str()).collect();
-    // Parsed once per side (key order preserved), cloned per kind.
-    let values = |bytes: &[&str]| -> Vec<Value> {
-        bytes
+    // One side at a time: its tools parsed once (key order preserved),
+    // copied for every kind but the last, and dropped once its requests
+    // are rendered. A catalog of a thousand large tools takes several
+    // hundred megabytes as values: holding both sides' values and their
+    // copies at once was the run's peak.
+    let requests = |p: &dyn Pipeline, bytes: &[&str]| -> Vec<Built> {
+        let mut values: Vec<Value> = bytes
             .iter()
             .map(|b| serde_json::from_str(b).unwrap_or(Value::Null))
+            .collect();
+        RequestKind::ALL
+            .iter()
+            .enumerate()
+            .map(|(i, &kind)| {
+                let last = i + 1 == RequestKind::ALL.len();
+                let tools = if last {
+                    std::mem::take(&mut values)
+                } else {
+                    values.clone()
+                };
+                build(p, lane, kind, tools)
+            })
             .collect()
     };
-    let (mut old_values, mut new_values) = (values(&old_bytes), values(&new_bytes));
+    let old_built = requests(old, &old_bytes);
+    let new_built = requests(new, &new_bytes);
     let mut out = Vec::new();
     let mut turn_tools: Option<(RequestBody, Option<std::ops::Range<usize>>)> = None;
-    for &kind in RequestKind::ALL {
-        // The last kind takes the values, the others a copy.
-        let last = kind == RequestKind::ALL[RequestKind::ALL.len() - 1];
-        let take = |v: &mut Vec<Value>| if last { std::mem::take(v) } else { v.clone() };
-        let ob = build(old, lane, kind, take(&mut old_values));
-        let nb = build(new, lane, kind, take(&mut new_values));
+    for ((&kind, ob), nb) in RequestKind::ALL.iter().zip(old_built).zip(new_built) {
         let difference = first_difference(ob.body.bytes.as_bytes(), nb.body.bytes.as_bytes())
             .map(|at| locate(&ob.body, &nb.body, at));
         let mut issues = Vec::new();

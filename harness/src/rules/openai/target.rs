@@ -113,7 +113,13 @@ pub(super) enum Step {
 }
 
 fn unescape(token: &str) -> String {
-    token.replace("~1", "/").replace("~0", "~")
+    // Most tokens hold no `~`: a copy, not two searches (the oracle reads
+    // every finding's whole path, so this runs once per step of it).
+    if token.contains('~') {
+        token.replace("~1", "/").replace("~0", "~")
+    } else {
+        token.to_owned()
+    }
 }
 
 /// The steps of a schema-walk pointer; tokens after `anyOf`/`oneOf`/
