@@ -325,9 +325,9 @@ impl Pass for FoldCombinators {
     fn apply(&self, tool: &mut Tool, cx: &mut Cx<'_>) -> Result<Step, TooDeep> {
         schema::rewrite_pre_order(&mut tool.input_schema, &mut |path, node| {
             if self.all_of
-                && let Some(Value::Array(branches)) = node.get("allOf").cloned()
+                && node.get("allOf").is_some_and(Value::is_array)
+                && let Some(Value::Array(branches)) = node.shift_remove("allOf")
             {
-                node.shift_remove("allOf");
                 for b in branches.iter().filter_map(Value::as_object) {
                     merge_into(node, b, true);
                 }
@@ -340,8 +340,12 @@ impl Pass for FoldCombinators {
             }
             if self.one_of
                 && !node.contains_key("anyOf")
-                && let Some(v @ Value::Array(_)) = node.get("oneOf").cloned()
+                && let Some(slot) = node.get_mut("oneOf")
+                && slot.is_array()
             {
+                // Moved out, not copied: `rename_key` puts it back under
+                // the new name at the same position.
+                let v = slot.take();
                 rename_key(node, "oneOf", "anyOf", v);
                 cx.record(
                     path,

@@ -78,12 +78,13 @@ impl Pass for ConstraintNote {
     }
 
     fn apply(&self, tool: &mut Tool, cx: &mut Cx<'_>) -> Result<Step, TooDeep> {
-        let mut parts: Vec<String> = Vec::new();
-        for f in fragments(cx) {
-            if !parts.contains(&f) {
-                parts.push(f);
-            }
-        }
+        // Each fragment once, in the order first met (a set: a schema of
+        // thousands of records made the list's own scan quadratic).
+        let mut seen = std::collections::HashSet::new();
+        let parts: Vec<String> = fragments(cx)
+            .into_iter()
+            .filter(|f| seen.insert(f.clone()))
+            .collect();
         if self.note && !parts.is_empty() {
             let text = format!(
                 "Constraints this schema does not enforce (still follow them): {}.",

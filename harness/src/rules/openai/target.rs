@@ -126,25 +126,23 @@ fn unescape(token: &str) -> String {
 /// `allOf`/`prefixItems` (and array-form `items`) are indices, tokens after
 /// name maps are names even when they look like numbers.
 pub(super) fn steps(path: &str) -> Vec<Step> {
-    let raw: Vec<String> = match path.strip_prefix('/') {
-        Some(rest) => rest.split('/').map(unescape).collect(),
-        None => Vec::new(),
-    };
+    let mut raw = match path.strip_prefix('/') {
+        Some(rest) => rest.split('/'),
+        None => return Vec::new(),
+    }
+    .map(unescape)
+    .peekable();
     let mut out = Vec::new();
-    let mut i = 0;
-    while i < raw.len() {
-        let kw = raw[i].as_str();
-        out.push(Step::Key(raw[i].clone()));
-        i += 1;
-        let Some(next) = raw.get(i) else { break };
-        let indexed = SCHEMA_ARRAYS.contains(&kw) || kw == "items";
-        let named = NAME_MAPS.contains(&kw) || kw == "dependencies";
+    while let Some(kw) = raw.next() {
+        let indexed = SCHEMA_ARRAYS.contains(&kw.as_str()) || kw == "items";
+        let named = NAME_MAPS.contains(&kw.as_str()) || kw == "dependencies";
+        out.push(Step::Key(kw));
+        let Some(next) = raw.peek() else { break };
         if indexed && let Ok(n) = next.parse::<usize>() {
             out.push(Step::Index(n));
-            i += 1;
-        } else if named {
-            out.push(Step::Key(next.clone()));
-            i += 1;
+            raw.next();
+        } else if named && let Some(name) = raw.next() {
+            out.push(Step::Key(name));
         }
     }
     out
@@ -152,17 +150,25 @@ pub(super) fn steps(path: &str) -> Vec<Step> {
 
 /// The `In context=(…)` tuple: `()`, `('properties',)`, `('properties', 'x')`.
 pub(super) fn context(path: &str) -> String {
-    let items: Vec<String> = steps(path)
-        .into_iter()
-        .map(|s| match s {
-            Step::Key(k) => py_str(&k),
-            Step::Index(n) => n.to_string(),
-        })
-        .collect();
-    match items.len() {
-        1 => format!("({},)", items[0]),
-        _ => format!("({})", items.join(", ")),
+    let steps = steps(path);
+    let mut out = String::with_capacity(path.len() + 4 * steps.len() + 3);
+    out.push('(');
+    for (i, s) in steps.iter().enumerate() {
+        if i > 0 {
+            out.push_str(", ");
+        }
+        match s {
+            Step::Key(k) => out.push_str(&py_str(k)),
+            Step::Index(n) => {
+                let _ = write!(out, "{n}");
+            }
+        }
     }
+    if steps.len() == 1 {
+        out.push(',');
+    }
+    out.push(')');
+    out
 }
 
 /// The JSONPath the newer validator prints: `$.properties.email`.
