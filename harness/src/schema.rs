@@ -93,6 +93,16 @@ pub(crate) fn escape_token(token: &str) -> String {
     out
 }
 
+/// Unescape one JSON Pointer reference token (RFC 6901: `~1` is `/`, then
+/// `~0` is `~`); a token with no `~` is copied as it is.
+pub(crate) fn unescape_token(token: &str) -> String {
+    if token.contains('~') {
+        token.replace("~1", "/").replace("~0", "~")
+    } else {
+        token.to_owned()
+    }
+}
+
 /// Append `token`, escaped as a JSON Pointer reference token, to `out`.
 fn push_escaped(out: &mut String, token: &str) {
     if !token.contains(['~', '/']) {

@@ -377,3 +377,13 @@ fn any_node_stops_at_the_first_match_and_reports_depth_only_without_one() {
     assert!(any_node(&deep, &|_, node| node.contains_key("enum")).is_err());
     assert_eq!(any_node(&deep, &|path, _| path.is_empty()), Ok(true));
 }
+
+#[test]
+fn unescape_token_undoes_escape_token_in_rfc_6901_order() {
+    // `~01` is `~1` (a literal tilde then 1), not `/`: `~1` goes first.
+    assert_eq!(unescape_token("a~1b~0c~01"), "a/b~c~1");
+    assert_eq!(unescape_token("plain"), "plain");
+    for t in ["a/b", "~", "~1", "x~/y", ""] {
+        assert_eq!(unescape_token(&escape_token(t)), t);
+    }
+}

@@ -51,7 +51,7 @@ pub(super) fn label(pointer: &str) -> String {
         return out;
     }
     for token in pointer.trim_start_matches('/').split('/') {
-        let token = token.replace("~1", "/").replace("~0", "~");
+        let token = crate::schema::unescape_token(token);
         if !token.is_empty() && token.bytes().all(|b| b.is_ascii_digit()) {
             out.push('[');
             out.push_str(&token);
@@ -107,7 +107,7 @@ pub(crate) fn locate(text: &str, pointer: &str) -> (usize, usize) {
     let mut at = skip_ws(b, 0);
     if !pointer.is_empty() {
         for raw in pointer.strip_prefix('/').unwrap_or(pointer).split('/') {
-            let token = raw.replace("~1", "/").replace("~0", "~");
+            let token = crate::schema::unescape_token(raw);
             let next = match b.get(at) {
                 Some(b'{') => find_member(text, at, &token),
                 Some(b'[') => token

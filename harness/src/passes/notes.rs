@@ -75,11 +75,7 @@ pub(crate) fn location(pointer: &str) -> String {
                     out.push('.');
                 }
                 first = false;
-                if name.contains('~') {
-                    out.push_str(&name.replace("~1", "/").replace("~0", "~"));
-                } else {
-                    out.push_str(name);
-                }
+                out.push_str(&crate::schema::unescape_token(name));
             }
             _ => return pointer.to_owned(),
         }

@@ -202,7 +202,7 @@ fn json_path(pointer: &str) -> String {
     if !pointer.is_empty() {
         for t in pointer[1..].split('/') {
             out.push('.');
-            out.push_str(&t.replace("~1", "/").replace("~0", "~"));
+            out.push_str(&crate::schema::unescape_token(t));
         }
     }
     out

@@ -145,7 +145,7 @@ fn parameters_type_object(req: &Request<'_>) -> Vec<Finding> {
 fn dotted(path: &str) -> String {
     path.trim_start_matches('/')
         .split('/')
-        .map(|t| t.replace("~1", "/").replace("~0", "~"))
+        .map(crate::schema::unescape_token)
         .collect::<Vec<_>>()
         .join(".")
 }

@@ -223,7 +223,7 @@ fn renames(records: &[Degradation]) -> impl Iterator<Item = (String, &str)> {
     records.iter().filter_map(|d| {
         let to = d.renamed_to.as_deref()?;
         let key = d.path.strip_prefix("/properties/")?;
-        (!key.contains('/')).then(|| (key.replace("~1", "/").replace("~0", "~"), to))
+        (!key.contains('/')).then(|| (crate::schema::unescape_token(key), to))
     })
 }
 

@@ -32,13 +32,7 @@ fn tokens(pointer: &str) -> Vec<String> {
     }
     pointer[1..]
         .split('/')
-        .map(|t| {
-            if t.contains('~') {
-                t.replace("~1", "/").replace("~0", "~")
-            } else {
-                t.to_owned()
-            }
-        })
+        .map(crate::schema::unescape_token)
         .collect()
 }
 

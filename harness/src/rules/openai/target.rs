@@ -112,16 +112,6 @@ pub(super) enum Step {
     Index(usize),
 }
 
-fn unescape(token: &str) -> String {
-    // Most tokens hold no `~`: a copy, not two searches (the oracle reads
-    // every finding's whole path, so this runs once per step of it).
-    if token.contains('~') {
-        token.replace("~1", "/").replace("~0", "~")
-    } else {
-        token.to_owned()
-    }
-}
-
 /// The steps of a schema-walk pointer; tokens after `anyOf`/`oneOf`/
 /// `allOf`/`prefixItems` (and array-form `items`) are indices, tokens after
 /// name maps are names even when they look like numbers.
@@ -130,7 +120,7 @@ pub(super) fn steps(path: &str) -> Vec<Step> {
         Some(rest) => rest.split('/'),
         None => return Vec::new(),
     }
-    .map(unescape)
+    .map(crate::schema::unescape_token)
     .peekable();
     let mut out = Vec::new();
     while let Some(kw) = raw.next() {
