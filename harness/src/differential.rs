@@ -42,7 +42,7 @@ use crate::lane::Lane;
 use crate::ledger::{self, LaneLedger, RunScope};
 use crate::outcome::RequestOutcome;
 use crate::outcome::{
-    CaseOutcome, CasePlan, Class, LedgerIssue, LedgerTable, RunReport, Side, WirePair,
+    CaseOutcome, CasePlan, Class, LedgerIssue, LedgerMatch, LedgerTable, RunReport, Side, WirePair,
 };
 use crate::pipeline::{Outcome, Pipeline, Shaped};
 use crate::prefix::{self, HeldPair, PlannedRequest, RenderedPair, RequestPlan, ToolSource};
@@ -393,11 +393,8 @@ fn run_case_rendered(
         &|s| fresh.judge(lane, &s.tool, &s.degradations)
     };
     let new_semantic = judge(&b);
-    let old_semantic = if comparison == Comparison::Identical {
-        new_semantic.clone()
-    } else {
-        judge(&a)
-    };
+    // `None`: the old output is the new one, and so is its verdict.
+    let old_semantic = (comparison != Comparison::Identical).then(|| judge(&a));
     let closed = matches!(b.outcome, Outcome::FailedClosed { .. });
     let verdict = Verdict::of(!old_rejected.is_empty(), !new_rejected.is_empty(), closed);
     if let Some(v) = verdict.filter(|v| v.is_rejection())
@@ -479,14 +476,15 @@ fn run_case_rendered(
     old_side.rejected_by = old_rejected;
     let mut new_side = side(new, &b, &sb, keep);
     new_side.rejected_by = new_rejected;
-    old_side.semantic = Some(old_semantic);
+    let new_semantic = Arc::new(new_semantic);
+    old_side.semantic = Some(old_semantic.map_or_else(|| Arc::clone(&new_semantic), Arc::new));
     new_side.semantic = Some(new_semantic);
     let outcome = CaseOutcome {
         lane: case.plan.lane,
         case: case.plan.case.clone(),
         class,
         tags,
-        ledger: matches,
+        ledger: matches.into_iter().map(Arc::new).collect(),
         old: old_side,
         new: new_side,
         violations,
@@ -528,6 +526,39 @@ fn tool_groups(cases: &[PlannedCase]) -> Vec<Vec<usize>> {
             .push(i);
     }
     groups.into_values().collect()
+}
+
+/// Make `outcome`'s semantic verdicts the ones in `seen` they equal, and
+/// add the others: a tool's outputs on its lanes mostly judge alike, and
+/// every outcome waits in memory for the report.
+fn share_verdicts(seen: &mut Vec<Arc<semantic::Semantics>>, outcome: &mut CaseOutcome) {
+    for side in [&mut outcome.old, &mut outcome.new] {
+        let Some(s) = &mut side.semantic else {
+            continue;
+        };
+        match seen.iter().find(|v| ***v == **s) {
+            Some(v) => *s = Arc::clone(v),
+            None => seen.push(Arc::clone(s)),
+        }
+    }
+}
+
+/// Make `outcome`'s ledger matches the ones in `seen` they equal (by
+/// file, table and entry index, and then whole), and add the others.
+fn share_matches(
+    seen: &mut BTreeMap<(String, LedgerTable, usize), Arc<LedgerMatch>>,
+    outcome: &mut CaseOutcome,
+) {
+    for m in &mut outcome.ledger {
+        let key = (m.file.clone(), m.table, m.index);
+        match seen.get(&key) {
+            Some(held) if **held == **m => *m = Arc::clone(held),
+            Some(_) => {}
+            None => {
+                seen.insert(key, Arc::clone(m));
+            }
+        }
+    }
 }
 
 /// The tool a request's `source` names.
@@ -677,6 +708,7 @@ pub fn execute(
     let mut outcomes = Vec::with_capacity(total);
     let mut requests: Vec<RequestOutcome> = Vec::new();
     let mut stale: Vec<LedgerIssue> = Vec::new();
+    let mut entries = BTreeMap::new();
     // Item `i` is the tool group `i`, then the requests no case feeds.
     let work = |i: usize| {
         let Some(group) = groups.get(i) else {
@@ -689,28 +721,27 @@ pub fn execute(
         };
         let first = &inputs.cases[group[0]];
         let shared = semantic::Shared::new(&first.tool, &first.known);
-        Done::Cases(
-            group
-                .iter()
-                .map(|&index| {
-                    let case = &inputs.cases[index];
-                    let (outcome, stale, rendered) = run_case_rendered(
-                        opts.old,
-                        opts.new,
-                        case,
-                        inputs.ledgers.get(&case.lane),
-                        Some(&shared),
-                    );
-                    let feeds = plan.feeds.get(index).copied().flatten().is_some();
-                    CaseDone {
-                        index,
-                        outcome,
-                        stale,
-                        rendered: feeds.then(|| HeldPair::hold(&rendered)),
-                    }
-                })
-                .collect(),
-        )
+        let mut verdicts = Vec::new();
+        let mut done = Vec::with_capacity(group.len());
+        for &index in group {
+            let case = &inputs.cases[index];
+            let (mut outcome, stale, rendered) = run_case_rendered(
+                opts.old,
+                opts.new,
+                case,
+                inputs.ledgers.get(&case.lane),
+                Some(&shared),
+            );
+            share_verdicts(&mut verdicts, &mut outcome);
+            let feeds = plan.feeds.get(index).copied().flatten().is_some();
+            done.push(CaseDone {
+                index,
+                outcome,
+                stale,
+                rendered: feeds.then(|| HeldPair::hold(&rendered)),
+            });
+        }
+        Done::Cases(done)
     };
     workers::scoped("differential", opts.jobs, items, &work, &mut |_, done| {
         let cases = match done {
@@ -722,11 +753,12 @@ pub fn execute(
         };
         for CaseDone {
             index,
-            outcome,
+            mut outcome,
             stale: stale_idx,
             rendered,
         } in cases
         {
+            share_matches(&mut entries, &mut outcome);
             if let Some(l) = inputs.ledgers.get(&outcome.lane) {
                 for i in stale_idx {
                     stale.push(l.stale_issue(i, &outcome.case));
@@ -761,7 +793,7 @@ pub fn execute(
         outcomes
             .iter()
             .filter(|o| !generated.contains(o.case.as_str()))
-            .flat_map(|o| &o.ledger),
+            .flat_map(|o| o.ledger.iter().map(|m| &**m)),
     );
     for l in inputs.ledgers.values() {
         ledger_use.extend(l.uses(&counts, &inputs.scope));

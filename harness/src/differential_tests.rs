@@ -496,3 +496,65 @@ fn wire_pairs_go_to_failures_first_then_to_the_lanes_in_turn() {
     );
     assert_eq!(names(3), ["o#2", "a#1", "g#1"]);
 }
+
+/// Every outcome waits in memory for the report, so what many hold is
+/// held once: an identical case's two sides share one semantic verdict,
+/// and every case one ledger entry declares shares one match. Equal
+/// values held apart would pass every other test.
+#[test]
+fn verdicts_and_ledger_matches_are_held_once_across_outcomes() {
+    let report = run(&entry("*", false), FIVE);
+    let mut identical = 0;
+    for o in report
+        .outcomes
+        .iter()
+        .filter(|o| o.class == Class::Identical)
+    {
+        let (a, b) = (o.old.semantic.as_ref(), o.new.semantic.as_ref());
+        assert!(Arc::ptr_eq(a.unwrap(), b.unwrap()), "{}", o.case);
+        identical += 1;
+    }
+    let matches: Vec<&Arc<LedgerMatch>> = report.outcomes.iter().flat_map(|o| &o.ledger).collect();
+    assert!(
+        identical > 0 && matches.len() > 1,
+        "{identical} identical, {} matches",
+        matches.len()
+    );
+    assert!(matches.iter().all(|m| Arc::ptr_eq(m, matches[0])));
+}
+
+/// A tool's outputs on several lanes that judge alike hold one verdict.
+#[test]
+fn a_tools_equal_verdicts_on_its_lanes_are_held_once() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("c.json"), ABC).unwrap();
+    let v0 = Profile::V0.with_config(PipelineConfig::default());
+    let v1 = v1();
+    let opts = DiffOptions {
+        old: &v0,
+        new: &v1,
+        lanes: vec![Lane::OpenaiChat, Lane::Mistral],
+        own_corpus: vec![dir.path().to_owned()],
+        external_corpus: Vec::new(),
+        ledger_dir: None,
+        fuzz: None,
+        shard: None,
+        jobs: 2,
+    };
+    let report = execute(&opts, &prepare(&opts).unwrap(), &mut |_| {});
+    let mut shared = 0;
+    for o in &report.outcomes {
+        let other = report
+            .outcomes
+            .iter()
+            .find(|p| p.case == o.case && p.lane != o.lane)
+            .unwrap();
+        let (a, b) = (
+            o.new.semantic.as_ref().unwrap(),
+            other.new.semantic.as_ref().unwrap(),
+        );
+        assert_eq!(a == b, Arc::ptr_eq(a, b), "{}", o.case);
+        shared += usize::from(Arc::ptr_eq(a, b));
+    }
+    assert_eq!(shared, 6, "three tools, two lanes each");
+}

@@ -256,26 +256,20 @@ pub(crate) fn compare(
 ) -> Vec<RequestOutcome> {
     let old_bytes: Vec<&str> = tools.iter().map(|t| t.old.as_str()).collect();
     let new_bytes: Vec<&str> = tools.iter().map(|t| t.new.as_str()).collect();
-    // One side at a time: its tools parsed once (key order preserved),
-    // copied for every kind but the last, and dropped once its requests
-    // are rendered. A catalog of a thousand large tools takes several
-    // hundred megabytes as values: holding both sides' values and their
-    // copies at once was the run's peak.
+    // One side and one kind at a time: the tools parsed (key order
+    // preserved) for the kind's request and dropped once it is rendered. A
+    // catalog of a thousand large tools takes a few hundred megabytes as
+    // values: holding both sides' values, or one side's and a copy for the
+    // next kind, was the run's peak (parsing again costs about what the
+    // copy did).
     let requests = |p: &dyn Pipeline, bytes: &[&str]| -> Vec<Built> {
-        let mut values: Vec<Value> = bytes
-            .iter()
-            .map(|b| serde_json::from_str(b).unwrap_or(Value::Null))
-            .collect();
         RequestKind::ALL
             .iter()
-            .enumerate()
-            .map(|(i, &kind)| {
-                let last = i + 1 == RequestKind::ALL.len();
-                let tools = if last {
-                    std::mem::take(&mut values)
-                } else {
-                    values.clone()
-                };
+            .map(|&kind| {
+                let tools = bytes
+                    .iter()
+                    .map(|b| serde_json::from_str(b).unwrap_or(Value::Null))
+                    .collect();
                 build(p, lane, kind, tools)
             })
             .collect()

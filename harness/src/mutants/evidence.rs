@@ -174,7 +174,7 @@ impl CaseVerdict {
         let matches = o
             .ledger
             .iter()
-            .map(|m: &LedgerMatch| (m.file.clone(), m.index))
+            .map(|m: &std::sync::Arc<LedgerMatch>| (m.file.clone(), m.index))
             .collect();
         let ledgered = ledger.is_some() || o.class == Class::Errored;
         Self {
@@ -183,6 +183,7 @@ impl CaseVerdict {
             semantic: o
                 .new
                 .semantic
+                .map(std::sync::Arc::unwrap_or_clone)
                 .map(|s| (s.class, s.disagreements, s.silent, s.losses)),
             oracle: (o.verdict, o.new.rejected_by),
         }

@@ -150,7 +150,7 @@ impl<'a> Row<'a> {
             class: o.class,
             failure: o.is_failure(),
             tags: stored::indices(o.tags.iter().map(String::as_str), tags),
-            ledger: stored::indices(&o.ledger, ledger),
+            ledger: stored::indices(o.ledger.iter().map(|m| &**m), ledger),
             verdict: o.verdict,
             semantic: o.undeclared_semantic(),
             violations: &o.violations,
@@ -202,7 +202,7 @@ impl<'a> DetailSide<'a> {
             detail: s.detail.as_deref(),
             degradations: s.degradations.iter().map(ToString::to_string).collect(),
             rejected_by: &s.rejected_by,
-            semantic: s.semantic.as_ref(),
+            semantic: s.semantic.as_deref(),
         }
     }
 }

@@ -82,7 +82,7 @@ pub(super) fn divergences_jsonl(view: &View<'_>) -> String {
             case: &o.case,
             class: o.class,
             tags: &o.tags,
-            ledger: o.ledger.iter().map(LedgerRef::from).collect(),
+            ledger: o.ledger.iter().map(|m| LedgerRef::from(&**m)).collect(),
         });
     }
     for ((class, lane), g) in declared_groups(view) {

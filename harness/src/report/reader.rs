@@ -5,6 +5,7 @@
 use std::collections::BTreeMap;
 use std::fs;
 use std::path::Path;
+use std::sync::Arc;
 
 use serde::Deserialize;
 
@@ -144,11 +145,11 @@ struct OutcomesIn {
     new: String,
     summary: Summary,
     outcomes: BTreeMap<Lane, Vec<OutcomeIn>>,
-    ledger: Vec<LedgerMatch>,
+    ledger: Vec<Arc<LedgerMatch>>,
     #[serde(default)]
     tags: Vec<String>,
     #[serde(default)]
-    semantics: Vec<Semantics>,
+    semantics: Vec<Arc<Semantics>>,
     ledger_use: Vec<LedgerUse>,
     ledger_issues: Vec<LedgerIssue>,
     unusable: BTreeMap<String, String>,

@@ -12,7 +12,8 @@
 //! and the wire pairs (schema bytes) live only in the lane's
 //! `data/<lane>.js`, keyed by case: an output is named by its sha256.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
+use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
@@ -29,7 +30,10 @@ pub(super) const FORMAT: u32 = 3;
 /// Every ledger entry the outcomes name, sorted, each once: the
 /// `ledger` table outcomes point into by position.
 pub(super) fn ledger_table<'a>(outcomes: &[&'a CaseOutcome]) -> Vec<&'a LedgerMatch> {
-    let mut table: Vec<&LedgerMatch> = outcomes.iter().flat_map(|o| &o.ledger).collect();
+    let mut table: Vec<&LedgerMatch> = outcomes
+        .iter()
+        .flat_map(|o| o.ledger.iter().map(|m| &**m))
+        .collect();
     table.sort();
     table.dedup();
     table
@@ -55,19 +59,33 @@ pub(super) fn tag_table<'a>(outcomes: &[&'a CaseOutcome]) -> Vec<&'a str> {
 pub(super) struct SemanticTable<'a> {
     /// Sorted by the JSON text.
     entries: Vec<(String, &'a Semantics)>,
+    /// Each verdict the outcomes hold (sides share them), by address: its
+    /// position in `entries`, so each is serialized once.
+    at: HashMap<*const Semantics, usize>,
 }
 
 impl<'a> SemanticTable<'a> {
     pub(super) fn new(outcomes: &[&'a CaseOutcome]) -> Self {
-        let mut entries: Vec<(String, &Semantics)> = outcomes
+        let mut held: Vec<&Semantics> = outcomes
             .iter()
             .flat_map(|o| [&o.old, &o.new])
-            .filter_map(|side| side.semantic.as_ref())
-            .map(|s| (semantic_text(s), s))
+            .filter_map(|side| side.semantic.as_deref())
             .collect();
+        held.sort_unstable_by_key(|s| std::ptr::from_ref(*s));
+        held.dedup_by_key(|s| std::ptr::from_ref(*s));
+        let texts: Vec<(String, &Semantics)> =
+            held.into_iter().map(|s| (semantic_text(s), s)).collect();
+        let mut entries = texts.clone();
         entries.sort_by(|a, b| a.0.cmp(&b.0));
         entries.dedup_by(|a, b| a.0 == b.0);
-        Self { entries }
+        let at = texts
+            .iter()
+            .filter_map(|(text, s)| {
+                let i = entries.binary_search_by(|(t, _)| t.cmp(text)).ok()?;
+                Some((std::ptr::from_ref(*s), i))
+            })
+            .collect();
+        Self { entries, at }
     }
 
     /// The table as written.
@@ -76,6 +94,9 @@ impl<'a> SemanticTable<'a> {
     }
 
     fn index(&self, s: &Semantics) -> Option<usize> {
+        if let Some(&i) = self.at.get(&std::ptr::from_ref(s)) {
+            return Some(i);
+        }
         let text = semantic_text(s);
         self.entries
             .binary_search_by(|(t, _)| t.as_str().cmp(&text))
@@ -194,7 +215,7 @@ impl<'a> OutcomeOut<'a> {
             case: &o.case,
             class: o.class,
             tags: indices(o.tags.iter().map(String::as_str), tags),
-            ledger: indices(&o.ledger, ledger),
+            ledger: indices(o.ledger.iter().map(|m| &**m), ledger),
             new: (new != old).then_some(new),
             old,
             violations: &o.violations,
@@ -228,7 +249,7 @@ impl<'a> SideOut<'a> {
             sha256: &s.sha256,
             degradations: &s.degradations,
             rejected_by: &s.rejected_by,
-            semantic: s.semantic.as_ref().and_then(|s| semantics.index(s)),
+            semantic: s.semantic.as_deref().and_then(|s| semantics.index(s)),
         }
     }
 }
@@ -240,9 +261,9 @@ fn is_shaped(k: &OutcomeKind) -> bool {
 
 /// The tables of `outcomes.json` an outcome's indices point into, as read.
 pub(super) struct TablesIn<'a> {
-    pub(super) ledger: &'a [LedgerMatch],
+    pub(super) ledger: &'a [Arc<LedgerMatch>],
     pub(super) tags: &'a [String],
-    pub(super) semantics: &'a [Semantics],
+    pub(super) semantics: &'a [Arc<Semantics>],
 }
 
 /// One outcome as read.
@@ -292,7 +313,7 @@ impl OutcomeIn {
             side.semantic
                 .map(|i| {
                     look_up(&[i], "semantics", tables.semantics.len())
-                        .map(|_| tables.semantics[i].clone())
+                        .map(|_| Arc::clone(&tables.semantics[i]))
                 })
                 .transpose()
         };
@@ -307,7 +328,10 @@ impl OutcomeIn {
             case: self.case,
             class: self.class,
             tags: tags.iter().map(|&i| tables.tags[i].clone()).collect(),
-            ledger: ledger.iter().map(|&i| tables.ledger[i].clone()).collect(),
+            ledger: ledger
+                .iter()
+                .map(|&i| Arc::clone(&tables.ledger[i]))
+                .collect(),
             old: self.old.into_side(old, old_semantic),
             new: new_side.into_side(new, new_semantic),
             violations: self.violations,
@@ -349,7 +373,7 @@ fn shaped() -> OutcomeKind {
 }
 
 impl SideIn {
-    fn into_side(self, pipeline: &str, semantic: Option<Semantics>) -> Side {
+    fn into_side(self, pipeline: &str, semantic: Option<Arc<Semantics>>) -> Side {
         Side {
             pipeline: pipeline.to_owned(),
             outcome: self.outcome,

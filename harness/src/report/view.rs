@@ -170,6 +170,7 @@ pub(super) fn declared_groups<'a>(view: &View<'a>) -> BTreeMap<(&'a str, &'a str
         for m in o
             .ledger
             .iter()
+            .map(|m| &**m)
             .filter(|m| m.table == LedgerTable::Divergence)
         {
             let g = groups

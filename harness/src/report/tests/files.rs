@@ -508,8 +508,11 @@ fn a_semantic_verdict_is_written_once_and_sides_point_into_the_table() {
         .iter()
         .map(|lane| {
             let mut o = case(lane, "c#1", Class::Intended, &[]);
-            o.old.semantic = Some(preserved.clone());
-            o.new.semantic = Some(verdict(crate::semantic::SemanticClass::Widened, 44));
+            o.old.semantic = Some(Arc::new(preserved.clone()));
+            o.new.semantic = Some(Arc::new(verdict(
+                crate::semantic::SemanticClass::Widened,
+                44,
+            )));
             o
         })
         .collect();

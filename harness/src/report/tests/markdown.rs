@@ -105,7 +105,7 @@ fn summary_md_lists_at_most_50_unexpected_cases() {
 #[test]
 fn an_undeclared_narrowing_is_counted_listed_with_its_witness_and_fails() {
     let mut o = case("openai-chat", "o#enum", Class::Identical, &[]);
-    o.new.semantic = Some(crate::semantic::Semantics {
+    o.new.semantic = Some(std::sync::Arc::new(crate::semantic::Semantics {
         class: SemanticClass::Narrowed,
         instances: 7,
         widened: None,
@@ -115,7 +115,7 @@ fn an_undeclared_narrowing_is_counted_listed_with_its_witness_and_fails() {
         reason: None,
         disagreements: vec![2],
         losses: crate::semantic::Losses::default(),
-    });
+    }));
     assert!(o.is_failure());
     let mut report = report_from(vec![o], Vec::new(), Vec::new());
     report.unusable.clear();

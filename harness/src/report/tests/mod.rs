@@ -10,6 +10,7 @@ mod markdown;
 use std::collections::BTreeMap;
 use std::fs;
 use std::path::Path;
+use std::sync::Arc;
 
 use super::files::RUN_JSON;
 use super::view::View;
@@ -55,14 +56,14 @@ fn case(lane: &str, case: &str, class: Class, tags: &[&str]) -> CaseOutcome {
     }
 }
 
-fn ledger_match(file: &str, index: usize, class: &str) -> LedgerMatch {
-    LedgerMatch {
+fn ledger_match(file: &str, index: usize, class: &str) -> Arc<LedgerMatch> {
+    Arc::new(LedgerMatch {
         file: file.to_owned(),
         table: LedgerTable::Divergence,
         index,
         class: class.to_owned(),
         reason: "v1 drops `pattern` on purpose".to_owned(),
-    }
+    })
 }
 
 fn lanes() -> Vec<Lane> {
@@ -301,7 +302,7 @@ fn hostile_report() -> RunReport {
     wire.unified = wire.old.lines().flat_map(|l| [" ", l, "\n"]).collect();
     o.new.detail = Some(format!("tool {HOSTILE}: description rewritten"));
     let mut m = ledger_match("openai.toml", 0, "intended");
-    m.reason = format!("keeps {HOSTILE}");
+    Arc::make_mut(&mut m).reason = format!("keeps {HOSTILE}");
     o.ledger.push(m);
     o.violations.push(Violation {
         invariant: crate::outcome::Invariant::Idempotence,
