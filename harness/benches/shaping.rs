@@ -217,6 +217,6 @@ fn run_own_corpus(b: Bencher) {
         .len();
     b.counter(ItemsCount::new(cases)).bench_local(|| {
         let inputs = wireshape::prepare(&opts).expect("the own corpus");
-        black_box(wireshape::execute(&opts, &inputs, &mut |_| {}))
+        black_box(wireshape::execute(&opts, inputs, &mut |_| {}))
     });
 }

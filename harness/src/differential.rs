@@ -30,7 +30,7 @@
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::PathBuf;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, PoisonError};
 
 use crate::catalog::{Catalog, KnownInstance};
 use crate::corpus::{CorpusEntry, scan_corpus};
@@ -504,6 +504,8 @@ struct CaseDone {
     stale: Vec<usize>,
     /// Its rendered outputs, when a request reuses them.
     rendered: Option<HeldPair>,
+    /// Its tool, when its case may get a wire pair.
+    tool: Option<Arc<Tool>>,
 }
 
 /// What a worker hands the collecting thread.
@@ -561,42 +563,48 @@ fn share_matches(
     }
 }
 
-/// The tool a request's `source` names.
-fn tool<'a>(inputs: &'a Inputs, source: &'a ToolSource) -> Option<&'a Tool> {
-    match source {
-        ToolSource::Case(at) => inputs.cases.get(*at).map(|c| &*c.tool),
-        ToolSource::Tool(t) => Some(t),
-    }
-}
-
-/// Compare request `r`, shaping the tools no finished case rendered.
+/// Compare `req` (taken from its slot by the caller, and dropped with its
+/// tools after), shaping the tools no finished case rendered. A tool a case fed
+/// takes its name from the case's key (`<catalog>#<name>`).
 fn compare_request(
     opts: &DiffOptions<'_>,
-    inputs: &Inputs,
-    r: usize,
+    plans: &[CasePlan],
+    req: &PlannedRequest,
     mut slots: Vec<Option<HeldPair>>,
 ) -> Vec<RequestOutcome> {
-    let req = &inputs.requests.requests[r];
-    let names: Vec<&str> = req
-        .tools
-        .iter()
-        .map(|s| tool(inputs, s).map_or("?", |t| t.name.as_str()))
-        .collect();
-    let tools: Vec<RenderedPair> = req
-        .tools
-        .iter()
-        .enumerate()
-        .filter_map(|(i, s)| {
-            slots
-                .get_mut(i)
-                .and_then(Option::take)
-                .map(HeldPair::release)
-                .or_else(|| {
-                    tool(inputs, s).map(|t| prefix::render_pair(opts.old, opts.new, req.lane, t))
-                })
-        })
-        .collect();
+    let mut names: Vec<&str> = Vec::with_capacity(req.tools.len());
+    let mut tools: Vec<RenderedPair> = Vec::with_capacity(req.tools.len());
+    for (i, source) in req.tools.iter().enumerate() {
+        let held = slots.get_mut(i).and_then(Option::take);
+        let (name, pair) = match (source, held) {
+            (ToolSource::Case(at), Some(held)) => {
+                let Some(plan) = plans.get(*at) else { continue };
+                let name = plan
+                    .case
+                    .strip_prefix(req.catalog.as_str())
+                    .and_then(|n| n.strip_prefix('#'))
+                    .unwrap_or(&plan.case);
+                (name, held.release())
+            }
+            (ToolSource::Tool(t), _) => (
+                t.name.as_str(),
+                prefix::render_pair(opts.old, opts.new, req.lane, t),
+            ),
+            // A case that fed no output (none: every feeding case hands
+            // its rendered pair over): the tool is left out, and the
+            // comparison reports the request's tools as they were sent.
+            (ToolSource::Case(_), None) => continue,
+        };
+        names.push(name);
+        tools.push(pair);
+    }
     prefix::compare(opts.old, opts.new, req.lane, &req.catalog, &names, &tools)
+}
+
+/// Take the value out of a slot shared with the workers (each slot is
+/// taken once; a poisoned lock still holds its value).
+fn take<T: Default>(slot: &Mutex<T>) -> T {
+    std::mem::take(&mut *slot.lock().unwrap_or_else(PoisonError::into_inner))
 }
 
 /// How many divergent cases carry their two outputs and a unified diff
@@ -604,10 +612,14 @@ fn compare_request(
 pub(crate) const MAX_WIRE_PAIRS: usize = 1000;
 
 /// The two outputs of one case, pretty, with the unified diff.
-pub(crate) fn wire_pair(old: &dyn Pipeline, new: &dyn Pipeline, case: &PlannedCase) -> WirePair {
-    let lane = case.lane;
-    let wa = lane.render(&old.shape(lane, &case.tool).tool);
-    let wb = lane.render(&new.shape(lane, &case.tool).tool);
+pub(crate) fn wire_pair(
+    old: &dyn Pipeline,
+    new: &dyn Pipeline,
+    lane: Lane,
+    tool: &Tool,
+) -> WirePair {
+    let wa = lane.render(&old.shape(lane, tool).tool);
+    let wb = lane.render(&new.shape(lane, tool).tool);
     let (po, pn) = (diff::pretty(&wa), diff::pretty(&wb));
     let unified = diff::unified(&po, &pn, &old.id(), &new.id());
     WirePair {
@@ -640,20 +652,69 @@ fn capped(mut text: String) -> String {
     text
 }
 
+/// The tools whose cases [`wire_choice`] can still pick, kept while the
+/// run drops every other tool as its cases finish. The choice takes the
+/// failing outcomes in key order, then each lane's other divergent ones by
+/// their rank in the lane: a case is picked only if fewer than `max` cases
+/// come before it. So it is among the first `max` failures in key order,
+/// or among the first `max` other divergent cases of its lane in key
+/// order; those are all this holds, whatever order the cases finish in.
+pub(crate) struct WireCandidates {
+    max: usize,
+    failures: BTreeMap<(Lane, String), Arc<Tool>>,
+    divergent: BTreeMap<Lane, BTreeMap<String, Arc<Tool>>>,
+}
+
+impl WireCandidates {
+    pub(crate) fn new(max: usize) -> Self {
+        Self {
+            max,
+            failures: BTreeMap::new(),
+            divergent: BTreeMap::new(),
+        }
+    }
+
+    /// Whether `outcome` may be picked at all (failing or divergent).
+    pub(crate) fn wanted(outcome: &CaseOutcome) -> bool {
+        outcome.is_failure() || outcome.class != Class::Identical
+    }
+
+    /// Keep `tool` for `outcome` if its case can still be picked.
+    pub(crate) fn offer(&mut self, outcome: &CaseOutcome, tool: &Arc<Tool>) {
+        if outcome.is_failure() {
+            self.failures
+                .insert((outcome.lane, outcome.case.clone()), Arc::clone(tool));
+            if self.failures.len() > self.max {
+                self.failures.pop_last();
+            }
+        } else if outcome.class != Class::Identical {
+            let lane = self.divergent.entry(outcome.lane).or_default();
+            lane.insert(outcome.case.clone(), Arc::clone(tool));
+            if lane.len() > self.max {
+                lane.pop_last();
+            }
+        }
+    }
+
+    pub(crate) fn get(&self, lane: Lane, case: &str) -> Option<&Tool> {
+        self.failures
+            .get(&(lane, case.to_owned()))
+            .or_else(|| self.divergent.get(&lane).and_then(|l| l.get(case)))
+            .map(|t| &**t)
+    }
+}
+
 /// Attach wire pairs to at most [`MAX_WIRE_PAIRS`] divergent or failing
 /// outcomes: failures first (in key order), then the lanes in turn, each
 /// lane's cases in key order, so every lane gets its share. Deterministic:
 /// the choice depends only on the sorted outcomes.
-fn attach_wire_pairs(opts: &DiffOptions<'_>, inputs: &Inputs, outcomes: &mut [CaseOutcome]) {
-    let chosen = wire_choice(outcomes, MAX_WIRE_PAIRS);
-    for i in chosen {
-        let key = CasePlan {
-            lane: outcomes[i].lane,
-            case: outcomes[i].case.clone(),
-        };
-        if let Ok(at) = inputs.cases.binary_search_by(|c| c.plan.cmp(&key)) {
-            outcomes[i].wire = Some(wire_pair(opts.old, opts.new, &inputs.cases[at]));
-        }
+fn attach_wire_pairs(opts: &DiffOptions<'_>, kept: &WireCandidates, outcomes: &mut [CaseOutcome]) {
+    for i in wire_choice(outcomes, MAX_WIRE_PAIRS) {
+        let (lane, case) = (outcomes[i].lane, outcomes[i].case.as_str());
+        let pair = kept
+            .get(lane, case)
+            .map(|tool| wire_pair(opts.old, opts.new, lane, tool));
+        outcomes[i].wire = pair;
     }
 }
 
@@ -680,17 +741,36 @@ pub(crate) fn wire_choice(outcomes: &[CaseOutcome], max: usize) -> Vec<usize> {
 }
 
 /// Run every planned case on `jobs` threads (the worker pool's scoped
-/// front end: cases borrow the loaded inputs). `on_result` gets every
+/// front end: cases borrow the pipelines). `on_result` gets every
 /// outcome finished so far (completion order) each time one finishes; it
 /// is called on the calling thread for each finished case, in completion
 /// order.
+///
+/// Takes the inputs: each tool (its parsed schema and instances) is
+/// dropped as soon as its cases finish, and each request's tools once it
+/// is compared, so the corpus does not wait in memory for the last case.
+/// Only the tools whose cases can still get a wire pair are kept
+/// ([`WireCandidates`]).
 pub fn execute(
     opts: &DiffOptions<'_>,
-    inputs: &Inputs,
+    inputs: Inputs,
     on_result: &mut dyn FnMut(&[CaseOutcome]),
 ) -> RunReport {
-    let total = inputs.cases.len();
-    let plan = &inputs.requests;
+    let Inputs {
+        cases,
+        unusable,
+        scope,
+        ledgers,
+        requests: RequestPlan { requests, feeds },
+    } = inputs;
+    let total = cases.len();
+    let plans: Vec<CasePlan> = cases.iter().map(|c| c.plan.clone()).collect();
+    // Generated cases are judged by the ledger but never count as its use.
+    let generated: std::collections::BTreeSet<String> = cases
+        .iter()
+        .filter(|c| c.generated)
+        .map(|c| c.plan.case.clone())
+        .collect();
     // Requests no case of this run feeds are work items of their own.
     let reused = |r: &PlannedRequest| {
         r.tools
@@ -698,44 +778,64 @@ pub fn execute(
             .filter(|s| matches!(s, ToolSource::Case(_)))
             .count()
     };
-    let fresh: Vec<usize> = (0..plan.requests.len())
-        .filter(|&r| reused(&plan.requests[r]) == 0)
-        .collect();
-    let mut remaining: Vec<usize> = plan.requests.iter().map(reused).collect();
-    let mut slots: Vec<Vec<Option<HeldPair>>> = vec![Vec::new(); plan.requests.len()];
-    let groups = tool_groups(&inputs.cases);
+    let mut remaining: Vec<usize> = requests.iter().map(reused).collect();
+    let sizes: Vec<usize> = requests.iter().map(|r| r.tools.len()).collect();
+    let fresh: Vec<usize> = (0..requests.len()).filter(|&r| remaining[r] == 0).collect();
+    let requests: Vec<Mutex<Option<PlannedRequest>>> =
+        requests.into_iter().map(|r| Mutex::new(Some(r))).collect();
+    let mut slots: Vec<Vec<Option<HeldPair>>> = vec![Vec::new(); requests.len()];
+    // Each case moves into its tool's group; the group is taken by the
+    // worker that runs it and dropped with its tool when it is done.
+    let index = tool_groups(&cases);
+    let mut groups: Vec<Vec<(usize, PlannedCase)>> =
+        index.iter().map(|g| Vec::with_capacity(g.len())).collect();
+    let mut owner = vec![0; total];
+    for (g, members) in index.iter().enumerate() {
+        for &i in members {
+            owner[i] = g;
+        }
+    }
+    for (i, case) in cases.into_iter().enumerate() {
+        groups[owner[i]].push((i, case));
+    }
+    let groups: Vec<Mutex<Vec<(usize, PlannedCase)>>> =
+        groups.into_iter().map(Mutex::new).collect();
     let items = groups.len() + fresh.len();
     let mut outcomes = Vec::with_capacity(total);
-    let mut requests: Vec<RequestOutcome> = Vec::new();
+    let mut compared: Vec<RequestOutcome> = Vec::new();
     let mut stale: Vec<LedgerIssue> = Vec::new();
     let mut entries = BTreeMap::new();
+    let mut kept = WireCandidates::new(MAX_WIRE_PAIRS);
     // Item `i` is the tool group `i`, then the requests no case feeds.
     let work = |i: usize| {
         let Some(group) = groups.get(i) else {
-            return Done::Requests(compare_request(
-                opts,
-                inputs,
-                fresh[i - groups.len()],
-                Vec::new(),
-            ));
+            let r = fresh[i - groups.len()];
+            return Done::Requests(
+                take(&requests[r])
+                    .map(|req| compare_request(opts, &plans, &req, Vec::new()))
+                    .unwrap_or_default(),
+            );
         };
-        let first = &inputs.cases[group[0]];
+        let group = take(group);
+        let Some((_, first)) = group.first() else {
+            return Done::Cases(Vec::new());
+        };
         let shared = semantic::Shared::new(&first.tool, &first.known);
         let mut verdicts = Vec::new();
         let mut done = Vec::with_capacity(group.len());
-        for &index in group {
-            let case = &inputs.cases[index];
+        for (index, case) in &group {
             let (mut outcome, stale, rendered) = run_case_rendered(
                 opts.old,
                 opts.new,
                 case,
-                inputs.ledgers.get(&case.lane),
+                ledgers.get(&case.lane),
                 Some(&shared),
             );
             share_verdicts(&mut verdicts, &mut outcome);
-            let feeds = plan.feeds.get(index).copied().flatten().is_some();
+            let feeds = feeds.get(*index).copied().flatten().is_some();
             done.push(CaseDone {
-                index,
+                index: *index,
+                tool: WireCandidates::wanted(&outcome).then(|| Arc::clone(&case.tool)),
                 outcome,
                 stale,
                 rendered: feeds.then(|| HeldPair::hold(&rendered)),
@@ -746,7 +846,7 @@ pub fn execute(
     workers::scoped("differential", opts.jobs, items, &work, &mut |_, done| {
         let cases = match done {
             Done::Requests(r) => {
-                requests.extend(r);
+                compared.extend(r);
                 return;
             }
             Done::Cases(cases) => cases,
@@ -756,38 +856,37 @@ pub fn execute(
             mut outcome,
             stale: stale_idx,
             rendered,
+            tool,
         } in cases
         {
             share_matches(&mut entries, &mut outcome);
-            if let Some(l) = inputs.ledgers.get(&outcome.lane) {
+            if let Some(l) = ledgers.get(&outcome.lane) {
                 for i in stale_idx {
                     stale.push(l.stale_issue(i, &outcome.case));
                 }
             }
+            if let Some(tool) = &tool {
+                kept.offer(&outcome, tool);
+            }
             if let (Some((r, pos)), Some(rendered)) =
-                (plan.feeds.get(index).copied().flatten(), rendered)
+                (feeds.get(index).copied().flatten(), rendered)
             {
                 let slot = &mut slots[r];
                 if slot.is_empty() {
-                    slot.resize_with(plan.requests[r].tools.len(), || None);
+                    slot.resize_with(sizes[r], || None);
                 }
                 slot[pos] = Some(rendered);
                 remaining[r] -= 1;
-                if remaining[r] == 0 {
-                    requests.extend(compare_request(opts, inputs, r, std::mem::take(slot)));
+                if remaining[r] == 0
+                    && let Some(req) = take(&requests[r])
+                {
+                    compared.extend(compare_request(opts, &plans, &req, std::mem::take(slot)));
                 }
             }
             outcomes.push(outcome);
             on_result(&outcomes);
         }
     });
-    // Generated cases are judged by the ledger but never count as its use.
-    let generated: std::collections::BTreeSet<&str> = inputs
-        .cases
-        .iter()
-        .filter(|c| c.generated)
-        .map(|c| c.plan.case.as_str())
-        .collect();
     let mut ledger_use = Vec::new();
     let counts = crate::ledger::MatchCounts::of(
         outcomes
@@ -795,24 +894,24 @@ pub fn execute(
             .filter(|o| !generated.contains(o.case.as_str()))
             .flat_map(|o| o.ledger.iter().map(|m| &**m)),
     );
-    for l in inputs.ledgers.values() {
-        ledger_use.extend(l.uses(&counts, &inputs.scope));
+    for l in ledgers.values() {
+        ledger_use.extend(l.uses(&counts, &scope));
     }
     let mut report = RunReport {
         old: opts.old.id(),
         new: opts.new.id(),
-        plan: inputs.cases.iter().map(|c| c.plan.clone()).collect(),
+        plan: plans,
         outcomes,
         ledger_use,
         ledger_issues: stale,
-        unusable: inputs.unusable.clone(),
+        unusable,
         summary: crate::outcome::Summary::default(),
         sharded: opts.shard.is_some(),
         fuzz: opts.fuzz,
-        requests,
+        requests: compared,
     };
     report.finish(&opts.lanes);
-    attach_wire_pairs(opts, inputs, &mut report.outcomes);
+    attach_wire_pairs(opts, &kept, &mut report.outcomes);
     report
 }
 

@@ -46,7 +46,7 @@ fn run(ledger: &str, fuzz: Option<FuzzSpec>) -> RunReport {
         jobs: 1,
     };
     let inputs = prepare(&opts).unwrap();
-    execute(&opts, &inputs, &mut |_| {})
+    execute(&opts, inputs, &mut |_| {})
 }
 
 const FIVE: Option<FuzzSpec> = Some(FuzzSpec { count: 5, seed: 1 });
@@ -216,7 +216,7 @@ fn run_on(
         jobs: 2,
     };
     let inputs = prepare(&opts).unwrap();
-    execute(&opts, &inputs, &mut |_| {})
+    execute(&opts, inputs, &mut |_| {})
 }
 
 fn v1() -> crate::pipeline::BuiltinPipeline {
@@ -308,7 +308,7 @@ fn each_request_is_compared_by_exactly_one_shard_and_the_shards_merge_to_the_who
             jobs: 1,
         };
         let inputs = prepare(&opts).unwrap();
-        execute(&opts, &inputs, &mut |_| {})
+        execute(&opts, inputs, &mut |_| {})
     };
     let keys = |r: &RunReport| {
         r.requests
@@ -497,6 +497,117 @@ fn wire_pairs_go_to_failures_first_then_to_the_lanes_in_turn() {
     assert_eq!(names(3), ["o#2", "a#1", "g#1"]);
 }
 
+/// `old` → `new` on `openai-chat` and `mistral` over the catalogs in
+/// `dir`, no ledger.
+fn chat_and_mistral<'a>(
+    dir: &std::path::Path,
+    old: &'a crate::pipeline::BuiltinPipeline,
+    new: &'a crate::pipeline::BuiltinPipeline,
+    jobs: usize,
+) -> DiffOptions<'a> {
+    DiffOptions {
+        old,
+        new,
+        lanes: vec![Lane::OpenaiChat, Lane::Mistral],
+        own_corpus: vec![dir.to_owned()],
+        external_corpus: Vec::new(),
+        ledger_dir: None,
+        fuzz: None,
+        shard: None,
+        jobs,
+    }
+}
+
+/// The run drops each tool when its cases finish and keeps only the
+/// tools whose cases the wire-pair choice can still pick: whatever order
+/// the cases finish in, every case the choice picks has its tool kept.
+#[test]
+fn wire_candidates_keep_every_tool_the_choice_can_pick() {
+    let lanes = ["anthropic-messages", "gemini-openapi", "openai-chat"];
+    let classes = [
+        "identical",
+        "intended",
+        "reordered",
+        "intended",
+        "unexpected",
+        "identical",
+        "intended",
+    ];
+    let n = 90;
+    let mut outcomes: Vec<CaseOutcome> = (0..n)
+        .map(|i| {
+            let lane = lanes[i % 3];
+            outcome(
+                lane,
+                &format!("c#{:02}", i / 3),
+                classes[(i * 5 + i / 3) % 7],
+            )
+        })
+        .collect();
+    outcomes.sort_by(|a, b| (a.lane, &a.case).cmp(&(b.lane, &b.case)));
+    let orders: [Vec<usize>; 3] = [
+        (0..n).collect(),
+        (0..n).rev().collect(),
+        (0..n).map(|i| (i * 37) % n).collect(),
+    ];
+    for max in 1..=40 {
+        let chosen = wire_choice(&outcomes, max);
+        assert!(!chosen.is_empty());
+        for order in &orders {
+            let mut kept = WireCandidates::new(max);
+            for &i in order {
+                let o = &outcomes[i];
+                assert_eq!(WireCandidates::wanted(o), o.class != Class::Identical);
+                kept.offer(
+                    o,
+                    &Arc::new(Tool::new(o.case.clone(), serde_json::json!({}))),
+                );
+            }
+            for &i in &chosen {
+                let o = &outcomes[i];
+                let tool = kept.get(o.lane, &o.case);
+                assert_eq!(
+                    tool.map(|t| t.name.as_str()),
+                    Some(o.case.as_str()),
+                    "max {max}"
+                );
+            }
+            let held =
+                kept.failures.len() + kept.divergent.values().map(BTreeMap::len).sum::<usize>();
+            assert!(held <= 4 * max, "max {max}: {held} held");
+        }
+    }
+}
+
+/// Each tool (its parsed schema) is dropped as soon as its cases finish,
+/// not when the run ends: the corpus does not wait in memory for the
+/// last case. Identical pipelines: no case can get a wire pair.
+#[test]
+fn each_tool_is_dropped_once_its_cases_finish() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("c.json"), ABC).unwrap();
+    let v1 = v1();
+    let opts = chat_and_mistral(dir.path(), &v1, &v1, 1);
+    let inputs = prepare(&opts).unwrap();
+    let tools: BTreeMap<String, std::sync::Weak<Tool>> = inputs
+        .cases
+        .iter()
+        .map(|c| (c.plan.case.clone(), Arc::downgrade(&c.tool)))
+        .collect();
+    assert_eq!(tools.len(), 3);
+    let mut checked = 0;
+    let report = execute(&opts, inputs, &mut |so_far| {
+        let last = &so_far[so_far.len() - 1];
+        assert!(
+            tools[&last.case].upgrade().is_none(),
+            "{} still held",
+            last.case
+        );
+        checked += 1;
+    });
+    assert_eq!((checked, report.outcomes.len()), (6, 6));
+}
+
 /// Every outcome waits in memory for the report, so what many hold is
 /// held once: an identical case's two sides share one semantic verdict,
 /// and every case one ledger entry declares shares one match. Equal
@@ -530,18 +641,8 @@ fn a_tools_equal_verdicts_on_its_lanes_are_held_once() {
     std::fs::write(dir.path().join("c.json"), ABC).unwrap();
     let v0 = Profile::V0.with_config(PipelineConfig::default());
     let v1 = v1();
-    let opts = DiffOptions {
-        old: &v0,
-        new: &v1,
-        lanes: vec![Lane::OpenaiChat, Lane::Mistral],
-        own_corpus: vec![dir.path().to_owned()],
-        external_corpus: Vec::new(),
-        ledger_dir: None,
-        fuzz: None,
-        shard: None,
-        jobs: 2,
-    };
-    let report = execute(&opts, &prepare(&opts).unwrap(), &mut |_| {});
+    let opts = chat_and_mistral(dir.path(), &v0, &v1, 2);
+    let report = execute(&opts, prepare(&opts).unwrap(), &mut |_| {});
     let mut shared = 0;
     for o in &report.outcomes {
         let other = report

@@ -142,7 +142,7 @@ pub(super) fn diff_run(
     let mut progress = console::Progress::new(total, !out.quiet);
     let mut schedule = ProgressWrites::default();
     let mut write_error = None;
-    let report = crate::execute(&opts, &inputs, &mut |so_far| {
+    let report = crate::execute(&opts, inputs, &mut |so_far| {
         progress.tick(so_far.len());
         if schedule.due(clock.elapsed())
             && let Err(e) = writer.progress(so_far)
@@ -292,7 +292,7 @@ pub(super) fn accept(a: &AcceptArgs) -> Result<ExitStatus> {
     let p = DiffRun::new(&a.old, &a.new, &a.corpus)?;
     let opts = p.diff_options(None);
     let inputs = crate::prepare(&opts)?;
-    let report: RunReport = crate::execute(&opts, &inputs, &mut |_| {});
+    let report: RunReport = crate::execute(&opts, inputs, &mut |_| {});
     let selected: Vec<&CaseOutcome> = report
         .outcomes
         .iter()
