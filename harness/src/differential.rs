@@ -601,6 +601,18 @@ fn compare_request(
     prefix::compare(opts.old, opts.new, req.lane, &req.catalog, &names, &tools)
 }
 
+/// A copy of `value` made on the collecting thread, for what is kept
+/// until the run ends (an outcome) or until its catalog finishes (a held
+/// pair). A worker allocates a case's few long-lived pieces among the
+/// many short-lived ones of its shaping and judging; kept as they are,
+/// they pin the worker's partly freed pages. Copied here, they are packed
+/// together: after the 15-lane run over own + shared corpus the process
+/// held 746 MB with the workers' outcomes and 533 MB with these copies
+/// (one run each, 2026-12-04), for one more allocation per piece.
+fn settle<T: Clone>(value: &T) -> T {
+    value.clone()
+}
+
 /// Take the value out of a slot shared with the workers (each slot is
 /// taken once; a poisoned lock still holds its value).
 fn take<T: Default>(slot: &Mutex<T>) -> T {
@@ -875,7 +887,7 @@ pub fn execute(
                 if slot.is_empty() {
                     slot.resize_with(sizes[r], || None);
                 }
-                slot[pos] = Some(rendered);
+                slot[pos] = Some(settle(&rendered));
                 remaining[r] -= 1;
                 if remaining[r] == 0
                     && let Some(req) = take(&requests[r])
@@ -883,7 +895,7 @@ pub fn execute(
                     compared.extend(compare_request(opts, &plans, &req, std::mem::take(slot)));
                 }
             }
-            outcomes.push(outcome);
+            outcomes.push(settle(&outcome));
             on_result(&outcomes);
         }
     });
