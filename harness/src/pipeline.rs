@@ -128,6 +128,16 @@ pub trait Pipeline {
     ) -> ShapedRequest {
         build_request(self, lane, kind, tools)
     }
+    /// Whether [`shape_whole_request`](Pipeline::shape_whole_request)
+    /// sends every tool it is given as given, in that order or not at
+    /// all, and reads no tool's value (only how many there are): then the
+    /// whole-request comparison gives it stand-ins instead of parsed tools
+    /// and writes the tools' own bytes into the body. A large catalog's
+    /// parsed tools are hundreds of megabytes. Default `false`: the tools
+    /// are parsed and rendered.
+    fn requests_count_tools_only(&self) -> bool {
+        false
+    }
 }
 
 /// The built-in profiles.
@@ -255,6 +265,12 @@ impl Pipeline for BuiltinPipeline {
     fn shape_request(&self, lane: Lane, parts: &mut RequestParts) -> Vec<RequestChange> {
         shape_request_as(self.profile, self, lane, parts)
     }
+
+    /// The default whole request, and request rules that look at the
+    /// tools only to see whether there are any.
+    fn requests_count_tools_only(&self) -> bool {
+        true
+    }
 }
 
 /// An explicit pass list for one lane, run as a pipeline: a mutant of a
@@ -284,6 +300,11 @@ impl Pipeline for PassList {
     /// shaped with this pass list (so a mutant reaches it too).
     fn shape_request(&self, lane: Lane, parts: &mut RequestParts) -> Vec<RequestChange> {
         shape_request_as(self.base, self, lane, parts)
+    }
+
+    /// As the built-in pipelines.
+    fn requests_count_tools_only(&self) -> bool {
+        true
     }
 }
 

@@ -144,6 +144,28 @@ fn build(p: &dyn Pipeline, lane: Lane, kind: RequestKind, tools: Vec<Value>) -> 
     }
 }
 
+/// One side's request for `kind` around the tools' compact texts: with
+/// stand-ins and the texts written as they are when the pipeline's
+/// request reads no tool ([`Pipeline::requests_count_tools_only`]; the
+/// same bytes, test `requests_from_texts_are_the_requests_from_values`),
+/// else from the parsed tools (key order preserved).
+fn build_from_texts(p: &dyn Pipeline, lane: Lane, kind: RequestKind, texts: &[&str]) -> Built {
+    if p.requests_count_tools_only() {
+        let shaped = p.shape_whole_request(lane, kind, vec![Value::Null; texts.len()]);
+        if let Some(body) = RequestBody::render_texts(lane, kind, &shaped.parts, texts) {
+            return Built {
+                body,
+                changes: shaped.changes,
+            };
+        }
+    }
+    let tools = texts
+        .iter()
+        .map(|b| serde_json::from_str(b).unwrap_or(Value::Null))
+        .collect();
+    build(p, lane, kind, tools)
+}
+
 fn side(p: &dyn Pipeline, b: &Built) -> RequestSide {
     RequestSide {
         pipeline: p.id(),
@@ -256,22 +278,16 @@ pub(crate) fn compare(
 ) -> Vec<RequestOutcome> {
     let old_bytes: Vec<&str> = tools.iter().map(|t| t.old.as_str()).collect();
     let new_bytes: Vec<&str> = tools.iter().map(|t| t.new.as_str()).collect();
-    // One side and one kind at a time: the tools parsed (key order
-    // preserved) for the kind's request and dropped once it is rendered. A
-    // catalog of a thousand large tools takes a few hundred megabytes as
-    // values: holding both sides' values, or one side's and a copy for the
-    // next kind, was the run's peak (parsing again costs about what the
-    // copy did).
+    // One side and one kind at a time. A pipeline whose request reads no
+    // tool gets its tools' texts written as they are; for any other, the
+    // tools are parsed (key order preserved) for the kind's request and
+    // dropped once it is rendered. A catalog of a thousand large tools
+    // takes a few hundred megabytes as values: holding both sides' values,
+    // or one side's and a copy for the next kind, was the run's peak.
     let requests = |p: &dyn Pipeline, bytes: &[&str]| -> Vec<Built> {
         RequestKind::ALL
             .iter()
-            .map(|&kind| {
-                let tools = bytes
-                    .iter()
-                    .map(|b| serde_json::from_str(b).unwrap_or(Value::Null))
-                    .collect();
-                build(p, lane, kind, tools)
-            })
+            .map(|&kind| build_from_texts(p, lane, kind, bytes))
             .collect()
     };
     let old_built = requests(old, &old_bytes);
@@ -472,6 +488,64 @@ mod tests {
             )
         };
         vec![t("alpha"), t("beta"), t("gamma")]
+    }
+
+    /// A built-in pipeline's whole request built around stand-ins, with
+    /// the tools' texts written as they are, is the request built from the
+    /// parsed tools: body bytes, members, each tool's range and name, and
+    /// every change, on every lane and kind, for the own corpus's tools and
+    /// for none.
+    #[test]
+    fn requests_from_texts_are_the_requests_from_values() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus/catalogs");
+        let mut tools = Vec::new();
+        for name in [
+            "seed-tools.json",
+            "pass-constructs.json",
+            "strict-constructs.json",
+        ] {
+            let c = crate::catalog::load_catalog(&dir.join(name), None).unwrap();
+            tools.extend(c.tools);
+        }
+        tools.push(Tool::new(
+            "odd \"name\" é",
+            json!({"type": "object", "properties": {"n": {"type": "number", "minimum": 1.0, "maximum": 1e300, "default": -0.0}}}),
+        ));
+        assert!(tools.len() > 50, "{} tools", tools.len());
+        let (mut built, mut named) = (0, 0);
+        for profile in [Profile::V0, Profile::V1, Profile::Verbatim] {
+            let p = profile.with_config(PipelineConfig::default());
+            assert!(p.requests_count_tools_only());
+            for &lane in Lane::ALL {
+                let texts: Vec<String> = tools
+                    .iter()
+                    .map(|t| crate::schema::to_bytes(&lane.render(&p.shape(lane, t).tool)))
+                    .collect();
+                let texts: Vec<&str> = texts.iter().map(String::as_str).collect();
+                for &kind in RequestKind::ALL {
+                    for texts in [&texts[..], &[]] {
+                        let fast = build_from_texts(&p, lane, kind, texts);
+                        let values = texts
+                            .iter()
+                            .map(|t| serde_json::from_str(t).unwrap())
+                            .collect();
+                        let slow = build(&p, lane, kind, values);
+                        let at = format!("{} {lane} {kind} {} tools", p.id(), texts.len());
+                        assert_eq!(fast.body, slow.body, "{at}");
+                        assert_eq!(fast.changes, slow.changes, "{at}");
+                        built += 1;
+                        named += fast
+                            .body
+                            .tool_names
+                            .iter()
+                            .filter(|n| !n.is_empty())
+                            .count();
+                    }
+                }
+            }
+        }
+        assert_eq!(built, 3 * Lane::ALL.len() * 2 * 2);
+        assert_eq!(named, 3 * Lane::ALL.len() * 2 * tools.len());
     }
 
     #[test]

@@ -271,6 +271,49 @@ pub(crate) fn wire_tool_name(lane: Lane, tool: &Value) -> String {
         .to_owned()
 }
 
+/// The name of a rendered wire tool given as its compact JSON text (what
+/// [`wire_tool_name`] reads from the value, without building one).
+fn wire_tool_name_in(lane: Lane, text: &str) -> String {
+    #[derive(serde::Deserialize)]
+    struct Named {
+        #[serde(default)]
+        name: Option<Value>,
+    }
+    #[derive(serde::Deserialize)]
+    struct Chat {
+        #[serde(default)]
+        function: Option<Named>,
+    }
+    #[derive(serde::Deserialize)]
+    struct Bedrock {
+        #[serde(default, rename = "toolSpec")]
+        tool_spec: Option<Named>,
+    }
+    let named = match lane.wire() {
+        Wire::Chat => serde_json::from_str::<Chat>(text)
+            .ok()
+            .and_then(|c| c.function),
+        Wire::Bedrock => serde_json::from_str::<Bedrock>(text)
+            .ok()
+            .and_then(|b| b.tool_spec),
+        _ => serde_json::from_str::<Named>(text).ok(),
+    };
+    match named.and_then(|n| n.name) {
+        Some(Value::String(name)) => name,
+        _ => String::new(),
+    }
+}
+
+/// A request's tools as the body writer takes them.
+#[derive(Clone, Copy)]
+enum ToolsIn<'a> {
+    /// Wire tool values, serialized here.
+    Values(&'a [Value]),
+    /// Each wire tool's compact JSON text, as [`crate::schema::to_bytes`]
+    /// gave it: written as is.
+    Texts(&'a [&'a str]),
+}
+
 /// Writes one JSON object member by member, keeping ranges.
 struct BodyWriter {
     out: String,
@@ -330,7 +373,7 @@ impl BodyWriter {
     }
 
     /// `"key":[tool,…]` (Gemini: `[{"functionDeclarations":[decl,…]}]`).
-    fn tools(&mut self, key: &str, label: &'static str, lane: Lane, tools: &[Value]) {
+    fn tools(&mut self, key: &str, label: &'static str, lane: Lane, tools: ToolsIn<'_>) {
         let start = self.key(key);
         let value_start = self.out.len();
         let gemini = matches!(lane.wire(), Wire::GeminiParameters | Wire::GeminiJsonSchema);
@@ -339,14 +382,27 @@ impl BodyWriter {
         } else {
             "["
         });
-        for (i, t) in tools.iter().enumerate() {
+        let count = match tools {
+            ToolsIn::Values(v) => v.len(),
+            ToolsIn::Texts(t) => t.len(),
+        };
+        for i in 0..count {
             if i > 0 {
                 self.out.push(',');
             }
             let at = self.out.len();
-            self.out.push_str(&crate::schema::to_bytes(t));
+            let name = match tools {
+                ToolsIn::Values(v) => {
+                    self.out.push_str(&crate::schema::to_bytes(&v[i]));
+                    wire_tool_name(lane, &v[i])
+                }
+                ToolsIn::Texts(t) => {
+                    self.out.push_str(t[i]);
+                    wire_tool_name_in(lane, t[i])
+                }
+            };
             self.tools.push(at..self.out.len());
-            self.tool_names.push(wire_tool_name(lane, t));
+            self.tool_names.push(name);
         }
         self.out.push_str(if gemini { "]}]" } else { "]" });
         self.members.push(Member {
@@ -362,12 +418,47 @@ impl RequestBody {
     /// Render the whole request `kind` sends on `lane` around `parts`
     /// (the module docs list the members per wire).
     pub fn render(lane: Lane, kind: RequestKind, parts: &RequestParts) -> Self {
+        Self::render_with(
+            lane,
+            kind,
+            parts,
+            parts.tools.as_deref().map(ToolsIn::Values),
+        )
+    }
+
+    /// [`render`](Self::render), with each tool of `parts.tools` written
+    /// as `texts` gives it (its compact JSON text): the same bytes without
+    /// building the values. `None` when `parts.tools` is sent with another
+    /// number of tools than `texts` has (the caller renders the values).
+    pub fn render_texts(
+        lane: Lane,
+        kind: RequestKind,
+        parts: &RequestParts,
+        texts: &[&str],
+    ) -> Option<Self> {
+        match &parts.tools {
+            Some(tools) if tools.len() != texts.len() => None,
+            Some(_) => Some(Self::render_with(
+                lane,
+                kind,
+                parts,
+                Some(ToolsIn::Texts(texts)),
+            )),
+            None => Some(Self::render_with(lane, kind, parts, None)),
+        }
+    }
+
+    fn render_with(
+        lane: Lane,
+        kind: RequestKind,
+        parts: &RequestParts,
+        tools: Option<ToolsIn<'_>>,
+    ) -> Self {
         let mut w = BodyWriter::new();
         let text_turns = |wrap: &dyn Fn(&str, &str) -> Value| -> Value {
             Value::Array(kind.turns().iter().map(|(r, t)| wrap(r, t)).collect())
         };
         let plain = |r: &str, t: &str| json!({"role": r, "content": t});
-        let tools = parts.tools.as_deref();
         let choice = |w: &mut BodyWriter, key: &str, label: &'static str| {
             if let Some(c) = &parts.tool_choice {
                 w.member(key, label, Some("tool_choice"), c);
