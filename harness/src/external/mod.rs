@@ -240,6 +240,12 @@ impl Pipeline for ExternalPipeline {
             .is_some_and(|i| i.reports_degradations)
     }
 
+    /// The protocol shapes tools only: the whole request is the default
+    /// one, with no request rules.
+    fn requests_count_tools_only(&self) -> bool {
+        true
+    }
+
     fn shape(&self, lane: Lane, tool: &Tool) -> Shaped {
         let Some(impl_lane) = self.served.get(&lane) else {
             return self.errored(tool, &format!("serves no implementation lane for {lane}"));
