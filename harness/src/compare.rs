@@ -188,7 +188,16 @@ struct CaseResult {
 fn run_one(pipeline: &dyn Pipeline, case: &PlannedCase) -> CaseResult {
     let lane = case.lane;
     let started = Instant::now();
-    let shaped = pipeline.shape(lane, &case.tool);
+    // `prepare_compare` parses every tool: unpacking only shares it.
+    let Ok((tool, _)) = case.tool.unpack() else {
+        return CaseResult {
+            outcome: OutcomeKind::Errored,
+            rejected: Vec::new(),
+            violations: Vec::new(),
+            took: started.elapsed(),
+        };
+    };
+    let shaped = pipeline.shape(lane, &tool);
     let took = started.elapsed();
     let outcome = shaped.outcome.kind();
     let rejected = if outcome == OutcomeKind::Errored {
@@ -196,7 +205,7 @@ fn run_one(pipeline: &dyn Pipeline, case: &PlannedCase) -> CaseResult {
     } else {
         rejected_by(lane, &lane.render(&shaped.tool))
     };
-    let violations = invariants::check_all(pipeline, lane, &case.tool, &shaped, true)
+    let violations = invariants::check_all(pipeline, lane, &tool, &shaped, true)
         .into_iter()
         .map(|v| v.invariant)
         .collect();

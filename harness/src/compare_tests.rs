@@ -1,5 +1,4 @@
 use std::collections::BTreeMap;
-use std::sync::Arc;
 
 use serde_json::json;
 
@@ -103,10 +102,9 @@ fn inputs(lanes: &[Lane]) -> Inputs {
                     case: format!("t#{}", tool.name),
                 },
                 lane,
-                tool: Arc::new(tool.clone()),
+                tool: crate::catalog::CorpusTool::parsed(tool.clone(), Vec::new()),
                 external: false,
                 generated: false,
-                known: Arc::from([]),
                 semantic_memo: None,
             });
         }

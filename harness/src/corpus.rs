@@ -107,34 +107,40 @@ impl CorpusScan {
 /// Scan every directory in order (see the module docs).
 pub(crate) fn scan_corpus(dirs: &[PathBuf]) -> CorpusScan {
     let mut entries = Vec::new();
+    scan_corpus_each(dirs, &mut |e| entries.push(e));
+    CorpusScan { entries }
+}
+
+/// [`scan_corpus`], handing each entry over as it is loaded, so a caller
+/// that keeps less than the whole catalog holds one catalog at a time.
+pub(crate) fn scan_corpus_each(dirs: &[PathBuf], each: &mut dyn FnMut(CorpusEntry)) {
     for dir in dirs {
         match fs::metadata(dir) {
             Ok(meta) if meta.is_dir() => {
                 // The root itself may be a link (a checkout's `../shared/corpus`);
                 // links *inside* it must stay inside its real location.
                 let real_root = fs::canonicalize(dir).unwrap_or_else(|_| dir.clone());
-                walk(dir, &real_root, Path::new(""), &mut entries);
+                walk(dir, &real_root, Path::new(""), each);
             }
-            Ok(_) => unusable(&mut entries, dir.clone(), "not a directory"),
+            Ok(_) => unusable(each, dir.clone(), "not a directory"),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-                unusable(&mut entries, dir.clone(), "no such directory");
+                unusable(each, dir.clone(), "no such directory");
             }
-            Err(e) => unusable(&mut entries, dir.clone(), &format!("cannot read: {e}")),
+            Err(e) => unusable(each, dir.clone(), &format!("cannot read: {e}")),
         }
     }
-    CorpusScan { entries }
 }
 
-fn unusable(entries: &mut Vec<CorpusEntry>, path: PathBuf, reason: &str) {
-    entries.push(CorpusEntry::Unusable {
+fn unusable(each: &mut dyn FnMut(CorpusEntry), path: PathBuf, reason: &str) {
+    each(CorpusEntry::Unusable {
         path,
         reason: reason.to_owned(),
         error: None,
     });
 }
 
-/// Walk `root/rel` (a directory), appending one entry per file.
-fn walk(root: &Path, real_root: &Path, rel: &Path, entries: &mut Vec<CorpusEntry>) {
+/// Walk `root/rel` (a directory), handing over one entry per file.
+fn walk(root: &Path, real_root: &Path, rel: &Path, each: &mut dyn FnMut(CorpusEntry)) {
     let dir = root.join(rel);
     let mut children: Vec<fs::DirEntry> = match fs::read_dir(&dir) {
         Ok(read) => {
@@ -143,14 +149,14 @@ fn walk(root: &Path, real_root: &Path, rel: &Path, entries: &mut Vec<CorpusEntry
                 match child {
                     Ok(c) => children.push(c),
                     Err(e) => {
-                        unusable(entries, dir.clone(), &format!("cannot read directory: {e}"));
+                        unusable(each, dir.clone(), &format!("cannot read directory: {e}"));
                     }
                 }
             }
             children
         }
         Err(e) => {
-            unusable(entries, dir, &format!("cannot read directory: {e}"));
+            unusable(each, dir, &format!("cannot read directory: {e}"));
             return;
         }
     };
@@ -162,32 +168,32 @@ fn walk(root: &Path, real_root: &Path, rel: &Path, entries: &mut Vec<CorpusEntry
         let file_type = match child.file_type() {
             Ok(t) => t,
             Err(e) => {
-                unusable(entries, path, &format!("cannot read: {e}"));
+                unusable(each, path, &format!("cannot read: {e}"));
                 continue;
             }
         };
         if file_type.is_dir() {
             if name != "ledger" {
-                walk(root, real_root, &child_rel, entries);
+                walk(root, real_root, &child_rel, each);
             }
         } else if file_type.is_file() {
-            entries.push(file_entry(&path, &child_rel));
+            each(file_entry(&path, &child_rel));
         } else if file_type.is_symlink() {
             match fs::canonicalize(&path) {
-                Err(_) => unusable(entries, path, "broken symbolic link"),
+                Err(_) => unusable(each, path, "broken symbolic link"),
                 Ok(target) if !target.starts_with(real_root) => unusable(
-                    entries,
+                    each,
                     path,
                     "symbolic link out of the corpus directory, not followed",
                 ),
                 Ok(target) if target.is_dir() => {
-                    unusable(entries, path, "symbolic link to a directory, not followed");
+                    unusable(each, path, "symbolic link to a directory, not followed");
                 }
-                Ok(target) if target.is_file() => entries.push(file_entry(&path, &child_rel)),
-                Ok(_) => unusable(entries, path, "not a regular file"),
+                Ok(target) if target.is_file() => each(file_entry(&path, &child_rel)),
+                Ok(_) => unusable(each, path, "not a regular file"),
             }
         } else {
-            unusable(entries, path, "not a regular file");
+            unusable(each, path, "not a regular file");
         }
     }
 }

@@ -32,8 +32,8 @@ use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex, PoisonError};
 
-use crate::catalog::{Catalog, KnownInstance};
-use crate::corpus::{CorpusEntry, scan_corpus};
+use crate::catalog::{CorpusTool, KnownInstance};
+use crate::corpus::{CorpusEntry, scan_corpus_each};
 use crate::diff::{self, Comparison};
 use crate::error::LoadError;
 use crate::generate::FuzzSpec;
@@ -81,15 +81,14 @@ pub(crate) fn parse_shard(s: &str) -> Option<(usize, usize)> {
 pub struct PlannedCase {
     pub plan: CasePlan,
     pub lane: Lane,
-    /// Shared by the tool's cases on every lane (one copy per tool).
-    pub tool: Arc<Tool>,
+    /// The tool and the instances the corpus gives for it with their
+    /// expected verdict (for the semantic judgement), shared by the tool's
+    /// cases on every lane (one copy per tool).
+    pub tool: CorpusTool,
     pub external: bool,
     /// From the generator (`--fuzz`): neither own nor external, and its
     /// ledger matches do not count toward an entry's use.
     pub generated: bool,
-    /// Instances the corpus gives for the tool with their expected
-    /// verdict (shared by the tool's lanes), for the semantic judgement.
-    pub known: Arc<[KnownInstance]>,
     /// Set by callers that judge the case many times (`mutants`).
     pub(crate) semantic_memo: Option<semantic::Memo>,
 }
@@ -105,86 +104,117 @@ pub struct Inputs {
     pub requests: RequestPlan,
 }
 
-/// Load corpora and ledgers and build the (sharded) plan.
+/// Load corpora and ledgers and build the (sharded) plan, every tool
+/// parsed.
 pub fn prepare(opts: &DiffOptions<'_>) -> Result<Inputs, LoadError> {
-    let mut catalogs: Vec<(Catalog, bool)> = Vec::new();
+    prepare_with(opts, false)
+}
+
+/// [`prepare`], each catalog's tools packed as it loads
+/// ([`CorpusTool::Packed`]): what `run` does, so that memory holds one
+/// parsed catalog at a time while loading and one tool per worker while
+/// running ([`execute`] parses a tool when its cases start).
+pub fn prepare_packed(opts: &DiffOptions<'_>) -> Result<Inputs, LoadError> {
+    prepare_with(opts, true)
+}
+
+/// A catalog as the plan keeps it: id, file, whether external, tools.
+struct Planned {
+    id: String,
+    path: PathBuf,
+    external: bool,
+    tools: Vec<(String, CorpusTool)>,
+}
+
+fn prepare_with(opts: &DiffOptions<'_>, pack: bool) -> Result<Inputs, LoadError> {
+    let mut catalogs: Vec<Planned> = Vec::new();
     let mut unusable = BTreeMap::new();
-    for entry in scan_corpus(&opts.own_corpus).entries {
-        match entry {
-            CorpusEntry::Loaded(c) => catalogs.push((c, false)),
-            CorpusEntry::Unusable {
+    let keep = |mut c: crate::catalog::Catalog, external: bool| {
+        let mut instances = std::mem::take(&mut c.instances).into_iter();
+        let tools = std::mem::take(&mut c.tools)
+            .into_iter()
+            .map(|tool| {
+                let known = instances.next().unwrap_or_default();
+                let name = tool.name.clone();
+                let entry = if pack {
+                    CorpusTool::packed(&tool, &known)
+                } else {
+                    CorpusTool::parsed(tool, known)
+                };
+                (name, entry)
+            })
+            .collect();
+        Planned {
+            id: c.id,
+            path: c.path,
+            external,
+            tools,
+        }
+    };
+    let mut own_error = None;
+    scan_corpus_each(&opts.own_corpus, &mut |entry| match entry {
+        CorpusEntry::Loaded(c) => catalogs.push(keep(c, false)),
+        CorpusEntry::Unusable {
+            path,
+            reason,
+            error,
+        } => {
+            if reason.contains("not a .json or .jsonl file") {
+                return;
+            }
+            // The catalog's own load error (`path:line:column: …`) when
+            // it has one; otherwise `path: reason`.
+            own_error.get_or_insert(error.unwrap_or(LoadError::Shape {
                 path,
-                reason,
-                error,
-            } => {
-                if reason.contains("not a .json or .jsonl file") {
-                    continue;
-                }
-                // The catalog's own load error (`path:line:column: …`) when
-                // it has one; otherwise `path: reason`.
-                return Err(error.unwrap_or(LoadError::Shape {
-                    path,
-                    line: 0,
-                    column: 0,
-                    message: reason,
-                }));
-            }
+                line: 0,
+                column: 0,
+                message: reason,
+            }));
         }
+    });
+    if let Some(e) = own_error {
+        return Err(e);
     }
-    for entry in scan_corpus(&opts.external_corpus).entries {
-        match entry {
-            CorpusEntry::Loaded(c) => {
-                catalogs.push((c, true));
-            }
-            CorpusEntry::Unusable { path, reason, .. } => {
-                unusable.insert(path.display().to_string(), reason);
-            }
+    scan_corpus_each(&opts.external_corpus, &mut |entry| match entry {
+        CorpusEntry::Loaded(c) => catalogs.push(keep(c, true)),
+        CorpusEntry::Unusable { path, reason, .. } => {
+            unusable.insert(path.display().to_string(), reason);
         }
-    }
+    });
     let ids = |external: bool| {
         catalogs
             .iter()
-            .filter(|(_, e)| *e == external)
-            .map(|(c, _)| c.id.clone())
+            .filter(|c| c.external == external)
+            .map(|c| c.id.clone())
             .collect()
     };
     let scope = RunScope {
         own: ids(false),
         external: ids(true),
     };
-    // Each tool moves into one shared copy for its lanes (and the whole
-    // requests): nothing is cloned per lane.
-    let mut shared: Vec<(String, Vec<Arc<Tool>>)> = Vec::with_capacity(catalogs.len());
+    // Each tool is one shared entry for its lanes (and the whole
+    // requests): nothing is copied per lane.
     let mut cases = Vec::new();
-    for (catalog, external) in &mut catalogs {
-        let mut instances = std::mem::take(&mut catalog.instances).into_iter();
-        let tools: Vec<Arc<Tool>> = std::mem::take(&mut catalog.tools)
-            .into_iter()
-            .map(Arc::new)
-            .collect();
-        for tool in &tools {
-            let known: Arc<[KnownInstance]> =
-                instances.next().map_or_else(|| Arc::from([]), Arc::from);
+    for catalog in &catalogs {
+        for (name, tool) in &catalog.tools {
             for lane in &opts.lanes {
                 cases.push(PlannedCase {
                     plan: CasePlan {
                         lane: *lane,
-                        case: format!("{}#{}", catalog.id, tool.name),
+                        case: format!("{}#{name}", catalog.id),
                     },
                     lane: *lane,
-                    tool: Arc::clone(tool),
-                    external: *external,
+                    tool: tool.clone(),
+                    external: catalog.external,
                     generated: false,
-                    known: Arc::clone(&known),
                     semantic_memo: None,
                 });
             }
         }
-        shared.push((catalog.id.clone(), tools));
     }
     if let Some(spec) = &opts.fuzz {
         let clash = format!("fuzz/{}", spec.seed);
-        if let Some((c, _)) = catalogs.iter().find(|(c, _)| c.id == clash) {
+        if let Some(c) = catalogs.iter().find(|c| c.id == clash) {
             return Err(LoadError::Shape {
                 path: c.path.clone(),
                 line: 0,
@@ -196,7 +226,7 @@ pub fn prepare(opts: &DiffOptions<'_>) -> Result<Inputs, LoadError> {
             });
         }
         for (i, tool) in spec.tools().enumerate() {
-            let tool = Arc::new(tool);
+            let tool = CorpusTool::parsed(tool, Vec::new());
             for lane in &opts.lanes {
                 cases.push(PlannedCase {
                     plan: CasePlan {
@@ -204,10 +234,9 @@ pub fn prepare(opts: &DiffOptions<'_>) -> Result<Inputs, LoadError> {
                         case: spec.case_id(i),
                     },
                     lane: *lane,
-                    tool: Arc::clone(&tool),
+                    tool: tool.clone(),
                     external: false,
                     generated: true,
-                    known: Arc::from([]),
                     semantic_memo: None,
                 });
             }
@@ -229,7 +258,7 @@ pub fn prepare(opts: &DiffOptions<'_>) -> Result<Inputs, LoadError> {
             ledgers.insert(*lane, ledger::load_lane(dir, lane.id())?);
         }
     }
-    let requests = plan_requests(&shared, &opts.lanes, &cases, opts.shard);
+    let requests = plan_requests(&catalogs, &opts.lanes, &cases, opts.shard);
     Ok(Inputs {
         cases,
         unusable,
@@ -243,7 +272,7 @@ pub fn prepare(opts: &DiffOptions<'_>) -> Result<Inputs, LoadError> {
 /// id) order, this shard's share; each tool reuses its case when the case is
 /// in `cases` (same tool), else is kept to be shaped with the request.
 fn plan_requests(
-    catalogs: &[(String, Vec<Arc<Tool>>)],
+    catalogs: &[Planned],
     lanes: &[Lane],
     cases: &[PlannedCase],
     shard: Option<(usize, usize)>,
@@ -252,13 +281,13 @@ fn plan_requests(
         feeds: vec![None; cases.len()],
         ..RequestPlan::default()
     };
-    let mut order: Vec<(Lane, &str, &[Arc<Tool>])> = lanes
+    let mut order: Vec<(Lane, &str, &[(String, CorpusTool)])> = lanes
         .iter()
         .flat_map(|l| {
             catalogs
                 .iter()
-                .filter(|(_, tools)| !tools.is_empty())
-                .map(move |(id, tools)| (*l, id.as_str(), tools.as_slice()))
+                .filter(|c| !c.tools.is_empty())
+                .map(move |c| (*l, c.id.as_str(), c.tools.as_slice()))
         })
         .collect();
     // Stable: a catalog id loaded twice keeps its first catalog.
@@ -270,21 +299,21 @@ fn plan_requests(
         }
         let r = plan.requests.len();
         let mut tools = Vec::with_capacity(catalog_tools.len());
-        for (pos, tool) in catalog_tools.iter().enumerate() {
+        for (pos, (name, tool)) in catalog_tools.iter().enumerate() {
             let key = CasePlan {
                 lane,
-                case: format!("{id}#{}", tool.name),
+                case: format!("{id}#{name}"),
             };
             let at = cases
                 .binary_search_by(|c| c.plan.cmp(&key))
                 .ok()
-                .filter(|&at| plan.feeds[at].is_none() && cases[at].tool == *tool);
+                .filter(|&at| plan.feeds[at].is_none() && cases[at].tool.same(tool));
             tools.push(match at {
                 Some(at) => {
                     plan.feeds[at] = Some((r, pos));
                     ToolSource::Case(at)
                 }
-                None => ToolSource::Tool(Arc::clone(tool)),
+                None => ToolSource::Tool(tool.clone()),
             });
         }
         plan.requests.push(PlannedRequest {
@@ -324,25 +353,65 @@ pub fn run_case(
     case: &PlannedCase,
     ledger: Option<&LaneLedger>,
 ) -> (CaseOutcome, Vec<usize>) {
-    let (outcome, stale, _) = run_case_rendered(old, new, case, ledger, None);
-    (outcome, stale)
+    match case.tool.unpack() {
+        Ok((tool, known)) => {
+            let (outcome, stale, _) =
+                run_case_rendered(old, new, case, &tool, &known, ledger, None);
+            (outcome, stale)
+        }
+        Err(message) => (unreadable(old, new, case, &message), Vec::new()),
+    }
 }
 
-/// [`run_case`], also handing back both rendered outputs (for the
-/// catalog's whole requests); `shared` holds the semantic judgements of
-/// the tool's other cases in this run.
+/// The outcome of a case whose packed tool does not read back (never
+/// expected: the text is serde_json's own): `errored` on both sides, with
+/// the reason, so the run goes on and fails.
+fn unreadable(
+    old: &dyn Pipeline,
+    new: &dyn Pipeline,
+    case: &PlannedCase,
+    message: &str,
+) -> CaseOutcome {
+    let shaped = Shaped {
+        tool: Tool::new(case.plan.case.clone(), serde_json::Value::Null),
+        degradations: Vec::new(),
+        outcome: Outcome::Errored {
+            message: message.to_owned(),
+        },
+    };
+    CaseOutcome {
+        lane: case.plan.lane,
+        case: case.plan.case.clone(),
+        class: Class::Errored,
+        tags: Vec::new(),
+        ledger: Vec::new(),
+        old: side(old, &shaped, "", true),
+        new: side(new, &shaped, "", true),
+        violations: Vec::new(),
+        wire: None,
+        verdict: None,
+        pin_breaks: Vec::new(),
+    }
+}
+
+/// [`run_case`] on the case's unpacked `tool` and `known` instances, also
+/// handing back both rendered outputs (for the catalog's whole requests);
+/// `shared` holds the semantic judgements of the tool's other cases in
+/// this run.
 fn run_case_rendered(
     old: &dyn Pipeline,
     new: &dyn Pipeline,
     case: &PlannedCase,
+    tool: &Tool,
+    known: &[KnownInstance],
     ledger: Option<&LaneLedger>,
     shared: Option<&semantic::Shared<'_>>,
 ) -> (CaseOutcome, Vec<usize>, RenderedPair) {
     let lane = case.lane;
-    let a = old.shape(lane, &case.tool);
-    let b = new.shape(lane, &case.tool);
-    let mut violations = invariants::check_all(old, lane, &case.tool, &a, false);
-    violations.extend(invariants::check_all(new, lane, &case.tool, &b, true));
+    let a = old.shape(lane, tool);
+    let b = new.shape(lane, tool);
+    let mut violations = invariants::check_all(old, lane, tool, &a, false);
+    violations.extend(invariants::check_all(new, lane, tool, &b, true));
     violations.sort();
     let (wa, wb) = (lane.render(&a.tool), lane.render(&b.tool));
     let (sa, sb) = (crate::schema::to_bytes(&wa), crate::schema::to_bytes(&wb));
@@ -385,11 +454,11 @@ fn run_case_rendered(
     // What each output lets the model send, against the author's schema.
     let fresh;
     let judge: &dyn Fn(&Shaped) -> semantic::Semantics = if let Some(memo) = &case.semantic_memo {
-        &|s| memo.judge(&case.tool, &case.known, lane, &s.tool, &s.degradations)
+        &|s| memo.judge(tool, known, lane, &s.tool, &s.degradations)
     } else if let Some(shared) = shared {
         &|s| shared.judge(lane, &s.tool, &s.degradations)
     } else {
-        fresh = semantic::Original::of(&case.tool, &case.known);
+        fresh = semantic::Original::of(tool, known);
         &|s| fresh.judge(lane, &s.tool, &s.degradations)
     };
     let new_semantic = judge(&b);
@@ -520,10 +589,10 @@ enum Done {
 /// work item each, so a tool's semantic side is computed once for all its
 /// lanes and both pipelines, and dropped when they are done.
 fn tool_groups(cases: &[PlannedCase]) -> Vec<Vec<usize>> {
-    let mut groups: BTreeMap<(&str, *const Tool), Vec<usize>> = BTreeMap::new();
+    let mut groups: BTreeMap<(&str, *const ()), Vec<usize>> = BTreeMap::new();
     for (i, c) in cases.iter().enumerate() {
         groups
-            .entry((c.plan.case.as_str(), Arc::as_ptr(&c.tool)))
+            .entry((c.plan.case.as_str(), c.tool.id()))
             .or_default()
             .push(i);
     }
@@ -572,7 +641,7 @@ fn compare_request(
     req: &PlannedRequest,
     mut slots: Vec<Option<HeldPair>>,
 ) -> Vec<RequestOutcome> {
-    let mut names: Vec<&str> = Vec::with_capacity(req.tools.len());
+    let mut names: Vec<std::borrow::Cow<'_, str>> = Vec::with_capacity(req.tools.len());
     let mut tools: Vec<RenderedPair> = Vec::with_capacity(req.tools.len());
     for (i, source) in req.tools.iter().enumerate() {
         let held = slots.get_mut(i).and_then(Option::take);
@@ -584,12 +653,14 @@ fn compare_request(
                     .strip_prefix(req.catalog.as_str())
                     .and_then(|n| n.strip_prefix('#'))
                     .unwrap_or(&plan.case);
-                (name, held.release())
+                (name.into(), held.release())
             }
-            (ToolSource::Tool(t), _) => (
-                t.name.as_str(),
-                prefix::render_pair(opts.old, opts.new, req.lane, t),
-            ),
+            (ToolSource::Tool(t), _) => {
+                // A tool that does not read back is left out, as below.
+                let Ok((t, _)) = t.unpack() else { continue };
+                let pair = prefix::render_pair(opts.old, opts.new, req.lane, &t);
+                (t.name.clone().into(), pair)
+            }
             // A case that fed no output (none: every feeding case hands
             // its rendered pair over): the tool is left out, and the
             // comparison reports the request's tools as they were sent.
@@ -598,6 +669,7 @@ fn compare_request(
         names.push(name);
         tools.push(pair);
     }
+    let names: Vec<&str> = names.iter().map(AsRef::as_ref).collect();
     prefix::compare(opts.old, opts.new, req.lane, &req.catalog, &names, &tools)
 }
 
@@ -833,7 +905,25 @@ pub fn execute(
         let Some((_, first)) = group.first() else {
             return Done::Cases(Vec::new());
         };
-        let shared = semantic::Shared::new(&first.tool, &first.known);
+        // The tool is parsed here (when packed) and dropped with the group.
+        let (tool, known) = match first.tool.unpack() {
+            Ok(parsed) => parsed,
+            Err(message) => {
+                return Done::Cases(
+                    group
+                        .iter()
+                        .map(|(index, case)| CaseDone {
+                            index: *index,
+                            outcome: unreadable(opts.old, opts.new, case, &message),
+                            stale: Vec::new(),
+                            rendered: None,
+                            tool: None,
+                        })
+                        .collect(),
+                );
+            }
+        };
+        let shared = semantic::Shared::new(&tool, &known);
         let mut verdicts = Vec::new();
         let mut done = Vec::with_capacity(group.len());
         for (index, case) in &group {
@@ -841,6 +931,8 @@ pub fn execute(
                 opts.old,
                 opts.new,
                 case,
+                &tool,
+                &known,
                 ledgers.get(&case.lane),
                 Some(&shared),
             );
@@ -848,7 +940,7 @@ pub fn execute(
             let feeds = feeds.get(*index).copied().flatten().is_some();
             done.push(CaseDone {
                 index: *index,
-                tool: WireCandidates::wanted(&outcome).then(|| Arc::clone(&case.tool)),
+                tool: WireCandidates::wanted(&outcome).then(|| Arc::clone(&tool)),
                 outcome,
                 stale,
                 rendered: feeds.then(|| HeldPair::hold(&rendered)),

@@ -113,7 +113,10 @@ fn fuzz_plans_each_generated_tool_on_every_lane_as_generated_cases() {
         ]
     );
     assert!(inputs.cases.iter().all(|c| c.generated && !c.external));
-    assert_eq!(*inputs.cases[1].tool, crate::generate::seeded(9, 1));
+    assert_eq!(
+        *inputs.cases[1].tool.unpack().unwrap().0,
+        crate::generate::seeded(9, 1)
+    );
     assert_eq!(inputs.scope, RunScope::default());
 }
 
@@ -582,30 +585,141 @@ fn wire_candidates_keep_every_tool_the_choice_can_pick() {
 /// Each tool (its parsed schema) is dropped as soon as its cases finish,
 /// not when the run ends: the corpus does not wait in memory for the
 /// last case. Identical pipelines: no case can get a wire pair.
+/// Whether the shared tool behind `tool` is still alive, checked later.
+fn alive(tool: &CorpusTool) -> Box<dyn Fn() -> bool> {
+    match tool {
+        CorpusTool::Parsed { tool, .. } => {
+            let weak = Arc::downgrade(tool);
+            Box::new(move || weak.upgrade().is_some())
+        }
+        CorpusTool::Packed(text) => {
+            let weak = Arc::downgrade(text);
+            Box::new(move || weak.upgrade().is_some())
+        }
+    }
+}
+
 #[test]
 fn each_tool_is_dropped_once_its_cases_finish() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("c.json"), ABC).unwrap();
     let v1 = v1();
     let opts = chat_and_mistral(dir.path(), &v1, &v1, 1);
-    let inputs = prepare(&opts).unwrap();
-    let tools: BTreeMap<String, std::sync::Weak<Tool>> = inputs
+    for (inputs, packed) in [
+        (prepare(&opts).unwrap(), false),
+        (prepare_packed(&opts).unwrap(), true),
+    ] {
+        let tools: BTreeMap<String, Box<dyn Fn() -> bool>> = inputs
+            .cases
+            .iter()
+            .map(|c| (c.plan.case.clone(), alive(&c.tool)))
+            .collect();
+        assert_eq!(tools.len(), 3);
+        assert!(
+            inputs
+                .cases
+                .iter()
+                .all(|c| matches!(c.tool, CorpusTool::Packed(_)) == packed)
+        );
+        let mut checked = 0;
+        let report = execute(&opts, inputs, &mut |so_far| {
+            let last = &so_far[so_far.len() - 1];
+            assert!(!tools[&last.case](), "{} still held", last.case);
+            checked += 1;
+        });
+        assert_eq!((checked, report.outcomes.len()), (6, 6));
+    }
+}
+
+/// `run` plans with packed tools: the same report as with parsed ones,
+/// byte for byte: over the own corpus and benchmark lines with floats at
+/// the edges of `f64`, escapes and instances (the semantic judgement reads
+/// them), on lanes that rewrite numbers, names and nullability.
+#[test]
+fn packed_tools_give_the_report_parsed_ones_give() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("bench.jsonl"),
+        concat!(
+            r#"{"id":"floats","schema":{"type":"object","properties":{"x":{"type":"number","minimum":0.1,"maximum":1.7976931348623157e308},"z":{"type":"number","maximum":1e9,"multipleOf":0.01},"y":{"type":"number","exclusiveMinimum":-4.9e-324,"default":2.5e-7}},"required":["x"]},"tests":[{"data":{"x":0.3},"valid":true},{"data":{"x":0.30000000000000004,"y":1e-300},"valid":false},{"data":{"y":2.5e-7},"valid":false}]}"#,
+            "\n",
+            r#"{"id":"escapes","schema":{"type":"object","description":"caf\u00e9 \ud83d\ude00 \"q\" \\ \t","properties":{"na\u00efve":{"type":"string","pattern":"^\\d+\\.\\d{2}$","enum":["1.00","\u0000"]}}},"tests":[{"data":{"na\u00efve":"1.00"},"valid":true},{"data":{"na\u00efve":"x"},"valid":false}]}"#,
+            "\n",
+        ),
+    )
+    .unwrap();
+    // Two of the own catalogs beside (not `pass-constructs`: its 5,001
+    // properties take seconds to diff on `gemini-openapi`).
+    let own = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus/catalogs");
+    for name in ["fixtures.json", "seed-tools.json"] {
+        std::fs::copy(own.join(name), dir.path().join(name)).unwrap();
+    }
+    let v0 = Profile::V0.with_config(PipelineConfig::default());
+    let v1 = v1();
+    let opts = DiffOptions {
+        old: &v0,
+        new: &v1,
+        lanes: vec![Lane::OpenaiStrict, Lane::GeminiOpenapi, Lane::AnthropicMessages],
+        own_corpus: Vec::new(),
+        external_corpus: vec![dir.path().to_owned()],
+        ledger_dir: None,
+        fuzz: None,
+        shard: None,
+        jobs: 2,
+    };
+    let json = |inputs| serde_json::to_string(&execute(&opts, inputs, &mut |_| {})).unwrap();
+    let parsed = prepare(&opts).unwrap();
+    let bench: Vec<usize> = parsed
         .cases
         .iter()
-        .map(|c| (c.plan.case.clone(), Arc::downgrade(&c.tool)))
+        .filter(|c| c.plan.case.starts_with("bench#"))
+        .map(|c| c.tool.unpack().unwrap().1.len())
         .collect();
-    assert_eq!(tools.len(), 3);
-    let mut checked = 0;
-    let report = execute(&opts, inputs, &mut |so_far| {
-        let last = &so_far[so_far.len() - 1];
-        assert!(
-            tools[&last.case].upgrade().is_none(),
-            "{} still held",
-            last.case
-        );
-        checked += 1;
-    });
-    assert_eq!((checked, report.outcomes.len()), (6, 6));
+    assert_eq!(bench, [2, 3, 2, 3, 2, 3]);
+    assert!(parsed.cases.len() > 100, "{}", parsed.cases.len());
+    assert_eq!(json(prepare_packed(&opts).unwrap()), json(parsed));
+}
+
+/// A packed tool that does not read back errors its cases, with the
+/// reason, and the run goes on.
+#[test]
+fn a_packed_tool_that_does_not_read_back_errors_its_cases() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("c.json"), ABC).unwrap();
+    let v1 = v1();
+    let opts = chat_and_mistral(dir.path(), &v1, &v1, 1);
+    let mut inputs = prepare_packed(&opts).unwrap();
+    let broken = CorpusTool::Packed(Arc::from("[{\"name\": 1}, []]"));
+    for c in inputs.cases.iter_mut().filter(|c| c.plan.case == "c#beta") {
+        c.tool = broken.clone();
+    }
+    let report = execute(&opts, inputs, &mut |_| {});
+    let classes: Vec<(&str, Class)> = report
+        .outcomes
+        .iter()
+        .map(|o| (o.case.as_str(), o.class))
+        .collect();
+    assert_eq!(
+        classes,
+        [
+            ("c#alpha", Class::Identical),
+            ("c#beta", Class::Errored),
+            ("c#gamma", Class::Identical),
+            ("c#alpha", Class::Identical),
+            ("c#beta", Class::Errored),
+            ("c#gamma", Class::Identical),
+        ]
+    );
+    let b = report.outcomes.iter().find(|o| o.case == "c#beta").unwrap();
+    assert!(
+        b.new
+            .detail
+            .as_deref()
+            .unwrap()
+            .starts_with("a packed corpus tool does not read back: invalid type: integer `1`"),
+        "{:?}",
+        b.new.detail
+    );
 }
 
 /// Every outcome waits in memory for the report, so what many hold is

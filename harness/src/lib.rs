@@ -102,7 +102,10 @@ pub use verdict::Verdict;
 
 // The differential: old against new over a corpus, and what it found
 // (`outcome` holds every type of a run's result).
-pub use differential::{DiffOptions, Inputs, PlannedCase, execute, prepare, run_case};
+pub use catalog::CorpusTool;
+pub use differential::{
+    DiffOptions, Inputs, PlannedCase, execute, prepare, prepare_packed, run_case,
+};
 pub use external::{
     ExternalPipeline, Implementation, LaneInfo, Limits as ExternalLimits, Spec as ExternalSpec,
 };

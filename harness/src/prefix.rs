@@ -46,7 +46,7 @@ pub enum ToolSource {
     Case(usize),
     /// A tool no case of this run shapes (another shard's, a duplicate
     /// name): shaped when the request is compared.
-    Tool(std::sync::Arc<Tool>),
+    Tool(crate::catalog::CorpusTool),
 }
 
 /// One planned request comparison: a catalog on a lane (every kind).

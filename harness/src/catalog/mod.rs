@@ -121,6 +121,7 @@ use locate::Src;
 use single::single_schema;
 use suite::test_suite;
 use tools::{is_tools_format, tools_list};
+pub use types::CorpusTool;
 pub(crate) use types::KnownInstance;
 pub use types::{Catalog, Format, LoadNote};
 

@@ -4,6 +4,7 @@
 use std::fmt;
 use std::path::PathBuf;
 use std::str::FromStr;
+use std::sync::Arc;
 
 use serde_json::{Map, Value};
 
@@ -133,4 +134,70 @@ pub(super) fn known_instances(obj: &Map<String, Value>) -> Vec<KnownInstance> {
             })
         })
         .collect()
+}
+
+/// A corpus tool with the instances its corpus gives, shared by its cases
+/// on every lane: parsed, or packed as compact JSON until its cases run.
+/// `run` packs each catalog as it loads: a parsed schema takes several
+/// times its text's memory, and every tool would otherwise wait parsed
+/// for its cases (the 15-lane run over own + shared corpus held 433 MB
+/// once loaded, 2026-12-04). The text is serde_json's own output, and
+/// reading back what it wrote gives the same values (the build has
+/// `float_roundtrip`): a packed tool shapes to the same bytes.
+#[derive(Debug, Clone)]
+pub enum CorpusTool {
+    Parsed {
+        tool: Arc<Tool>,
+        known: Arc<[KnownInstance]>,
+    },
+    /// `[tool, [[data, valid], …]]`.
+    Packed(Arc<str>),
+}
+
+impl CorpusTool {
+    /// A parsed tool and its instances.
+    pub fn parsed(tool: Tool, known: Vec<KnownInstance>) -> Self {
+        Self::Parsed {
+            tool: Arc::new(tool),
+            known: Arc::from(known),
+        }
+    }
+
+    /// `tool` and its instances as compact JSON.
+    pub fn packed(tool: &Tool, known: &[KnownInstance]) -> Self {
+        let known: Vec<(&Value, bool)> = known.iter().map(|k| (&k.data, k.valid)).collect();
+        // A `Tool` and `Value`s always serialize.
+        let text = serde_json::to_string(&(tool, known)).unwrap_or_default();
+        Self::Packed(Arc::from(text))
+    }
+
+    /// The tool and its instances (a packed one parsed again: an error
+    /// only if the text is not what [`CorpusTool::packed`] wrote).
+    pub fn unpack(&self) -> Result<(Arc<Tool>, Arc<[KnownInstance]>), String> {
+        match self {
+            Self::Parsed { tool, known } => Ok((Arc::clone(tool), Arc::clone(known))),
+            Self::Packed(text) => {
+                let (tool, known): (Tool, Vec<(Value, bool)>) = serde_json::from_str(text)
+                    .map_err(|e| format!("a packed corpus tool does not read back: {e}"))?;
+                let known: Vec<KnownInstance> = known
+                    .into_iter()
+                    .map(|(data, valid)| KnownInstance { data, valid })
+                    .collect();
+                Ok((Arc::new(tool), Arc::from(known)))
+            }
+        }
+    }
+
+    /// Whether both are the same shared tool (the same `Arc`).
+    pub fn same(&self, other: &Self) -> bool {
+        self.id() == other.id()
+    }
+
+    /// The shared tool's address: equal for the clones of one tool.
+    pub fn id(&self) -> *const () {
+        match self {
+            Self::Parsed { tool, .. } => Arc::as_ptr(tool).cast(),
+            Self::Packed(text) => Arc::as_ptr(text).cast(),
+        }
+    }
 }

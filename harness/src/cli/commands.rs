@@ -129,7 +129,7 @@ pub(super) fn diff_run(
     let p = DiffRun::new(old, new, c)?;
     p.corpus.check_ledger()?;
     let opts = p.diff_options(fuzz);
-    let inputs = crate::prepare(&opts)?;
+    let inputs = crate::prepare_packed(&opts)?;
     let mut writer = crate::report::ReportWriter::create(
         &out.output,
         &inputs
@@ -291,7 +291,7 @@ pub(super) fn compare(a: &CompareArgs) -> Result<ExitStatus> {
 pub(super) fn accept(a: &AcceptArgs) -> Result<ExitStatus> {
     let p = DiffRun::new(&a.old, &a.new, &a.corpus)?;
     let opts = p.diff_options(None);
-    let inputs = crate::prepare(&opts)?;
+    let inputs = crate::prepare_packed(&opts)?;
     let report: RunReport = crate::execute(&opts, inputs, &mut |_| {});
     let selected: Vec<&CaseOutcome> = report
         .outcomes

@@ -381,9 +381,11 @@ impl MutantEvidence {
         }
         let mut outputs: Vec<(usize, usize, String)> = self
             .lane_cases(lane)
-            .map(|(i, c)| {
-                let size = serde_json::to_string(&*c.tool).map_or(0, |t| t.len());
-                (size, i, output_bytes(&v1.shape(lane, &c.tool)))
+            .filter_map(|(i, c)| {
+                // `prepare` parses every tool: unpacking only shares it.
+                let (tool, _) = c.tool.unpack().ok()?;
+                let size = serde_json::to_string(&*tool).map_or(0, |t| t.len());
+                Some((size, i, output_bytes(&v1.shape(lane, &tool))))
             })
             .collect();
         outputs.sort_by_key(|(size, i, _)| (*size, *i));
@@ -402,8 +404,8 @@ impl MutantEvidence {
         let lane = m.info.lane;
         base.outputs.iter().find_map(|(i, want)| {
             let case = &self.inputs.cases[*i];
-            (output_bytes(&m.pipeline.shape(lane, &case.tool)) != *want)
-                .then(|| case.plan.case.clone())
+            let (tool, _) = case.tool.unpack().ok()?;
+            (output_bytes(&m.pipeline.shape(lane, &tool)) != *want).then(|| case.plan.case.clone())
         })
     }
 

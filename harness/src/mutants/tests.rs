@@ -57,10 +57,9 @@ fn strict_evidence() -> MutantEvidence {
             case: format!("t#{id}"),
         },
         lane,
-        tool: Arc::new(Tool::new(id, schema)),
+        tool: crate::catalog::CorpusTool::parsed(Tool::new(id, schema), Vec::new()),
         external: false,
         generated: false,
-        known: std::sync::Arc::from([]),
         semantic_memo: None,
     };
     let string = serde_json::json!({"type": "string"});

@@ -331,8 +331,9 @@ fn narrowing_kind<'v>(
     canonical: &Value,
     as_openapi: impl FnOnce() -> Option<&'v Validator>,
 ) -> NarrowingKind {
-    let pruned = fill(at, &prune(at, canonical, 0, false), 0);
-    if pruned != *filled && shaped.accepts(&pruned) {
+    let pruned = prune(at, canonical, 0, false);
+    let pruned = fill(at, &pruned, 0);
+    if *pruned != *filled && shaped.accepts(&pruned) {
         return NarrowingKind::DropsOptional;
     }
     // Before closing: a null the shaped schema accepts once `nullable` is
@@ -343,8 +344,9 @@ fn narrowing_kind<'v>(
     {
         return NarrowingKind::IgnoredNullable;
     }
-    let closed = fill(at, &prune(at, canonical, 0, true), 0);
-    if closed != pruned && shaped.accepts(&closed) {
+    let closed = prune(at, canonical, 0, true);
+    let closed = fill(at, &closed, 0);
+    if *closed != *pruned && shaped.accepts(&closed) {
         return NarrowingKind::ClosesObjects;
     }
     NarrowingKind::Other

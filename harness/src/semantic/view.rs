@@ -1,6 +1,7 @@
 //! Reading a schema on instances: the object view of a node, `$ref`
 //! resolution, null admission, and filling or pruning an instance to a shape.
 
+use std::borrow::Cow;
 use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
@@ -264,10 +265,11 @@ pub(super) const ANY: Value = Value::Bool(true);
 
 /// The instance as the shaped schema sees it: each property the shaped
 /// schema requires, the original does not, and the instance leaves out is
-/// sent as `null`.
-pub(super) fn fill<'a>(at: Pair<'a>, instance: &Value, depth: usize) -> Value {
+/// sent as `null`. Borrowed when there is nothing to fill (most instances):
+/// only the objects on the way to a filled one are copied.
+pub(super) fn fill<'a, 'i>(at: Pair<'a>, instance: &'i Value, depth: usize) -> Cow<'i, Value> {
     if depth > 16 {
-        return instance.clone();
+        return Cow::Borrowed(instance);
     }
     let (oroot, onode) = at.original;
     let (sroot, snode) = at.shaped;
@@ -280,43 +282,63 @@ pub(super) fn fill<'a>(at: Pair<'a>, instance: &Value, depth: usize) -> Value {
         Value::Object(obj) => {
             let shaped = at.views.of(sroot, snode);
             let original = at.views.of(oroot, onode);
-            let mut out = Map::new();
-            for (k, v) in obj {
-                let v = match shaped.props.get(k.as_str()) {
-                    Some(s) => fill(
+            // The filled values, by position, where they differ.
+            let mut changed: Vec<(usize, Value)> = Vec::new();
+            for (i, (k, v)) in obj.iter().enumerate() {
+                if let Some(s) = shaped.props.get(k.as_str())
+                    && let Cow::Owned(v) = fill(
                         child(original.props.get(k.as_str()).copied(), s),
                         v,
                         depth + 1,
-                    ),
-                    None => v.clone(),
-                };
-                out.insert(k.clone(), v);
+                    )
+                {
+                    changed.push((i, v));
+                }
             }
-            // In the shaped schema's declaration order (determinism).
+            // In name order (determinism).
             let mut missing: Vec<&str> = shaped
                 .required
                 .iter()
                 .copied()
                 .filter(|r| {
-                    !out.contains_key(*r)
+                    !obj.contains_key(*r)
                         && !original.required.contains(r)
                         && shaped.props.contains_key(r)
                 })
                 .collect();
+            if changed.is_empty() && missing.is_empty() {
+                return Cow::Borrowed(instance);
+            }
             missing.sort_unstable();
+            let mut changed = changed.into_iter().peekable();
+            let mut out = Map::new();
+            for (i, (k, v)) in obj.iter().enumerate() {
+                let v = match changed.next_if(|(at, _)| *at == i) {
+                    Some((_, v)) => v,
+                    None => v.clone(),
+                };
+                out.insert(k.clone(), v);
+            }
             for r in missing {
                 out.insert(r.to_owned(), Value::Null);
             }
-            Value::Object(out)
+            Cow::Owned(Value::Object(out))
         }
         Value::Array(a) => match items_of(sroot, snode, 0) {
             Some(s) => {
                 let o = items_of(oroot, onode, 0);
-                Value::Array(a.iter().map(|v| fill(child(o, s), v, depth + 1)).collect())
+                let filled: Vec<Cow<'i, Value>> =
+                    a.iter().map(|v| fill(child(o, s), v, depth + 1)).collect();
+                if filled.iter().all(|v| matches!(v, Cow::Borrowed(_))) {
+                    return Cow::Borrowed(instance);
+                }
+                Cow::Owned(Value::Array(
+                    filled.into_iter().map(Cow::into_owned).collect(),
+                ))
             }
-            None => instance.clone(),
+            None => Cow::Borrowed(instance),
         },
-        _ => instance.clone(),
+        _ => Cow::Borrowed(instance),
     }
 }
 
