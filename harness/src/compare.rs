@@ -189,7 +189,7 @@ fn run_one(pipeline: &dyn Pipeline, case: &PlannedCase) -> CaseResult {
     let lane = case.lane;
     let started = Instant::now();
     // `prepare_compare` parses every tool: unpacking only shares it.
-    let Ok((tool, _)) = case.tool.unpack() else {
+    let Ok((input, _)) = case.tool.unpack() else {
         return CaseResult {
             outcome: OutcomeKind::Errored,
             rejected: Vec::new(),
@@ -197,7 +197,7 @@ fn run_one(pipeline: &dyn Pipeline, case: &PlannedCase) -> CaseResult {
             took: started.elapsed(),
         };
     };
-    let shaped = pipeline.shape(lane, &tool);
+    let shaped = pipeline.shape(lane, &input);
     let took = started.elapsed();
     let outcome = shaped.outcome.kind();
     let rejected = if outcome == OutcomeKind::Errored {
@@ -205,7 +205,7 @@ fn run_one(pipeline: &dyn Pipeline, case: &PlannedCase) -> CaseResult {
     } else {
         rejected_by(lane, &lane.render(&shaped.tool))
     };
-    let violations = invariants::check_all(pipeline, lane, &tool, &shaped, true)
+    let violations = invariants::check_all(pipeline, lane, &input, &shaped, true)
         .into_iter()
         .map(|v| v.invariant)
         .collect();

@@ -33,13 +33,11 @@ use std::path::PathBuf;
 use std::sync::{Arc, Mutex, PoisonError};
 
 use crate::catalog::{CorpusTool, KnownInstance};
-use crate::corpus::{CorpusEntry, scan_corpus_each};
 use crate::diff::{self, Comparison};
-use crate::error::LoadError;
 use crate::generate::FuzzSpec;
 use crate::invariants;
 use crate::lane::Lane;
-use crate::ledger::{self, LaneLedger, RunScope};
+use crate::ledger::{LaneLedger, RunScope};
 use crate::outcome::RequestOutcome;
 use crate::outcome::{
     CaseOutcome, CasePlan, Class, LedgerIssue, LedgerMatch, LedgerTable, RunReport, Side, WirePair,
@@ -102,227 +100,6 @@ pub struct Inputs {
     pub ledgers: BTreeMap<Lane, LaneLedger>,
     /// Whole-request comparisons (this shard's share).
     pub requests: RequestPlan,
-}
-
-/// Load corpora and ledgers and build the (sharded) plan, every tool
-/// parsed.
-pub fn prepare(opts: &DiffOptions<'_>) -> Result<Inputs, LoadError> {
-    prepare_with(opts, false)
-}
-
-/// [`prepare`], each catalog's tools packed as it loads
-/// ([`CorpusTool::Packed`]): what `run` does, so that memory holds one
-/// parsed catalog at a time while loading and one tool per worker while
-/// running ([`execute`] parses a tool when its cases start).
-pub fn prepare_packed(opts: &DiffOptions<'_>) -> Result<Inputs, LoadError> {
-    prepare_with(opts, true)
-}
-
-/// A catalog as the plan keeps it: id, file, whether external, tools.
-struct Planned {
-    id: String,
-    path: PathBuf,
-    external: bool,
-    tools: Vec<(String, CorpusTool)>,
-}
-
-fn prepare_with(opts: &DiffOptions<'_>, pack: bool) -> Result<Inputs, LoadError> {
-    let mut catalogs: Vec<Planned> = Vec::new();
-    let mut unusable = BTreeMap::new();
-    let keep = |mut c: crate::catalog::Catalog, external: bool| {
-        let mut instances = std::mem::take(&mut c.instances).into_iter();
-        let tools = std::mem::take(&mut c.tools)
-            .into_iter()
-            .map(|tool| {
-                let known = instances.next().unwrap_or_default();
-                let name = tool.name.clone();
-                let entry = if pack {
-                    CorpusTool::packed(&tool, &known)
-                } else {
-                    CorpusTool::parsed(tool, known)
-                };
-                (name, entry)
-            })
-            .collect();
-        Planned {
-            id: c.id,
-            path: c.path,
-            external,
-            tools,
-        }
-    };
-    let mut own_error = None;
-    scan_corpus_each(&opts.own_corpus, &mut |entry| match entry {
-        CorpusEntry::Loaded(c) => catalogs.push(keep(c, false)),
-        CorpusEntry::Unusable {
-            path,
-            reason,
-            error,
-        } => {
-            if reason.contains("not a .json or .jsonl file") {
-                return;
-            }
-            // The catalog's own load error (`path:line:column: …`) when
-            // it has one; otherwise `path: reason`.
-            own_error.get_or_insert(error.unwrap_or(LoadError::Shape {
-                path,
-                line: 0,
-                column: 0,
-                message: reason,
-            }));
-        }
-    });
-    if let Some(e) = own_error {
-        return Err(e);
-    }
-    scan_corpus_each(&opts.external_corpus, &mut |entry| match entry {
-        CorpusEntry::Loaded(c) => catalogs.push(keep(c, true)),
-        CorpusEntry::Unusable { path, reason, .. } => {
-            unusable.insert(path.display().to_string(), reason);
-        }
-    });
-    let ids = |external: bool| {
-        catalogs
-            .iter()
-            .filter(|c| c.external == external)
-            .map(|c| c.id.clone())
-            .collect()
-    };
-    let scope = RunScope {
-        own: ids(false),
-        external: ids(true),
-    };
-    // Each tool is one shared entry for its lanes (and the whole
-    // requests): nothing is copied per lane.
-    let mut cases = Vec::new();
-    for catalog in &catalogs {
-        for (name, tool) in &catalog.tools {
-            for lane in &opts.lanes {
-                cases.push(PlannedCase {
-                    plan: CasePlan {
-                        lane: *lane,
-                        case: format!("{}#{name}", catalog.id),
-                    },
-                    lane: *lane,
-                    tool: tool.clone(),
-                    external: catalog.external,
-                    generated: false,
-                    semantic_memo: None,
-                });
-            }
-        }
-    }
-    if let Some(spec) = &opts.fuzz {
-        let clash = format!("fuzz/{}", spec.seed);
-        if let Some(c) = catalogs.iter().find(|c| c.id == clash) {
-            return Err(LoadError::Shape {
-                path: c.path.clone(),
-                line: 0,
-                column: 0,
-                message: format!(
-                    "catalog id `{clash}` clashes with the generated cases `{clash}#<i>` of `--seed {}`: rename the file or its directory",
-                    spec.seed
-                ),
-            });
-        }
-        for (i, tool) in spec.tools().enumerate() {
-            let tool = CorpusTool::parsed(tool, Vec::new());
-            for lane in &opts.lanes {
-                cases.push(PlannedCase {
-                    plan: CasePlan {
-                        lane: *lane,
-                        case: spec.case_id(i),
-                    },
-                    lane: *lane,
-                    tool: tool.clone(),
-                    external: false,
-                    generated: true,
-                    semantic_memo: None,
-                });
-            }
-        }
-    }
-    cases.sort_by(|a, b| a.plan.cmp(&b.plan));
-    cases.dedup_by(|a, b| a.plan == b.plan);
-    if let Some((k, n)) = opts.shard {
-        cases = cases
-            .into_iter()
-            .enumerate()
-            .filter(|(i, _)| i % n == k - 1)
-            .map(|(_, c)| c)
-            .collect();
-    }
-    let mut ledgers = BTreeMap::new();
-    if let Some(dir) = &opts.ledger_dir {
-        for lane in &opts.lanes {
-            ledgers.insert(*lane, ledger::load_lane(dir, lane.id())?);
-        }
-    }
-    let requests = plan_requests(&catalogs, &opts.lanes, &cases, opts.shard);
-    Ok(Inputs {
-        cases,
-        unusable,
-        scope,
-        ledgers,
-        requests,
-    })
-}
-
-/// Every (lane, catalog with tools) request comparison, in (lane, catalog
-/// id) order, this shard's share; each tool reuses its case when the case is
-/// in `cases` (same tool), else is kept to be shaped with the request.
-fn plan_requests(
-    catalogs: &[Planned],
-    lanes: &[Lane],
-    cases: &[PlannedCase],
-    shard: Option<(usize, usize)>,
-) -> RequestPlan {
-    let mut plan = RequestPlan {
-        feeds: vec![None; cases.len()],
-        ..RequestPlan::default()
-    };
-    let mut order: Vec<(Lane, &str, &[(String, CorpusTool)])> = lanes
-        .iter()
-        .flat_map(|l| {
-            catalogs
-                .iter()
-                .filter(|c| !c.tools.is_empty())
-                .map(move |c| (*l, c.id.as_str(), c.tools.as_slice()))
-        })
-        .collect();
-    // Stable: a catalog id loaded twice keeps its first catalog.
-    order.sort_by(|a, b| (a.0.id(), a.1).cmp(&(b.0.id(), b.1)));
-    order.dedup_by(|a, b| (a.0, a.1) == (b.0, b.1));
-    for (j, (lane, id, catalog_tools)) in order.into_iter().enumerate() {
-        if shard.is_some_and(|(k, n)| j % n != k - 1) {
-            continue;
-        }
-        let r = plan.requests.len();
-        let mut tools = Vec::with_capacity(catalog_tools.len());
-        for (pos, (name, tool)) in catalog_tools.iter().enumerate() {
-            let key = CasePlan {
-                lane,
-                case: format!("{id}#{name}"),
-            };
-            let at = cases
-                .binary_search_by(|c| c.plan.cmp(&key))
-                .ok()
-                .filter(|&at| plan.feeds[at].is_none() && cases[at].tool.same(tool));
-            tools.push(match at {
-                Some(at) => {
-                    plan.feeds[at] = Some((r, pos));
-                    ToolSource::Case(at)
-                }
-                None => ToolSource::Tool(tool.clone()),
-            });
-        }
-        plan.requests.push(PlannedRequest {
-            lane,
-            catalog: id.to_owned(),
-            tools,
-        });
-    }
-    plan
 }
 
 fn side(pipeline: &dyn Pipeline, shaped: &Shaped, wire: &str, keep_records: bool) -> Side {
@@ -1019,6 +796,10 @@ pub fn execute(
     attach_wire_pairs(opts, &kept, &mut report.outcomes);
     report
 }
+
+#[path = "differential_plan.rs"]
+mod plan;
+pub use plan::{prepare, prepare_packed};
 
 #[cfg(test)]
 #[path = "differential_tests.rs"]

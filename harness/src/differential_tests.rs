@@ -659,7 +659,11 @@ fn packed_tools_give_the_report_parsed_ones_give() {
     let opts = DiffOptions {
         old: &v0,
         new: &v1,
-        lanes: vec![Lane::OpenaiStrict, Lane::GeminiOpenapi, Lane::AnthropicMessages],
+        lanes: vec![
+            Lane::OpenaiStrict,
+            Lane::GeminiOpenapi,
+            Lane::AnthropicMessages,
+        ],
         own_corpus: Vec::new(),
         external_corpus: vec![dir.path().to_owned()],
         ledger_dir: None,
