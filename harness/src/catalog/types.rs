@@ -142,8 +142,8 @@ pub(super) fn known_instances(obj: &Map<String, Value>) -> Vec<KnownInstance> {
 /// times its text's memory, and every tool would otherwise wait parsed
 /// for its cases (the 15-lane run over own + shared corpus held 433 MB
 /// once loaded, 2026-12-04). The text is serde_json's own output, and
-/// reading back what it wrote gives the same values (the build has
-/// `float_roundtrip`): a packed tool shapes to the same bytes.
+/// reading back what it wrote gives the same values (the workspace
+/// enables serde_json's `float_roundtrip`): a packed tool shapes to the same bytes.
 #[derive(Debug, Clone)]
 pub enum CorpusTool {
     Parsed {
