@@ -43,7 +43,9 @@ use crate::outcome::{
     CaseOutcome, CasePlan, Class, LedgerIssue, LedgerMatch, LedgerTable, RunReport, Side, WirePair,
 };
 use crate::pipeline::{Outcome, Pipeline, Shaped};
-use crate::prefix::{self, HeldPair, PlannedRequest, RenderedPair, RequestPlan, ToolSource};
+use crate::prefix::{
+    self, Held, HeldPair, HeldStore, PlannedRequest, RenderedPair, RequestPlan, ToolSource,
+};
 use crate::semantic;
 use crate::tool::Tool;
 use crate::verdict::{Verdict, rejected_by};
@@ -645,7 +647,11 @@ pub fn execute(
     let fresh: Vec<usize> = (0..requests.len()).filter(|&r| remaining[r] == 0).collect();
     let requests: Vec<Mutex<Option<PlannedRequest>>> =
         requests.into_iter().map(|r| Mutex::new(Some(r))).collect();
-    let mut slots: Vec<Vec<Option<HeldPair>>> = vec![Vec::new(); requests.len()];
+    // Each fed request's pairs so far, waiting in `store` (on disk).
+    let mut slots: Vec<Vec<Option<Held>>> = std::iter::repeat_with(Vec::new)
+        .take(requests.len())
+        .collect();
+    let mut store = HeldStore::new();
     // Each case moves into its tool's group; the group is taken by the
     // worker that runs it and dropped with its tool when it is done.
     let index = tool_groups(&cases);
@@ -757,12 +763,19 @@ pub fn execute(
                 if slot.is_empty() {
                     slot.resize_with(sizes[r], || None);
                 }
-                slot[pos] = Some(settle(&rendered));
+                slot[pos] = Some(match store.put(rendered) {
+                    Held::Memory(pair) => Held::Memory(settle(&pair)),
+                    on_disk @ Held::File { .. } => on_disk,
+                });
                 remaining[r] -= 1;
                 if remaining[r] == 0
                     && let Some(req) = take(&requests[r])
                 {
-                    compared.extend(compare_request(opts, &plans, &req, std::mem::take(slot)));
+                    let pairs = std::mem::take(slot)
+                        .into_iter()
+                        .map(|held| held.map(|h| store.take(h)))
+                        .collect();
+                    compared.extend(compare_request(opts, &plans, &req, pairs));
                 }
             }
             outcomes.push(settle(&outcome));

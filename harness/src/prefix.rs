@@ -116,6 +116,112 @@ impl HeldPair {
     }
 }
 
+/// Where held pairs wait for their requests: an unnamed temporary file
+/// (`tempfile`: the system removes it when it is closed, a crash too), so
+/// a large catalog's outputs on every lane wait on disk, not in memory
+/// (the shared corpus's Kubernetes catalog held 130 MB of compressed pairs
+/// over 15 lanes when its last tool finished). A pair waits in memory when
+/// no temporary file can be made or written. The file is emptied whenever
+/// no pair waits in it. The one module that uses `tempfile` outside tests.
+pub(crate) struct HeldStore {
+    file: Option<std::fs::File>,
+    /// Where the next pair goes.
+    end: u64,
+    /// Pairs in the file not yet taken back.
+    waiting: usize,
+    /// A write failed: every later pair waits in memory.
+    broken: bool,
+}
+
+/// One held pair: in the store's file (where, and its sides' lengths) or
+/// in memory.
+#[derive(Debug)]
+pub(crate) enum Held {
+    Memory(HeldPair),
+    File {
+        at: u64,
+        old: usize,
+        new: Option<usize>,
+    },
+}
+
+impl HeldStore {
+    /// A store on an unnamed temporary file (in memory if none can be made).
+    pub(crate) fn new() -> Self {
+        Self {
+            file: tempfile::tempfile().ok(),
+            end: 0,
+            waiting: 0,
+            broken: false,
+        }
+    }
+
+    /// Keep `pair` until [`take`](Self::take).
+    pub(crate) fn put(&mut self, pair: HeldPair) -> Held {
+        use std::io::{Seek as _, SeekFrom, Write as _};
+        let Some(file) = self.file.as_mut().filter(|_| !self.broken) else {
+            return Held::Memory(pair);
+        };
+        let at = self.end;
+        let written = file
+            .seek(SeekFrom::Start(at))
+            .and_then(|_| file.write_all(&pair.old))
+            .and_then(|()| pair.new.as_deref().map_or(Ok(()), |n| file.write_all(n)));
+        if written.is_err() {
+            self.broken = true;
+            return Held::Memory(pair);
+        }
+        let (old, new) = (pair.old.len(), pair.new.as_ref().map(|n| n.len()));
+        self.end += (old + new.unwrap_or(0)) as u64;
+        self.waiting += 1;
+        Held::File { at, old, new }
+    }
+
+    /// The pair `held` stands for. A pair the file does not give back (an
+    /// I/O error) comes back empty, and the request comparison reports it
+    /// as a tool no case rendered.
+    pub(crate) fn take(&mut self, held: Held) -> HeldPair {
+        use std::io::{Read as _, Seek as _, SeekFrom};
+        let (at, old, new) = match held {
+            Held::Memory(pair) => return pair,
+            Held::File { at, old, new } => (at, old, new),
+        };
+        let read = |file: &mut std::fs::File| -> std::io::Result<HeldPair> {
+            file.seek(SeekFrom::Start(at))?;
+            let mut side = |len: usize| -> std::io::Result<Box<[u8]>> {
+                let mut bytes = vec![0; len];
+                file.read_exact(&mut bytes)?;
+                Ok(bytes.into_boxed_slice())
+            };
+            let old = side(old)?;
+            let new = new.map(&mut side).transpose()?;
+            Ok(HeldPair { old, new })
+        };
+        let pair = self.file.as_mut().map(read);
+        self.waiting = self.waiting.saturating_sub(1);
+        if self.waiting == 0
+            && !self.broken
+            && let Some(file) = &self.file
+            && file.set_len(0).is_ok()
+        {
+            self.end = 0;
+        }
+        match pair {
+            Some(Ok(pair)) => pair,
+            _ => HeldPair {
+                old: Box::new([]),
+                new: None,
+            },
+        }
+    }
+
+    /// Bytes in the file (tests).
+    #[cfg(test)]
+    pub(crate) fn file_len(&self) -> u64 {
+        self.end
+    }
+}
+
 /// Shape and render one tool with both pipelines.
 pub(crate) fn render_pair(
     old: &dyn Pipeline,
@@ -278,23 +384,19 @@ pub(crate) fn compare(
 ) -> Vec<RequestOutcome> {
     let old_bytes: Vec<&str> = tools.iter().map(|t| t.old.as_str()).collect();
     let new_bytes: Vec<&str> = tools.iter().map(|t| t.new.as_str()).collect();
-    // One side and one kind at a time. A pipeline whose request reads no
-    // tool gets its tools' texts written as they are; for any other, the
-    // tools are parsed (key order preserved) for the kind's request and
-    // dropped once it is rendered. A catalog of a thousand large tools
-    // takes a few hundred megabytes as values: holding both sides' values,
-    // or one side's and a copy for the next kind, was the run's peak.
-    let requests = |p: &dyn Pipeline, bytes: &[&str]| -> Vec<Built> {
-        RequestKind::ALL
-            .iter()
-            .map(|&kind| build_from_texts(p, lane, kind, bytes))
-            .collect()
-    };
-    let old_built = requests(old, &old_bytes);
-    let new_built = requests(new, &new_bytes);
+    // One kind at a time, its two sides built when it is compared and
+    // dropped after (but the new turn request, which the other kinds'
+    // tools must equal). A pipeline whose request reads no tool gets its
+    // tools' texts written as they are; for any other, the tools are
+    // parsed (key order preserved) for the kind's request and dropped once
+    // it is rendered. A catalog of a thousand large tools takes a few
+    // hundred megabytes as values, and tens as one request's bytes: every
+    // side and kind held at once was the run's peak.
     let mut out = Vec::new();
     let mut turn_tools: Option<(RequestBody, Option<std::ops::Range<usize>>)> = None;
-    for ((&kind, ob), nb) in RequestKind::ALL.iter().zip(old_built).zip(new_built) {
+    for &kind in RequestKind::ALL {
+        let ob = build_from_texts(old, lane, kind, &old_bytes);
+        let nb = build_from_texts(new, lane, kind, &new_bytes);
         let difference = first_difference(ob.body.bytes.as_bytes(), nb.body.bytes.as_bytes())
             .map(|at| locate(&ob.body, &nb.body, at));
         let mut issues = Vec::new();
@@ -570,6 +672,70 @@ mod tests {
         // Held compressed: the repeated text takes a fraction of its bytes.
         let held = HeldPair::hold(&pair(&long, &long));
         assert!(held.old.len() < long.len() / 10, "{} bytes", held.old.len());
+    }
+
+    #[test]
+    fn the_store_gives_back_each_pair_in_any_order_and_empties_its_file() {
+        let pair = |old: &str, new: &str| RenderedPair {
+            old: old.to_owned(),
+            new: new.to_owned(),
+        };
+        let long = format!(r#"{{"name":"é","d":"{}"}}"#, "ab".repeat(5000));
+        let pairs = [
+            pair(&long, &long),
+            pair(&long, r#"{"name":"é"}"#),
+            pair("", "{}"),
+            pair("x", "x"),
+        ];
+        let mut store = HeldStore::new();
+        let mut held: Vec<Option<Held>> = pairs
+            .iter()
+            .map(|p| Some(store.put(HeldPair::hold(p))))
+            .collect();
+        assert!(
+            held.iter()
+                .flatten()
+                .all(|h| matches!(h, Held::File { .. }))
+        );
+        let written = store.file_len();
+        assert!(written > 0);
+        for i in [2, 0, 3] {
+            let back = store.take(held[i].take().unwrap()).release();
+            assert_eq!(
+                (back.old, back.new),
+                (pairs[i].old.clone(), pairs[i].new.clone())
+            );
+            // Emptied only when no pair waits.
+            assert_eq!(store.file_len(), written);
+        }
+        let back = store.take(held[1].take().unwrap()).release();
+        assert_eq!(
+            (back.old, back.new),
+            (pairs[1].old.clone(), pairs[1].new.clone())
+        );
+        assert_eq!(store.file_len(), 0);
+        // The next pair starts the file again.
+        let again = store.put(HeldPair::hold(&pairs[2]));
+        assert!(matches!(again, Held::File { at: 0, .. }), "{again:?}");
+        let back = store.take(again).release();
+        assert_eq!(
+            (back.old, back.new),
+            (pairs[2].old.clone(), pairs[2].new.clone())
+        );
+        // Without a file, pairs wait in memory.
+        let mut memory = HeldStore {
+            file: None,
+            end: 0,
+            waiting: 0,
+            broken: false,
+        };
+        let kept = memory.put(HeldPair::hold(&pairs[1]));
+        assert!(matches!(kept, Held::Memory(_)));
+        let back = memory.take(kept).release();
+        assert_eq!(
+            (back.old, back.new),
+            (pairs[1].old.clone(), pairs[1].new.clone())
+        );
     }
 
     fn compare_all(

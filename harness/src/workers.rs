@@ -30,7 +30,7 @@ use std::any::Any;
 use std::collections::BTreeMap;
 use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::mpsc::{self, RecvTimeoutError, Sender};
+use std::sync::mpsc::{self, RecvTimeoutError, Sender, SyncSender};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
@@ -47,13 +47,19 @@ pub(crate) enum Finished<T> {
 /// payload of its panic.
 type Sent<T> = (usize, Result<T, Box<dyn Any + Send>>);
 
+/// Results a worker of [`scoped`] may finish before `on_done` takes them.
+const AHEAD: usize = 4;
+
 /// Run `work(i)` for every `i` in `0..count` on at most `jobs` scoped
 /// threads named `<name>-<w>` (0 counts as 1), each taking the next index
 /// until none is left; `on_done(i, value)` runs on the calling thread as
 /// each job finishes, in completion order. A job's panic stops the handing
 /// out of indices and is re-raised here once the jobs already running have
 /// finished. Long-lived workers, not a thread per job: a run has one job
-/// per case, hundreds of thousands of them.
+/// per case, hundreds of thousands of them. The workers stay at most
+/// [`AHEAD`] results per worker ahead of `on_done`: while it is busy (a
+/// large catalog's whole requests compared on the calling thread) their
+/// results do not pile up in memory.
 pub(crate) fn scoped<T: Send>(
     name: &str,
     jobs: usize,
@@ -63,11 +69,11 @@ pub(crate) fn scoped<T: Send>(
 ) {
     let next = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);
-    let (done, results) = mpsc::channel::<Sent<T>>();
+    let (done, results) = mpsc::sync_channel::<Sent<T>>(AHEAD * jobs.max(1));
     let mut panic = None;
     std::thread::scope(|scope| {
         let (next, stop) = (&next, &stop);
-        let worker = |done: Sender<Sent<T>>| {
+        let worker = |done: SyncSender<Sent<T>>| {
             move || {
                 while !stop.load(Ordering::Relaxed) {
                     let i = next.fetch_add(1, Ordering::Relaxed);
@@ -92,11 +98,19 @@ pub(crate) fn scoped<T: Send>(
                 started += 1;
             }
         }
-        if started == 0 {
-            // Every thread refused: the jobs run here (results are queued).
-            worker(done.clone())();
-        }
         drop(done);
+        if started == 0 {
+            // Every thread refused: the jobs run here, one after another.
+            for i in 0..count {
+                match catch_unwind(AssertUnwindSafe(|| work(i))) {
+                    Ok(v) => on_done(i, v),
+                    Err(payload) => {
+                        panic = Some(payload);
+                        break;
+                    }
+                }
+            }
+        }
         for (i, result) in results {
             match result {
                 Ok(v) if panic.is_none() => on_done(i, v),
@@ -236,6 +250,28 @@ mod tests {
             delivered_scoped(1, 5),
             [(0, 0), (1, 10), (2, 20), (3, 30), (4, 40)]
         );
+    }
+
+    #[test]
+    fn scoped_workers_wait_while_on_done_is_busy() {
+        let started = AtomicUsize::new(0);
+        let work = |i: usize| {
+            started.fetch_add(1, Ordering::SeqCst);
+            i
+        };
+        let mut seen = None;
+        let mut delivered = 0;
+        scoped("t", 2, 200, &work, &mut |_, _| {
+            if seen.is_none() {
+                std::thread::sleep(Duration::from_millis(200));
+                seen = Some(started.load(Ordering::SeqCst));
+            }
+            delivered += 1;
+        });
+        // The one taken, a full channel, and one more each worker waits to
+        // hand over; unbounded, all 200 would have run by then.
+        assert!(seen.unwrap() <= 1 + 2 * AHEAD + 2, "{seen:?} started");
+        assert_eq!(delivered, 200);
     }
 
     #[test]
