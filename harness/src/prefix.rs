@@ -650,13 +650,21 @@ mod tests {
         assert_eq!(named, 3 * Lane::ALL.len() * 2 * tools.len());
     }
 
-    #[test]
-    fn a_held_pair_gives_back_the_bytes_it_was_given() {
-        let pair = |old: &str, new: &str| RenderedPair {
+    fn pair(old: &str, new: &str) -> RenderedPair {
+        RenderedPair {
             old: old.to_owned(),
             new: new.to_owned(),
-        };
-        let long = format!(r#"{{"name":"é","d":"{}"}}"#, "ab".repeat(5000));
+        }
+    }
+
+    /// A tool's text that compresses well.
+    fn long_tool() -> String {
+        format!(r#"{{"name":"é","d":"{}"}}"#, "ab".repeat(5000))
+    }
+
+    #[test]
+    fn a_held_pair_gives_back_the_bytes_it_was_given() {
+        let long = long_tool();
         for p in [
             pair(&long, &long),
             pair(&long, r#"{"name":"é"}"#),
@@ -676,11 +684,7 @@ mod tests {
 
     #[test]
     fn the_store_gives_back_each_pair_in_any_order_and_empties_its_file() {
-        let pair = |old: &str, new: &str| RenderedPair {
-            old: old.to_owned(),
-            new: new.to_owned(),
-        };
-        let long = format!(r#"{{"name":"é","d":"{}"}}"#, "ab".repeat(5000));
+        let long = long_tool();
         let pairs = [
             pair(&long, &long),
             pair(&long, r#"{"name":"é"}"#),
