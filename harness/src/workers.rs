@@ -47,8 +47,11 @@ pub(crate) enum Finished<T> {
 /// payload of its panic.
 type Sent<T> = (usize, Result<T, Box<dyn Any + Send>>);
 
-/// Results a worker of [`scoped`] may finish before `on_done` takes them.
-const AHEAD: usize = 4;
+/// Results a worker of [`scoped`] may finish before `on_done` takes them:
+/// enough to keep the workers busy through a second or so of `on_done`
+/// work (a progress snapshot, a large catalog's requests), few enough
+/// that what waits stays small (64 tool groups of a run per worker).
+const AHEAD: usize = 64;
 
 /// Run `work(i)` for every `i` in `0..count` on at most `jobs` scoped
 /// threads named `<name>-<w>` (0 counts as 1), each taking the next index
@@ -261,7 +264,7 @@ mod tests {
         };
         let mut seen = None;
         let mut delivered = 0;
-        scoped("t", 2, 200, &work, &mut |_, _| {
+        scoped("t", 2, 1000, &work, &mut |_, _| {
             if seen.is_none() {
                 std::thread::sleep(Duration::from_millis(200));
                 seen = Some(started.load(Ordering::SeqCst));
@@ -269,9 +272,9 @@ mod tests {
             delivered += 1;
         });
         // The one taken, a full channel, and one more each worker waits to
-        // hand over; unbounded, all 200 would have run by then.
+        // hand over; unbounded, all 1,000 would have run by then.
         assert!(seen.unwrap() <= 1 + 2 * AHEAD + 2, "{seen:?} started");
-        assert_eq!(delivered, 200);
+        assert_eq!(delivered, 1000);
     }
 
     #[test]
