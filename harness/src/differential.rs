@@ -104,7 +104,8 @@ pub struct Inputs {
     pub requests: RequestPlan,
 }
 
-fn side(pipeline: &dyn Pipeline, shaped: &Shaped, wire: &str, keep_records: bool) -> Side {
+/// `sha256`: of the rendered wire tool.
+fn side(pipeline: &dyn Pipeline, shaped: &Shaped, sha256: String, keep_records: bool) -> Side {
     let detail = match &shaped.outcome {
         Outcome::Shaped => None,
         Outcome::FailedClosed { reason } => Some(reason.clone()),
@@ -114,7 +115,7 @@ fn side(pipeline: &dyn Pipeline, shaped: &Shaped, wire: &str, keep_records: bool
         pipeline: pipeline.id(),
         outcome: shaped.outcome.kind(),
         detail,
-        sha256: diff::sha256_hex(wire),
+        sha256,
         degradations: if keep_records {
             shaped.degradations.clone()
         } else {
@@ -164,8 +165,8 @@ fn unreadable(
         class: Class::Errored,
         tags: Vec::new(),
         ledger: Vec::new(),
-        old: side(old, &shaped, "", true),
-        new: side(new, &shaped, "", true),
+        old: side(old, &shaped, diff::sha256_hex(""), true),
+        new: side(new, &shaped, diff::sha256_hex(""), true),
         violations: Vec::new(),
         wire: None,
         verdict: None,
@@ -194,7 +195,14 @@ fn run_case_rendered(
     violations.sort();
     let (wa, wb) = (lane.render(&a.tool), lane.render(&b.tool));
     let (sa, sb) = (crate::schema::to_bytes(&wa), crate::schema::to_bytes(&wb));
-    let comparison = diff::compare(&wa, &wb);
+    // Each output's hash, once (the same bytes, the same hash).
+    let hb = diff::sha256_hex(&sb);
+    let ha = if sa == sb {
+        hb.clone()
+    } else {
+        diff::sha256_hex(&sa)
+    };
+    let comparison = diff::compare(&wa, &wb, (&sa, &sb));
     let errored = a.outcome.id() == "errored" || b.outcome.id() == "errored";
     let tags = diff::change_tags(&a, &b, comparison);
     let mut stale = Vec::new();
@@ -204,14 +212,7 @@ fn run_case_rendered(
     } else if comparison == Comparison::Identical {
         Class::Identical
     } else {
-        let verdict = ledger.map(|l| {
-            l.judge(
-                &case.plan.case,
-                case.external,
-                &tags,
-                &diff::sha256_hex(&sb),
-            )
-        });
+        let verdict = ledger.map(|l| l.judge(&case.plan.case, case.external, &tags, &hb));
         let verdict = verdict.unwrap_or_default();
         stale = verdict.stale;
         matches = verdict.matches;
@@ -306,7 +307,7 @@ fn run_case_rendered(
     }
     // Every `[[pin]]` holds on the new bytes, identical to the old or not.
     let (pins, pin_breaks) = ledger
-        .map(|l| l.check_pins(&case.plan.case, case.external, &diff::sha256_hex(&sb)))
+        .map(|l| l.check_pins(&case.plan.case, case.external, &hb))
         .unwrap_or_default();
     matches.extend(pins);
     // Records are kept for failing cases only (the report stays small; any
@@ -320,9 +321,9 @@ fn run_case_rendered(
             && !declared(LedgerTable::Narrowing))
         || (new_semantic.silent && !declared(LedgerTable::Widening));
     let keep = keep || !pin_breaks.is_empty();
-    let mut old_side = side(old, &a, &sa, keep);
+    let mut old_side = side(old, &a, ha, keep);
     old_side.rejected_by = old_rejected;
-    let mut new_side = side(new, &b, &sb, keep);
+    let mut new_side = side(new, &b, hb, keep);
     new_side.rejected_by = new_rejected;
     let new_semantic = Arc::new(new_semantic);
     old_side.semantic = Some(old_semantic.map_or_else(|| Arc::clone(&new_semantic), Arc::new));

@@ -41,9 +41,13 @@ pub(crate) struct Validator(jsonschema::Validator);
 impl Validator {
     /// Compile `schema`; the error says why it cannot judge instances (an
     /// invalid keyword value, an unresolvable `$ref`, a pattern the regex
-    /// engine does not take, …).
-    pub(crate) fn compile(schema: &Value) -> Result<Self, String> {
+    /// engine does not take, …). The `pattern`s' regexes come from
+    /// `patterns` and new ones are left there: the schemas one tool is
+    /// shaped into repeat its patterns, and a regex compiles to the same
+    /// matcher every time (a failed one fails the same way).
+    pub(crate) fn compile(schema: &Value, patterns: &Patterns) -> Result<Self, String> {
         jsonschema::options()
+            .with_pattern_cache(patterns.0.clone())
             .should_validate_formats(true)
             .should_ignore_unknown_formats(true)
             .build(schema)
@@ -56,6 +60,11 @@ impl Validator {
         self.0.is_valid(instance)
     }
 }
+
+/// Compiled `pattern` regexes that [`Validator::compile`] reuses
+/// between the validators it builds (kept as long as the value lives).
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Patterns(jsonschema::PatternCache);
 
 /// A compile error as the same words on every run: with several
 /// unresolvable references the crate names whichever it meets first, in an
@@ -275,13 +284,33 @@ mod tests {
             "a": {"$ref": "node"},
             "b": {"$ref": "tree"}
         }});
-        let Err(message) = Validator::compile(&schema) else {
+        let Err(message) = Validator::compile(&schema, &Patterns::default()) else {
             panic!("compiles");
         };
         assert_eq!(
             message,
             "a referenced resource is not present in a registry and retrieving it failed: No base URI is available"
         );
+    }
+
+    /// A validator built from shared patterns judges as one built afresh,
+    /// and a pattern that failed fails again with the same words.
+    #[test]
+    fn shared_patterns_judge_and_fail_as_fresh_ones() {
+        let patterns = Patterns::default();
+        let schema = json!({"properties": {"a": {"type": "string", "pattern": "^x+$"}}});
+        let moved = json!({"items": {"type": "string", "pattern": "^x+$"}});
+        let first = Validator::compile(&schema, &patterns).expect("compiles");
+        let again = Validator::compile(&moved, &patterns).expect("compiles");
+        assert!(first.accepts(&json!({"a": "xx"})));
+        assert!(!first.accepts(&json!({"a": "xy"})));
+        assert!(again.accepts(&json!(["x", "xxx"])));
+        assert!(!again.accepts(&json!(["x", "y"])));
+        let bad = json!({"properties": {"a": {"pattern": "(x"}}});
+        let fresh = Validator::compile(&bad, &Patterns::default()).err();
+        assert!(fresh.is_some());
+        assert_eq!(Validator::compile(&bad, &patterns).err(), fresh);
+        assert_eq!(Validator::compile(&bad, &patterns).err(), fresh);
     }
 
     #[test]

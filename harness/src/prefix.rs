@@ -272,10 +272,12 @@ fn build_from_texts(p: &dyn Pipeline, lane: Lane, kind: RequestKind, texts: &[&s
     build(p, lane, kind, tools)
 }
 
-fn side(p: &dyn Pipeline, b: &Built) -> RequestSide {
+/// `same`: the other side's request, when its bytes are `b`'s (its
+/// hash is `b`'s too).
+fn side(p: &dyn Pipeline, b: &Built, same: Option<&RequestSide>) -> RequestSide {
     RequestSide {
         pipeline: p.id(),
-        sha256: diff::sha256_hex(&b.body.bytes),
+        sha256: same.map_or_else(|| diff::sha256_hex(&b.body.bytes), |s| s.sha256.clone()),
         bytes: b.body.bytes.len(),
         changes: b
             .changes
@@ -520,14 +522,17 @@ pub(crate) fn compare(
             },
             |i| i.class,
         );
+        let old_side = side(old, &ob, None);
+        // The same bytes have the same hash.
+        let new_side = side(new, &nb, difference.is_none().then_some(&old_side));
         out.push(RequestOutcome {
             lane,
             catalog: catalog.to_owned(),
             kind,
             tools: tools.len(),
             class,
-            old: side(old, &ob),
-            new: side(new, &nb),
+            old: old_side,
+            new: new_side,
             difference,
             issues,
         });

@@ -10,7 +10,7 @@ use serde_json::Value;
 use crate::catalog::KnownInstance;
 use crate::degradation::Degradation;
 use crate::lane::Lane;
-use crate::metaschema::Validator;
+use crate::metaschema::{Patterns, Validator};
 use crate::tool::Tool;
 
 use super::class::{Losses, NarrowingKind, SemanticClass, Semantics, constraints, descriptions};
@@ -33,6 +33,9 @@ pub(crate) struct Original {
     /// one the original names nowhere), each with the original's verdict
     /// on its canonical form.
     judged: Result<Vec<(Instance, Value, bool)>, String>,
+    /// The regexes of the patterns compiled for this tool, reused by the
+    /// validators of its shaped outputs.
+    patterns: Patterns,
 }
 
 /// Corpus instances judged per tool, at most (JSON-Schema-Test-Suite
@@ -47,6 +50,7 @@ impl Original {
     pub(crate) fn of(tool: &Tool, known: &[KnownInstance]) -> Self {
         let mut schema = tool.input_schema.clone();
         draft3_required(&mut schema, 0);
+        let patterns = Patterns::default();
         let mut nodes = 0usize;
         let _ = crate::schema::visit(&schema, &mut |_, _| nodes += 1);
         let judged = if nodes > MAX_NODES {
@@ -54,7 +58,7 @@ impl Original {
                 "original schema: {nodes} subschemas, over the {MAX_NODES} this check judges"
             ))
         } else {
-            Validator::compile(&schema).map_err(|e| format!("original schema: {e}"))
+            Validator::compile(&schema, &patterns).map_err(|e| format!("original schema: {e}"))
         };
         let judged = judged.map(|v| {
             let views = Views::default();
@@ -91,6 +95,7 @@ impl Original {
             constraints: OnceLock::new(),
             schema,
             judged,
+            patterns,
         }
     }
 
@@ -127,7 +132,7 @@ impl Original {
             }
             openapi_nullable(&mut schema, 0);
         }
-        let validator = match Validator::compile(&schema) {
+        let validator = match Validator::compile(&schema, &self.patterns) {
             Ok(v) => v,
             Err(e) => return Semantics::unjudged(format!("shaped schema: {e}")),
         };
@@ -173,7 +178,7 @@ impl Original {
                                 let mut s = self.schema.clone();
                                 openapi_nullable(&mut s, 0);
                                 (s != self.schema)
-                                    .then(|| Validator::compile(&s).ok())
+                                    .then(|| Validator::compile(&s, &self.patterns).ok())
                                     .flatten()
                             })
                             .as_ref()
@@ -190,7 +195,9 @@ impl Original {
                             .get_or_insert_with(|| {
                                 let mut s = schema.clone();
                                 openapi_nullable(&mut s, 0);
-                                (s != schema).then(|| Validator::compile(&s).ok()).flatten()
+                                (s != schema)
+                                    .then(|| Validator::compile(&s, &self.patterns).ok())
+                                    .flatten()
                             })
                             .as_ref()
                     });
@@ -228,9 +235,11 @@ fn renames(records: &[Degradation]) -> impl Iterator<Item = (String, &str)> {
 }
 
 /// What a judgement depends on besides the original: whether the wire
-/// reads `nullable` as OpenAPI does, the renamed root keys, and the shaped
-/// tool.
-type SeenKey = (bool, Vec<(String, String)>, Tool);
+/// reads `nullable` as OpenAPI does, the renamed root keys, and of the
+/// shaped tool its description and its schema ([`Original::judge`] reads
+/// nothing else of it: outputs that differ only in the tool's name or
+/// `strict` flag judge alike).
+type SeenKey = (bool, Vec<(String, String)>, Option<String>, Value);
 
 /// One tool's semantic judgements in a run, shared by its cases on every
 /// lane and by both pipelines: the original side is computed once (when
@@ -264,7 +273,12 @@ impl<'a> Shared<'a> {
             .seen
             .borrow()
             .iter()
-            .find(|((o, r, t), _)| *o == openapi && *r == renamed && t == shaped)
+            .find(|((o, r, d, schema), _)| {
+                *o == openapi
+                    && *r == renamed
+                    && *d == shaped.description
+                    && *schema == shaped.input_schema
+            })
             .map(|(_, s)| s.clone());
         if let Some(s) = hit {
             return s;
@@ -273,9 +287,13 @@ impl<'a> Shared<'a> {
             .original
             .get_or_init(|| Original::of(self.tool, self.known))
             .judge(lane, shaped, records);
-        self.seen
-            .borrow_mut()
-            .push(((openapi, renamed, shaped.clone()), s.clone()));
+        let key = (
+            openapi,
+            renamed,
+            shaped.description.clone(),
+            shaped.input_schema.clone(),
+        );
+        self.seen.borrow_mut().push((key, s.clone()));
         s
     }
 }

@@ -606,3 +606,30 @@ fn shared_judgements_are_reused_only_for_the_same_renames_and_reading() {
         ]
     );
 }
+
+/// The shared verdicts are keyed by what a judgement reads of the shaped
+/// tool: its description counts (it decides `silent`), its name and
+/// `strict` flag do not.
+#[test]
+fn shared_verdicts_follow_the_description_not_the_name_or_strict() {
+    let original =
+        json!({"type": "object", "properties": {"q": {"type": "string", "maxLength": 5}}});
+    let stripped = json!({"type": "object", "properties": {"q": {"type": "string"}}});
+    let tool = Tool::new("t", original);
+    let fresh = Original::of(&tool, &[]);
+    let shared = Shared::new(&tool, &[]);
+    let silent = Tool::new("t", stripped.clone());
+    let told = Tool::new("t", stripped.clone()).with_description("q: maxLength 5.");
+    let mut renamed = Tool::new("t_1", stripped);
+    renamed.strict = Some(true);
+    let got: Vec<bool> = [&silent, &told, &renamed, &told]
+        .into_iter()
+        .map(|shaped| {
+            let got = shared.judge(Lane::OpenaiChat, shaped, &[]);
+            assert_eq!(got, fresh.judge(Lane::OpenaiChat, shaped, &[]));
+            assert_eq!(got.class, SemanticClass::Widened);
+            got.silent
+        })
+        .collect();
+    assert_eq!(got, [true, false, true, false]);
+}

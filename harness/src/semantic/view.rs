@@ -327,14 +327,20 @@ pub(super) fn fill<'a, 'i>(at: Pair<'a>, instance: &'i Value, depth: usize) -> C
         Value::Array(a) => match items_of(sroot, snode, 0) {
             Some(s) => {
                 let o = items_of(oroot, onode, 0);
-                let filled: Vec<Cow<'i, Value>> =
-                    a.iter().map(|v| fill(child(o, s), v, depth + 1)).collect();
-                if filled.iter().all(|v| matches!(v, Cow::Borrowed(_))) {
+                // Copied only from the first item filled on.
+                let mut items = a.iter().enumerate();
+                let first = items.find_map(|(i, v)| match fill(child(o, s), v, depth + 1) {
+                    Cow::Owned(v) => Some((i, v)),
+                    Cow::Borrowed(_) => None,
+                });
+                let Some((at, filled)) = first else {
                     return Cow::Borrowed(instance);
-                }
-                Cow::Owned(Value::Array(
-                    filled.into_iter().map(Cow::into_owned).collect(),
-                ))
+                };
+                let mut out = Vec::with_capacity(a.len());
+                out.extend(a[..at].iter().cloned());
+                out.push(filled);
+                out.extend(items.map(|(_, v)| fill(child(o, s), v, depth + 1).into_owned()));
+                Cow::Owned(Value::Array(out))
             }
             None => Cow::Borrowed(instance),
         },
