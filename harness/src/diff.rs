@@ -40,7 +40,10 @@ pub(crate) enum Comparison {
 pub(crate) fn compare(old: &Value, new: &Value, bytes: (&str, &str)) -> Comparison {
     if bytes.0 == bytes.1 {
         Comparison::Identical
-    } else if canonical(old) == canonical(new) {
+    } else if old == new {
+        // Objects compare as maps (serde_json's map is an `IndexMap`, equal
+        // to another with the same entries in any order): equal is equal
+        // after sorting every object's keys, without sorting them.
         Comparison::Reordered
     } else {
         Comparison::Different
@@ -153,6 +156,18 @@ mod tests {
         );
         assert_eq!(
             cmp(json!({"a":[1,2]}), json!({"a":[2,1]})),
+            Comparison::Different
+        );
+        // Key order anywhere inside, arrays of objects too.
+        assert_eq!(
+            cmp(
+                json!({"a":{"x":1,"y":[{"p":1,"q":2}]}}),
+                json!({"a":{"y":[{"q":2,"p":1}],"x":1}})
+            ),
+            Comparison::Reordered
+        );
+        assert_eq!(
+            cmp(json!({"a":{"x":1,"y":2}}), json!({"a":{"y":2,"x":1.0}})),
             Comparison::Different
         );
     }

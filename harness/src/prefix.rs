@@ -255,10 +255,22 @@ fn build(p: &dyn Pipeline, lane: Lane, kind: RequestKind, tools: Vec<Value>) -> 
 /// request reads no tool ([`Pipeline::requests_count_tools_only`]; the
 /// same bytes, test `requests_from_texts_are_the_requests_from_values`),
 /// else from the parsed tools (key order preserved).
-fn build_from_texts(p: &dyn Pipeline, lane: Lane, kind: RequestKind, texts: &[&str]) -> Built {
+/// `names`: each text's wire tool name, when the caller has them
+/// ([`crate::request::wire_tool_name_in`]; else read here).
+fn build_from_texts(
+    p: &dyn Pipeline,
+    lane: Lane,
+    kind: RequestKind,
+    texts: &[&str],
+    names: Option<&[String]>,
+) -> Built {
     if p.requests_count_tools_only() {
         let shaped = p.shape_whole_request(lane, kind, vec![Value::Null; texts.len()]);
-        if let Some(body) = RequestBody::render_texts(lane, kind, &shaped.parts, texts) {
+        let body = match names {
+            Some(names) => RequestBody::render_named_texts(lane, kind, &shaped.parts, texts, names),
+            None => RequestBody::render_texts(lane, kind, &shaped.parts, texts),
+        };
+        if let Some(body) = body {
             return Built {
                 body,
                 changes: shaped.changes,
@@ -386,6 +398,14 @@ pub(crate) fn compare(
 ) -> Vec<RequestOutcome> {
     let old_bytes: Vec<&str> = tools.iter().map(|t| t.old.as_str()).collect();
     let new_bytes: Vec<&str> = tools.iter().map(|t| t.new.as_str()).collect();
+    // Each tool's wire name, read once for every kind's request.
+    let wire_names = |texts: &[&str]| -> Vec<String> {
+        texts
+            .iter()
+            .map(|t| crate::request::wire_tool_name_in(lane, t))
+            .collect()
+    };
+    let (old_names, new_names) = (wire_names(&old_bytes), wire_names(&new_bytes));
     // One kind at a time, its two sides built when it is compared and
     // dropped after (but the new turn request, which the other kinds'
     // tools must equal). A pipeline whose request reads no tool gets its
@@ -397,8 +417,8 @@ pub(crate) fn compare(
     let mut out = Vec::new();
     let mut turn_tools: Option<(RequestBody, Option<std::ops::Range<usize>>)> = None;
     for &kind in RequestKind::ALL {
-        let ob = build_from_texts(old, lane, kind, &old_bytes);
-        let nb = build_from_texts(new, lane, kind, &new_bytes);
+        let ob = build_from_texts(old, lane, kind, &old_bytes, Some(&old_names));
+        let nb = build_from_texts(new, lane, kind, &new_bytes, Some(&new_names));
         let difference = first_difference(ob.body.bytes.as_bytes(), nb.body.bytes.as_bytes())
             .map(|at| locate(&ob.body, &nb.body, at));
         let mut issues = Vec::new();
@@ -631,7 +651,7 @@ mod tests {
                 let texts: Vec<&str> = texts.iter().map(String::as_str).collect();
                 for &kind in RequestKind::ALL {
                     for texts in [&texts[..], &[]] {
-                        let fast = build_from_texts(&p, lane, kind, texts);
+                        let fast = build_from_texts(&p, lane, kind, texts, None);
                         let values = texts
                             .iter()
                             .map(|t| serde_json::from_str(t).unwrap())

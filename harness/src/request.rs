@@ -273,7 +273,7 @@ pub(crate) fn wire_tool_name(lane: Lane, tool: &Value) -> String {
 
 /// The name of a rendered wire tool given as its compact JSON text (what
 /// [`wire_tool_name`] reads from the value, without building one).
-fn wire_tool_name_in(lane: Lane, text: &str) -> String {
+pub(crate) fn wire_tool_name_in(lane: Lane, text: &str) -> String {
     #[derive(serde::Deserialize)]
     struct Named {
         #[serde(default)]
@@ -310,8 +310,8 @@ enum ToolsIn<'a> {
     /// Wire tool values, serialized here.
     Values(&'a [Value]),
     /// Each wire tool's compact JSON text, as [`crate::schema::to_bytes`]
-    /// gave it: written as is.
-    Texts(&'a [&'a str]),
+    /// gave it: written as is, with its name ([`wire_tool_name_in`]).
+    Texts(&'a [&'a str], &'a [String]),
 }
 
 /// Writes one JSON object member by member, keeping ranges.
@@ -384,7 +384,7 @@ impl BodyWriter {
         });
         let count = match tools {
             ToolsIn::Values(v) => v.len(),
-            ToolsIn::Texts(t) => t.len(),
+            ToolsIn::Texts(t, _) => t.len(),
         };
         for i in 0..count {
             if i > 0 {
@@ -396,9 +396,9 @@ impl BodyWriter {
                     self.out.push_str(&crate::schema::to_bytes(&v[i]));
                     wire_tool_name(lane, &v[i])
                 }
-                ToolsIn::Texts(t) => {
+                ToolsIn::Texts(t, names) => {
                     self.out.push_str(t[i]);
-                    wire_tool_name_in(lane, t[i])
+                    names.get(i).cloned().unwrap_or_default()
                 }
             };
             self.tools.push(at..self.out.len());
@@ -436,13 +436,27 @@ impl RequestBody {
         parts: &RequestParts,
         texts: &[&str],
     ) -> Option<Self> {
+        let names: Vec<String> = texts.iter().map(|t| wire_tool_name_in(lane, t)).collect();
+        Self::render_named_texts(lane, kind, parts, texts, &names)
+    }
+
+    /// [`render_texts`](Self::render_texts) with each text's tool name
+    /// given (`names[i]`: [`wire_tool_name_in`] of `texts[i]`), for a
+    /// caller that renders the same tools into several requests.
+    pub(crate) fn render_named_texts(
+        lane: Lane,
+        kind: RequestKind,
+        parts: &RequestParts,
+        texts: &[&str],
+        names: &[String],
+    ) -> Option<Self> {
         match &parts.tools {
             Some(tools) if tools.len() != texts.len() => None,
             Some(_) => Some(Self::render_with(
                 lane,
                 kind,
                 parts,
-                Some(ToolsIn::Texts(texts)),
+                Some(ToolsIn::Texts(texts, names)),
             )),
             None => Some(Self::render_with(lane, kind, parts, None)),
         }
