@@ -121,6 +121,13 @@ impl Original {
             Ok(j) => j,
             Err(e) => return Semantics::unjudged(e.clone()),
         };
+        let renames: HashMap<String, &str> = renames(records).collect();
+        // The original itself (what a verbatim pipeline ships), read as it
+        // was read above: nothing is filled, the validator is the
+        // original's, so every instance judges as it did.
+        if lane != Lane::GeminiOpenapi && renames.is_empty() && shaped.input_schema == self.schema {
+            return Semantics::plain(SemanticClass::Preserved, judged.len());
+        }
         let mut schema = shaped.input_schema.clone();
         if lane == Lane::GeminiOpenapi {
             // A declaration without `parameters` (`null`) takes no
@@ -143,7 +150,6 @@ impl Original {
         // `nullable: true` means "or null" there too: a null the original
         // allows that way is no widening (compiled when first needed).
         let mut original_openapi: Option<Option<Validator>> = None;
-        let renames: HashMap<String, &str> = renames(records).collect();
         // The translations read the original's root under the wire's key
         // names, so a renamed required key is not mistaken for an optional
         // one strict mode made required (and filled with null).

@@ -633,3 +633,33 @@ fn shared_verdicts_follow_the_description_not_the_name_or_strict() {
         .collect();
     assert_eq!(got, [true, false, true, false]);
 }
+
+/// An output that is the original judges as the original; with root keys
+/// the records rename, the same schema is judged for what the wire makes
+/// of it.
+#[test]
+fn the_original_itself_is_preserved_unless_its_keys_are_renamed() {
+    let schema = json!({
+        "type": "object",
+        "properties": {"n": {"type": "integer", "nullable": true}, "a:b": {"type": "string"}},
+        "required": ["n"],
+        "additionalProperties": false
+    });
+    let tool = Tool::new("t", schema.clone());
+    let original = Original::of(&tool, &[]);
+    let same = Tool::new("t", schema);
+    let plain = original.judge(Lane::OpenaiChat, &same, &[]);
+    assert_eq!(plain.class, SemanticClass::Preserved);
+    assert!(plain.instances > 10, "{plain:?}");
+    assert_eq!(plain.disagreements, Vec::<usize>::new());
+    // Gemini reads `nullable` as OpenAPI does, and so the author's own.
+    assert_eq!(original.judge(Lane::GeminiOpenapi, &same, &[]), plain);
+    // Arguments sent as `a_b`, which the schema does not declare.
+    let record = rename_record(Lane::OpenaiChat, "a:b", "a_b");
+    assert_eq!(
+        original
+            .judge(Lane::OpenaiChat, &same, std::slice::from_ref(&record))
+            .class,
+        SemanticClass::Narrowed
+    );
+}
