@@ -574,11 +574,26 @@ impl WireCandidates {
 /// lane's cases in key order, so every lane gets its share. Deterministic:
 /// the choice depends only on the sorted outcomes.
 fn attach_wire_pairs(opts: &DiffOptions<'_>, kept: &WireCandidates, outcomes: &mut [CaseOutcome]) {
-    for i in wire_choice(outcomes, MAX_WIRE_PAIRS) {
-        let (lane, case) = (outcomes[i].lane, outcomes[i].case.as_str());
-        let pair = kept
-            .get(lane, case)
-            .map(|tool| wire_pair(opts.old, opts.new, lane, tool));
+    let chosen = wire_choice(outcomes, MAX_WIRE_PAIRS);
+    let mut pairs: Vec<Option<WirePair>> = vec![None; chosen.len()];
+    // Made on the worker threads (a large pair's diff takes seconds),
+    // each into its own place.
+    let held: &[CaseOutcome] = outcomes;
+    let work = |k: usize| {
+        let o = &held[chosen[k]];
+        kept.get(o.lane, &o.case)
+            .map(|tool| wire_pair(opts.old, opts.new, o.lane, tool))
+    };
+    workers::scoped(
+        "wire pairs",
+        opts.jobs,
+        chosen.len(),
+        &work,
+        &mut |k, pair| {
+            pairs[k] = pair;
+        },
+    );
+    for (i, pair) in chosen.into_iter().zip(pairs) {
         outcomes[i].wire = pair;
     }
 }
