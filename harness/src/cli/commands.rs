@@ -137,8 +137,7 @@ pub(super) fn diff_run(
             .iter()
             .map(|c| c.plan.clone())
             .collect::<Vec<_>>(),
-    )?
-    .with_jobs(opts.jobs);
+    )?;
     let total = inputs.cases.len();
     let mut progress = console::Progress::new(total, !out.quiet);
     let mut schedule = ProgressWrites::default();

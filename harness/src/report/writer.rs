@@ -34,8 +34,6 @@ pub(crate) struct ReportWriter {
     out: OutputDir,
     /// `out`'s temporary directory, where every file is written.
     pub(super) tmp: PathBuf,
-    /// Threads `finish` may write on (`outcomes.json` beside the rest).
-    jobs: usize,
 }
 
 impl ReportWriter {
@@ -48,18 +46,9 @@ impl ReportWriter {
         let writer = Self {
             tmp: out.tmp().to_owned(),
             out,
-            jobs: 1,
         };
         writer.write_cases("", "", plan)?;
         Ok(writer)
-    }
-
-    /// Let [`finish`](Self::finish) write on up to `jobs` threads (two
-    /// are used: `outcomes.json`, the largest file, beside the others).
-    #[must_use]
-    pub(crate) fn with_jobs(mut self, jobs: usize) -> Self {
-        self.jobs = jobs;
-        self
     }
 
     /// Rewrite `outcomes.json` in the temp dir with the outcomes so far
@@ -80,38 +69,19 @@ impl ReportWriter {
         let view = View::new(report);
         self.write_json(RUN_JSON, meta)?;
         self.write_cases(&report.old, &report.new, &report.plan)?;
-        let outcomes = || self.write_outcomes(OUTCOMES_JSON, report, &view.outcomes);
-        // The files are independent; the first error in the order they
-        // are listed here is the one returned.
-        if self.jobs > 1 {
-            std::thread::scope(|scope| {
-                let beside = scope.spawn(outcomes);
-                let rest = self.write_views(&view);
-                let written = beside
-                    .join()
-                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-                written.and(rest)
-            })?;
-        } else {
-            outcomes()?;
-            self.write_views(&view)?;
-        }
-        Ok(self.out.commit()?)
-    }
-
-    /// Every file but `run.json`, `cases.json` and `outcomes.json`.
-    fn write_views(&self, view: &View<'_>) -> Result<(), ReportError> {
-        self.write_text(DIVERGENCES_JSONL, &jsonl::divergences_jsonl(view))?;
-        self.write_text(SUMMARY_MD, &markdown::summary_md(view))?;
-        self.write_text(JUNIT_XML, &junit::junit_xml(view))?;
-        self.write_text(INDEX_HTML, &html::index_html(view))?;
-        data::write_lanes(&self.tmp, view)?;
+        self.write_outcomes(OUTCOMES_JSON, report, &view.outcomes)?;
+        self.write_text(DIVERGENCES_JSONL, &jsonl::divergences_jsonl(&view))?;
+        self.write_text(SUMMARY_MD, &markdown::summary_md(&view))?;
+        self.write_text(JUNIT_XML, &junit::junit_xml(&view))?;
+        self.write_text(INDEX_HTML, &html::index_html(&view))?;
+        data::write_lanes(&self.tmp, &view)?;
         for &class in Class::ALL {
             let keys = view.outcomes.iter().filter(|o| o.class == class);
             self.write_text(&format!("{}.txt", class.id()), &jsonl::key_lines(keys))?;
         }
-        self.write_text(VIOLATIONS_TXT, &jsonl::violations_txt(view))?;
-        self.write_text(FAILURES_TXT, &jsonl::failures_txt(view))
+        self.write_text(VIOLATIONS_TXT, &jsonl::violations_txt(&view))?;
+        self.write_text(FAILURES_TXT, &jsonl::failures_txt(&view))?;
+        Ok(self.out.commit()?)
     }
 
     /// `cases.json`: the lanes, the cases planned on every lane (one a
