@@ -398,14 +398,17 @@ pub(crate) fn compare(
 ) -> Vec<RequestOutcome> {
     let old_bytes: Vec<&str> = tools.iter().map(|t| t.old.as_str()).collect();
     let new_bytes: Vec<&str> = tools.iter().map(|t| t.new.as_str()).collect();
-    // Each tool's wire name, read once for every kind's request.
-    let wire_names = |texts: &[&str]| -> Vec<String> {
-        texts
-            .iter()
-            .map(|t| crate::request::wire_tool_name_in(lane, t))
-            .collect()
+    // Each tool's wire name, read once for every kind's request (when the
+    // request is written around the texts; else read from the values).
+    let wire_names = |p: &dyn Pipeline, texts: &[&str]| -> Option<Vec<String>> {
+        p.requests_count_tools_only().then(|| {
+            texts
+                .iter()
+                .map(|t| crate::request::wire_tool_name_in(lane, t))
+                .collect()
+        })
     };
-    let (old_names, new_names) = (wire_names(&old_bytes), wire_names(&new_bytes));
+    let (old_names, new_names) = (wire_names(old, &old_bytes), wire_names(new, &new_bytes));
     // One kind at a time, its two sides built when it is compared and
     // dropped after (but the new turn request, which the other kinds'
     // tools must equal). A pipeline whose request reads no tool gets its
@@ -417,8 +420,8 @@ pub(crate) fn compare(
     let mut out = Vec::new();
     let mut turn_tools: Option<(RequestBody, Option<std::ops::Range<usize>>)> = None;
     for &kind in RequestKind::ALL {
-        let ob = build_from_texts(old, lane, kind, &old_bytes, Some(&old_names));
-        let nb = build_from_texts(new, lane, kind, &new_bytes, Some(&new_names));
+        let ob = build_from_texts(old, lane, kind, &old_bytes, old_names.as_deref());
+        let nb = build_from_texts(new, lane, kind, &new_bytes, new_names.as_deref());
         let difference = first_difference(ob.body.bytes.as_bytes(), nb.body.bytes.as_bytes())
             .map(|at| locate(&ob.body, &nb.body, at));
         let mut issues = Vec::new();
