@@ -341,7 +341,7 @@ fn run_case_rendered(
         verdict,
         pin_breaks,
     };
-    let rendered = RenderedPair { old: sa, new: sb };
+    let rendered = RenderedPair::new(sa, sb);
     (outcome, stale, rendered)
 }
 

@@ -72,7 +72,22 @@ pub struct RequestPlan {
 #[derive(Debug, Clone)]
 pub(crate) struct RenderedPair {
     pub old: String,
-    pub new: String,
+    /// `None`: the new output is the old one, byte for byte (held once).
+    new: Option<String>,
+}
+
+impl RenderedPair {
+    pub(crate) fn new(old: String, new: String) -> Self {
+        Self {
+            new: (new != old).then_some(new),
+            old,
+        }
+    }
+
+    /// The new output's bytes.
+    pub(crate) fn new_text(&self) -> &str {
+        self.new.as_deref().unwrap_or(&self.old)
+    }
 }
 
 /// A [`RenderedPair`] waiting for the rest of its catalog: a catalog's
@@ -92,7 +107,7 @@ impl HeldPair {
     pub(crate) fn hold(pair: &RenderedPair) -> Self {
         let pack = |s: &str| lz4_flex::compress_prepend_size(s.as_bytes()).into_boxed_slice();
         Self {
-            new: (pair.new != pair.old).then(|| pack(&pair.new)),
+            new: pair.new.as_deref().map(pack),
             old: pack(&pair.old),
         }
     }
@@ -108,10 +123,9 @@ impl HeldPair {
                 .and_then(|v| String::from_utf8(v).ok())
                 .unwrap_or_default()
         };
-        let old = unpack(&self.old);
         RenderedPair {
-            new: self.new.as_deref().map_or_else(|| old.clone(), unpack),
-            old,
+            old: unpack(&self.old),
+            new: self.new.as_deref().map(unpack),
         }
     }
 }
@@ -230,10 +244,7 @@ pub(crate) fn render_pair(
     tool: &Tool,
 ) -> RenderedPair {
     let one = |p: &dyn Pipeline| crate::schema::to_bytes(&lane.render(&p.shape(lane, tool).tool));
-    RenderedPair {
-        old: one(old),
-        new: one(new),
-    }
+    RenderedPair::new(one(old), one(new))
 }
 
 /// One side's request for one kind.
@@ -373,6 +384,14 @@ fn part_members(b: &RequestBody) -> Vec<(&'static str, &'static str, &str)> {
         .collect()
 }
 
+/// The bytes of `b`'s tools array (at `range`; empty without one).
+fn array<'b>(b: &'b RequestBody, range: &Option<std::ops::Range<usize>>) -> &'b [u8] {
+    range
+        .clone()
+        .and_then(|r| b.bytes.as_bytes().get(r))
+        .unwrap_or_default()
+}
+
 fn names(order: &[usize], catalog: &[&str]) -> String {
     const SHOWN: usize = 8;
     let mut s: Vec<&str> = order
@@ -397,7 +416,7 @@ pub(crate) fn compare(
     tools: &[RenderedPair],
 ) -> Vec<RequestOutcome> {
     let old_bytes: Vec<&str> = tools.iter().map(|t| t.old.as_str()).collect();
-    let new_bytes: Vec<&str> = tools.iter().map(|t| t.new.as_str()).collect();
+    let new_bytes: Vec<&str> = tools.iter().map(RenderedPair::new_text).collect();
     // Each tool's wire name, read once for every kind's request (when the
     // request is written around the texts; else read from the values).
     let wire_names = |p: &dyn Pipeline, texts: &[&str]| -> Option<Vec<String>> {
@@ -500,11 +519,8 @@ pub(crate) fn compare(
         // The new side's tools array must be the same bytes for every kind.
         let tools_range = nb.body.tools_member().map(|m| m.value.clone());
         if let Some((turn, turn_range)) = &turn_tools {
-            let slice = |b: &RequestBody, r: &Option<std::ops::Range<usize>>| {
-                r.clone().map(|r| b.bytes[r].to_owned()).unwrap_or_default()
-            };
-            let (t, s) = (slice(turn, turn_range), slice(&nb.body, &tools_range));
-            if let Some(at) = first_difference(t.as_bytes(), s.as_bytes()) {
+            let (t, s) = (array(turn, turn_range), array(&nb.body, &tools_range));
+            if let Some(at) = first_difference(t, s) {
                 let in_body = |b: &RequestBody, r: &Option<std::ops::Range<usize>>| {
                     let base = r.as_ref().map_or(0, |r| r.start);
                     b.tools
@@ -679,10 +695,7 @@ mod tests {
     }
 
     fn pair(old: &str, new: &str) -> RenderedPair {
-        RenderedPair {
-            old: old.to_owned(),
-            new: new.to_owned(),
-        }
+        RenderedPair::new(old.to_owned(), new.to_owned())
     }
 
     /// A tool's text that compresses well.
@@ -693,17 +706,18 @@ mod tests {
     #[test]
     fn a_held_pair_gives_back_the_bytes_it_was_given() {
         let long = long_tool();
-        for p in [
-            pair(&long, &long),
-            pair(&long, r#"{"name":"é"}"#),
-            pair("", "{}"),
-            pair("", ""),
+        for (old, new) in [
+            (long.as_str(), long.as_str()),
+            (long.as_str(), r#"{"name":"é"}"#),
+            ("", "{}"),
+            ("", ""),
         ] {
-            let held = HeldPair::hold(&p);
+            let p = pair(old, new);
             // The new side is kept apart only when it differs.
-            assert_eq!(held.new.is_none(), p.old == p.new);
-            let back = held.release();
-            assert_eq!((back.old, back.new), (p.old, p.new));
+            assert_eq!(p.new.is_none(), old == new);
+            assert_eq!(HeldPair::hold(&p).new.is_none(), old == new);
+            let back = HeldPair::hold(&p).release();
+            assert_eq!((back.old.as_str(), back.new_text()), (old, new));
         }
         // Held compressed: the repeated text takes a fraction of its bytes.
         let held = HeldPair::hold(&pair(&long, &long));

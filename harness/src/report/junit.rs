@@ -3,6 +3,7 @@
 //! serialized (escaped, indented) by quick-junit, the only user of that crate.
 
 use std::fmt::Write as _;
+use std::io;
 
 use quick_junit::{NonSuccessKind, Report, TestCase, TestCaseStatus, TestSuite};
 
@@ -13,9 +14,72 @@ use crate::semantic::SemanticClass;
 /// The report as JUnit XML: every count is derived by quick-junit from
 /// the cases added, so `failures` sums the failing cases, the failing
 /// requests and the unused ledger entries, as the verdict does.
+#[cfg(test)]
 pub(super) fn junit_xml(view: &View<'_>) -> String {
-    let mut report = Report::new("wireshape");
-    for lane in view.lanes.keys() {
+    let mut bytes = Vec::new();
+    write_junit(view, &mut bytes).expect("writing JUnit XML into memory cannot fail");
+    String::from_utf8(bytes).expect("quick-junit writes UTF-8")
+}
+
+/// Write the report as JUnit XML to `w`, one suite at a time: quick-junit
+/// holds a whole report before it writes it, and the 250,000 cases of the
+/// 15-lane run took the process up by about 150 MB while `junit.xml` was
+/// made (sampled, 2026-12-05). Each suite is serialized as the only suite
+/// of a report (at the same depth) and dropped; what lies between that
+/// report's `<testsuites>` tags goes between the whole report's, whose
+/// counts quick-junit adds up from the suites, their cases taken out
+/// (test `junit_written_by_suite_is_the_whole_report_quick_junit_writes`).
+pub(super) fn write_junit(view: &View<'_>, w: &mut impl io::Write) -> io::Result<()> {
+    let mut totals = Report::new("wireshape");
+    let mut suites_xml = Vec::new();
+    for suite in suites(view) {
+        let mut one = Report::new("wireshape");
+        one.add_test_suite(suite);
+        let xml = serialized(&one)?;
+        suites_xml.extend_from_slice(&xml[inside(&xml)]);
+        let mut counted = one.test_suites.pop().unwrap_or_else(|| TestSuite::new(""));
+        counted.test_cases = Vec::new();
+        totals.add_test_suite(counted);
+    }
+    if totals.test_suites.is_empty() {
+        return w.write_all(&serialized(&totals)?);
+    }
+    let xml = serialized(&totals)?;
+    let between = inside(&xml);
+    w.write_all(&xml[..between.start])?;
+    w.write_all(&suites_xml)?;
+    w.write_all(&xml[between.end..])
+}
+
+fn serialized(report: &Report) -> io::Result<Vec<u8>> {
+    let mut bytes = Vec::new();
+    report.serialize(&mut bytes).map_err(io::Error::other)?;
+    Ok(bytes)
+}
+
+/// The lines between the `<testsuites …>` line and the `</testsuites>`
+/// line of a serialized report (empty when it has neither).
+fn inside(xml: &[u8]) -> std::ops::Range<usize> {
+    let find = |needle: &[u8]| xml.windows(needle.len()).position(|w| w == needle);
+    let start = find(b"<testsuites")
+        .and_then(|open| {
+            xml[open..]
+                .iter()
+                .position(|&b| b == b'\n')
+                .map(|nl| open + nl + 1)
+        })
+        .unwrap_or(0);
+    let end = xml
+        .windows(b"\n</testsuites>".len())
+        .rposition(|w| w == b"\n</testsuites>")
+        .map_or(start, |at| at + 1);
+    start..end.max(start)
+}
+
+/// The suites, each built when it is asked for: one per lane, then the
+/// whole requests and the unused ledger entries when there are any.
+pub(super) fn suites<'v>(view: &'v View<'_>) -> impl Iterator<Item = TestSuite> + 'v {
+    let lanes = view.lanes.keys().map(|lane| {
         let mut suite = TestSuite::new(*lane);
         for o in view.outcomes.iter().filter(|o| o.lane.id() == *lane) {
             let status = if o.is_failure() {
@@ -26,9 +90,9 @@ pub(super) fn junit_xml(view: &View<'_>) -> String {
             };
             suite.add_test_case(case(o.lane.id(), &o.case, status));
         }
-        report.add_test_suite(suite);
-    }
-    if !view.requests.is_empty() {
+        suite
+    });
+    let requests = (!view.requests.is_empty()).then(|| {
         let mut suite = TestSuite::new("requests");
         for r in &view.requests {
             let status = match r.issues.first() {
@@ -51,9 +115,9 @@ pub(super) fn junit_xml(view: &View<'_>) -> String {
             let name = format!("{}@{}", r.catalog, r.kind.id());
             suite.add_test_case(case(&format!("requests.{}", r.lane), &name, status));
         }
-        report.add_test_suite(suite);
-    }
-    if !view.unused.is_empty() {
+        suite
+    });
+    let ledger = (!view.unused.is_empty()).then(|| {
         let mut suite = TestSuite::new("ledger");
         for issue in &view.unused {
             let status = failure(
@@ -64,11 +128,9 @@ pub(super) fn junit_xml(view: &View<'_>) -> String {
             let name = format!("{}#{}", issue.file, issue.index);
             suite.add_test_case(case("ledger", &name, status));
         }
-        report.add_test_suite(suite);
-    }
-    report
-        .to_string()
-        .expect("serializing JUnit XML into memory cannot fail")
+        suite
+    });
+    lanes.chain(requests).chain(ledger)
 }
 
 fn case(classname: &str, name: &str, status: TestCaseStatus) -> TestCase {

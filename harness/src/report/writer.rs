@@ -72,7 +72,7 @@ impl ReportWriter {
         self.write_outcomes(OUTCOMES_JSON, report, &view.outcomes)?;
         self.write_text(DIVERGENCES_JSONL, &jsonl::divergences_jsonl(&view))?;
         self.write_text(SUMMARY_MD, &markdown::summary_md(&view))?;
-        self.write_text(JUNIT_XML, &junit::junit_xml(&view))?;
+        self.write_with(JUNIT_XML, |w| junit::write_junit(&view, w))?;
         self.write_text(INDEX_HTML, &html::index_html(&view))?;
         data::write_lanes(&self.tmp, &view)?;
         for &class in Class::ALL {
@@ -197,6 +197,20 @@ impl ReportWriter {
         serde_json::to_writer_pretty(&mut w, value)
             .map_err(io::Error::from)
             .and_then(|()| w.write_all(b"\n"))
+            .and_then(|()| w.flush())
+            .map_err(io_error(&path, "write"))
+    }
+
+    /// Write a file through a buffered writer.
+    fn write_with(
+        &self,
+        name: &str,
+        write: impl FnOnce(&mut io::BufWriter<fs::File>) -> io::Result<()>,
+    ) -> Result<(), ReportError> {
+        let path = self.tmp.join(name);
+        let file = fs::File::create(&path).map_err(io_error(&path, "write"))?;
+        let mut w = io::BufWriter::new(file);
+        write(&mut w)
             .and_then(|()| w.flush())
             .map_err(io_error(&path, "write"))
     }

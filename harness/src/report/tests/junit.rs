@@ -1,8 +1,9 @@
 //! `junit.xml`: suites, cases, failures and escaping.
 
 use super::*;
+use crate::outcome::{RequestIssue, RequestOutcome, RequestSide};
 use crate::report::files::JUNIT_XML;
-use crate::report::junit::junit_xml;
+use crate::report::junit::{junit_xml, suites};
 
 /// The sample report's `junit.xml`, whole: one suite per lane in lane
 /// order, one for the unused ledger entry; every failure with its one-line
@@ -118,4 +119,58 @@ fn junit_xml_drops_ansi_escapes_and_control_characters_illegal_in_xml() {
     for c in ['\u{1b}', '\u{7}', '\t'] {
         assert!(!xml.contains(c), "{c:?} in {xml}");
     }
+}
+
+/// `junit.xml` is written a suite at a time (quick-junit would hold every
+/// case at once); the bytes are the ones quick-junit writes for the whole
+/// report: lane suites, a failing and a passing request, an unused ledger
+/// entry, and a report with no suite at all.
+#[test]
+fn junit_written_by_suite_is_the_whole_report_quick_junit_writes() {
+    let request = |catalog: &str, issues: Vec<RequestIssue>| RequestOutcome {
+        lane: Lane::OpenaiChat,
+        catalog: catalog.to_owned(),
+        kind: crate::request::RequestKind::Turn,
+        tools: 2,
+        class: issues
+            .first()
+            .map_or(crate::outcome::RequestClass::Identical, |i| i.class),
+        old: RequestSide {
+            pipeline: "v0".to_owned(),
+            sha256: "a".repeat(64),
+            bytes: 10,
+            changes: Vec::new(),
+        },
+        new: RequestSide {
+            pipeline: "v1".to_owned(),
+            sha256: "b".repeat(64),
+            bytes: 12,
+            changes: Vec::new(),
+        },
+        difference: None,
+        issues,
+    };
+    let mut with_requests = sample();
+    with_requests.requests = vec![
+        request("c<1>.json", Vec::new()),
+        request(
+            "c2.json",
+            vec![RequestIssue {
+                class: crate::outcome::RequestClass::ReorderedTools,
+                message: "tools in another order: old [a, b], new [b, a]".to_owned(),
+                at: None,
+            }],
+        ),
+    ];
+    for report in [sample(), with_requests, RunReport::default()] {
+        let view = View::new(&report);
+        let mut whole = quick_junit::Report::new("wireshape");
+        whole.add_test_suites(suites(&view));
+        assert_eq!(junit_xml(&view), whole.to_string().unwrap());
+    }
+    let empty = RunReport::default();
+    assert_eq!(
+        junit_xml(&View::new(&empty)),
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"wireshape\" tests=\"0\" skipped=\"0\" failures=\"0\" errors=\"0\">\n</testsuites>\n"
+    );
 }
