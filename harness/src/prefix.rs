@@ -385,10 +385,9 @@ fn part_members(b: &RequestBody) -> Vec<(&'static str, &'static str, &str)> {
 }
 
 /// The bytes of `b`'s tools array (at `range`; empty without one).
-fn array<'b>(b: &'b RequestBody, range: &Option<std::ops::Range<usize>>) -> &'b [u8] {
+fn array<'b>(b: &'b RequestBody, range: Option<&std::ops::Range<usize>>) -> &'b [u8] {
     range
-        .clone()
-        .and_then(|r| b.bytes.as_bytes().get(r))
+        .and_then(|r| b.bytes.as_bytes().get(r.clone()))
         .unwrap_or_default()
 }
 
@@ -519,7 +518,10 @@ pub(crate) fn compare(
         // The new side's tools array must be the same bytes for every kind.
         let tools_range = nb.body.tools_member().map(|m| m.value.clone());
         if let Some((turn, turn_range)) = &turn_tools {
-            let (t, s) = (array(turn, turn_range), array(&nb.body, &tools_range));
+            let (t, s) = (
+                array(turn, turn_range.as_ref()),
+                array(&nb.body, tools_range.as_ref()),
+            );
             if let Some(at) = first_difference(t, s) {
                 let in_body = |b: &RequestBody, r: &Option<std::ops::Range<usize>>| {
                     let base = r.as_ref().map_or(0, |r| r.start);
