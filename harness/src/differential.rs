@@ -594,7 +594,7 @@ fn attach_wire_pairs(opts: &DiffOptions<'_>, kept: &WireCandidates, outcomes: &m
         },
     );
     for (i, pair) in chosen.into_iter().zip(pairs) {
-        outcomes[i].wire = pair;
+        outcomes[i].wire = pair.map(Box::new);
     }
 }
 

@@ -469,6 +469,13 @@ impl RequestBody {
         tools: Option<ToolsIn<'_>>,
     ) -> Self {
         let mut w = BodyWriter::new();
+        // A body written around the tools' texts is about their bytes;
+        // grown by doubling, a 20 MB body (a thousand-tool catalog) held
+        // up to 32 MB.
+        if let Some(ToolsIn::Texts(texts, _)) = &tools {
+            let bytes: usize = texts.iter().map(|t| t.len() + 64).sum();
+            w.out.reserve(bytes + 8192);
+        }
         let text_turns = |wrap: &dyn Fn(&str, &str) -> Value| -> Value {
             Value::Array(kind.turns().iter().map(|(r, t)| wrap(r, t)).collect())
         };

@@ -172,7 +172,7 @@ impl<'a> Detail<'a> {
         Self {
             old: DetailSide::new(&o.old),
             new: DetailSide::new(&o.new),
-            wire: o.wire.as_ref(),
+            wire: o.wire.as_deref(),
         }
     }
 }
@@ -249,7 +249,7 @@ pub(super) fn read_wire_pairs(dir: &Path, outcomes: &mut [CaseOutcome]) -> Resul
             serde_json::from_str(json).map_err(|e| LoadError::from_json(&path, &e).shifted(1))?;
         for o in outcomes.iter_mut().filter(|o| o.lane == lane) {
             if let Some(d) = parsed.details.get(&o.case) {
-                o.wire.clone_from(&d.wire);
+                o.wire = d.wire.clone().map(Box::new);
             }
         }
     }

@@ -46,10 +46,12 @@ fn case(lane: &str, case: &str, class: Class, tags: &[&str]) -> CaseOutcome {
         old: side("v0", "shaped", "a"),
         new: side("v1", "shaped", if class == Class::Identical { "a" } else { "b" }),
         violations: Vec::new(),
-        wire: (class != Class::Identical).then(|| WirePair {
+        wire: (class != Class::Identical).then(|| {
+            Box::new(WirePair {
             old: "{\n  \"name\": \"t\",\n  \"pattern\": \"^a\"\n}".to_owned(),
             new: "{\n  \"name\": \"t\"\n}".to_owned(),
             unified: "--- v0\n+++ v1\n@@ -1,4 +1,3 @@\n {\n-  \"name\": \"t\",\n-  \"pattern\": \"^a\"\n+  \"name\": \"t\"\n }\n".to_owned(),
+        })
         }),
         verdict: None,
         pin_breaks: Vec::new(),
