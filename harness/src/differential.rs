@@ -233,17 +233,19 @@ fn run_case_rendered(
     };
     // What each output lets the model send, against the author's schema.
     let fresh;
-    let judge: &dyn Fn(&Shaped) -> semantic::Semantics = if let Some(memo) = &case.semantic_memo {
-        &|s| memo.judge(tool, known, lane, &s.tool, &s.degradations)
-    } else if let Some(shared) = shared {
-        &|s| shared.judge(lane, &s.tool, &s.degradations)
-    } else {
-        fresh = semantic::Original::of(tool, known);
-        &|s| fresh.judge(lane, &s.tool, &s.degradations)
-    };
-    let new_semantic = judge(&b);
+    // (`len`: the output's compact wire text's.)
+    let judge: &dyn Fn(&Shaped, usize) -> semantic::Semantics =
+        if let Some(memo) = &case.semantic_memo {
+            &|s, _| memo.judge(tool, known, lane, &s.tool, &s.degradations)
+        } else if let Some(shared) = shared {
+            &|s, len| shared.judge_sized(lane, &s.tool, &s.degradations, len)
+        } else {
+            fresh = semantic::Original::of(tool, known);
+            &|s, _| fresh.judge(lane, &s.tool, &s.degradations)
+        };
+    let new_semantic = judge(&b, sb.len());
     // `None`: the old output is the new one, and so is its verdict.
-    let old_semantic = (comparison != Comparison::Identical).then(|| judge(&a));
+    let old_semantic = (comparison != Comparison::Identical).then(|| judge(&a, sa.len()));
     let closed = matches!(b.outcome, Outcome::FailedClosed { .. });
     let verdict = Verdict::of(!old_rejected.is_empty(), !new_rejected.is_empty(), closed);
     if let Some(v) = verdict.filter(|v| v.is_rejection())

@@ -245,7 +245,24 @@ fn renames(records: &[Degradation]) -> impl Iterator<Item = (String, &str)> {
 /// shaped tool its description and its schema ([`Original::judge`] reads
 /// nothing else of it: outputs that differ only in the tool's name or
 /// `strict` flag judge alike).
-type SeenKey = (bool, Vec<(String, String)>, Option<String>, Value);
+type SeenKey = (bool, Vec<(String, String)>, Option<String>, SeenSchema);
+
+/// A judged output's schema as part of its key: the value itself, or for
+/// an output over [`DIGEST_OVER`] bytes the sha256 of its compact JSON.
+/// Each tool's judgements are kept until its last case finishes: a
+/// 900 KB schema's outputs on 15 lanes kept as values took a worker up by
+/// tens of megabytes, and two such tools side by side made the 15-lane
+/// run's peak (2026-12-05). A digest is exact too (it differs for another
+/// key order, where values compare equal: such an output is judged again,
+/// to the same verdict).
+#[derive(PartialEq)]
+enum SeenSchema {
+    Value(Value),
+    Digest([u8; 32]),
+}
+
+/// Outputs whose compact wire text is longer are keyed by digest.
+const DIGEST_OVER: usize = 16 * 1024;
 
 /// One tool's semantic judgements in a run, shared by its cases on every
 /// lane and by both pipelines: the original side is computed once (when
@@ -270,20 +287,48 @@ impl<'a> Shared<'a> {
     }
 
     /// [`Original::judge`] of `shaped` on `lane`, computed once per key.
+    #[cfg(test)]
     pub(crate) fn judge(&self, lane: Lane, shaped: &Tool, records: &[Degradation]) -> Semantics {
+        self.judge_sized(lane, shaped, records, 0)
+    }
+
+    /// How many verdicts are kept by schema value and by digest.
+    #[cfg(test)]
+    pub(crate) fn kept(&self) -> (usize, usize) {
+        let seen = self.seen.borrow();
+        let digests = seen
+            .iter()
+            .filter(|((.., s), _)| matches!(s, SeenSchema::Digest(_)))
+            .count();
+        (seen.len() - digests, digests)
+    }
+
+    /// [`judge`](Self::judge), told the length of the output's compact
+    /// wire text (above [`DIGEST_OVER`], it is remembered by digest).
+    pub(crate) fn judge_sized(
+        &self,
+        lane: Lane,
+        shaped: &Tool,
+        records: &[Degradation],
+        wire_len: usize,
+    ) -> Semantics {
         let mut renamed: Vec<(String, String)> =
             renames(records).map(|(k, to)| (k, to.to_owned())).collect();
         renamed.sort();
         let openapi = lane == Lane::GeminiOpenapi;
+        let digest =
+            (wire_len > DIGEST_OVER).then(|| crate::hash::sha256_json(&shaped.input_schema));
+        let same_schema = |schema: &SeenSchema| match (schema, &digest) {
+            (SeenSchema::Digest(seen), Some(d)) => seen == d,
+            (SeenSchema::Value(seen), None) => *seen == shaped.input_schema,
+            _ => false,
+        };
         let hit = self
             .seen
             .borrow()
             .iter()
             .find(|((o, r, d, schema), _)| {
-                *o == openapi
-                    && *r == renamed
-                    && *d == shaped.description
-                    && *schema == shaped.input_schema
+                *o == openapi && *r == renamed && *d == shaped.description && same_schema(schema)
             })
             .map(|(_, s)| s.clone());
         if let Some(s) = hit {
@@ -297,7 +342,10 @@ impl<'a> Shared<'a> {
             openapi,
             renamed,
             shaped.description.clone(),
-            shaped.input_schema.clone(),
+            digest.map_or_else(
+                || SeenSchema::Value(shaped.input_schema.clone()),
+                SeenSchema::Digest,
+            ),
         );
         self.seen.borrow_mut().push((key, s.clone()));
         s

@@ -663,3 +663,39 @@ fn the_original_itself_is_preserved_unless_its_keys_are_renamed() {
         SemanticClass::Narrowed
     );
 }
+
+/// An output whose wire text is over 16 KB is remembered by the sha256 of
+/// its schema, not as a value: the verdicts are still a fresh judgement's;
+/// the same output asked again is a hit, and the same schema with its keys
+/// in another order (equal as values, other bytes) is judged again.
+#[test]
+fn large_outputs_are_remembered_by_digest_and_judge_as_fresh_ones() {
+    let original =
+        json!({"type": "object", "properties": {"q": {"type": "string", "maxLength": 5}}});
+    let stripped = Tool::new(
+        "t",
+        json!({"type": "object", "properties": {"q": {"type": "string"}}}),
+    );
+    let reordered = Tool::new(
+        "t",
+        json!({"properties": {"q": {"type": "string"}}, "type": "object"}),
+    );
+    let kept = Tool::new("t", original.clone());
+    let tool = Tool::new("t", original);
+    let fresh = Original::of(&tool, &[]);
+    let large = Shared::new(&tool, &[]);
+    let small = Shared::new(&tool, &[]);
+    for shaped in [&stripped, &kept, &stripped, &reordered] {
+        let want = fresh.judge(Lane::OpenaiChat, shaped, &[]);
+        assert_eq!(
+            large.judge_sized(Lane::OpenaiChat, shaped, &[], 16 * 1024 + 1),
+            want
+        );
+        assert_eq!(
+            small.judge_sized(Lane::OpenaiChat, shaped, &[], 16 * 1024),
+            want
+        );
+    }
+    assert_eq!(large.kept(), (0, 3));
+    assert_eq!(small.kept(), (2, 0));
+}
