@@ -438,8 +438,45 @@ pub(crate) fn compare(
     let mut out = Vec::new();
     let mut turn_tools: Option<(RequestBody, Option<std::ops::Range<usize>>)> = None;
     for &kind in RequestKind::ALL {
-        let ob = build_from_texts(old, lane, kind, &old_bytes, old_names.as_deref());
         let nb = build_from_texts(new, lane, kind, &new_bytes, new_names.as_deref());
+        // The new side's tools array must be the same bytes for every kind:
+        // checked before the old side is built, so the turn request (kept
+        // for it) is dropped first and no more than two requests are held.
+        let tools_range = nb.body.tools_member().map(|m| m.value.clone());
+        let kinds_differ = turn_tools.take().and_then(|(turn, turn_range)| {
+            let (t, s) = (
+                array(&turn, turn_range.as_ref()),
+                array(&nb.body, tools_range.as_ref()),
+            );
+            let at = first_difference(t, s)?;
+            let in_body = |b: &RequestBody, r: &Option<std::ops::Range<usize>>| {
+                let base = r.as_ref().map_or(0, |r| r.start);
+                b.tools
+                    .iter()
+                    .position(|t| t.contains(&(base + at)))
+                    .map(|i| (i, b.tool_names[i].clone()))
+            };
+            let tool = in_body(&nb.body, &tools_range).or_else(|| in_body(&turn, &turn_range));
+            let d = ByteDifference {
+                offset: at,
+                member: nb
+                    .body
+                    .tools_member()
+                    .map_or("tools", |m| m.label)
+                    .to_owned(),
+                tool_index: tool.as_ref().map(|(i, _)| *i),
+                tool: tool.map(|(_, name)| name),
+            };
+            Some(RequestIssue {
+                class: RequestClass::KindsDiffer,
+                message: format!(
+                    "the new {kind} request's tools array differs from the turn request's at {} of the array: the cached prefix differs between kinds",
+                    d.describe()
+                ),
+                at: Some(d),
+            })
+        });
+        let ob = build_from_texts(old, lane, kind, &old_bytes, old_names.as_deref());
         let difference = first_difference(ob.body.bytes.as_bytes(), nb.body.bytes.as_bytes())
             .map(|at| locate(&ob.body, &nb.body, at));
         let mut issues = Vec::new();
@@ -515,42 +552,7 @@ pub(crate) fn compare(
                 });
             }
         }
-        // The new side's tools array must be the same bytes for every kind.
-        let tools_range = nb.body.tools_member().map(|m| m.value.clone());
-        if let Some((turn, turn_range)) = &turn_tools {
-            let (t, s) = (
-                array(turn, turn_range.as_ref()),
-                array(&nb.body, tools_range.as_ref()),
-            );
-            if let Some(at) = first_difference(t, s) {
-                let in_body = |b: &RequestBody, r: &Option<std::ops::Range<usize>>| {
-                    let base = r.as_ref().map_or(0, |r| r.start);
-                    b.tools
-                        .iter()
-                        .position(|t| t.contains(&(base + at)))
-                        .map(|i| (i, b.tool_names[i].clone()))
-                };
-                let tool = in_body(&nb.body, &tools_range).or_else(|| in_body(turn, turn_range));
-                let d = ByteDifference {
-                    offset: at,
-                    member: nb
-                        .body
-                        .tools_member()
-                        .map_or("tools", |m| m.label)
-                        .to_owned(),
-                    tool_index: tool.as_ref().map(|(i, _)| *i),
-                    tool: tool.map(|(_, name)| name),
-                };
-                issues.push(RequestIssue {
-                    class: RequestClass::KindsDiffer,
-                    message: format!(
-                        "the new {kind} request's tools array differs from the turn request's at {} of the array: the cached prefix differs between kinds",
-                        d.describe()
-                    ),
-                    at: Some(d),
-                });
-            }
-        }
+        issues.extend(kinds_differ);
         let class = issues.first().map_or_else(
             || {
                 if difference.is_none() {

@@ -49,9 +49,10 @@ type Sent<T> = (usize, Result<T, Box<dyn Any + Send>>);
 
 /// Results a worker of [`scoped`] may finish before `on_done` takes them:
 /// enough to keep the workers busy through a second or so of `on_done`
-/// work (a progress snapshot, a large catalog's requests), few enough
-/// that what waits stays small (64 tool groups of a run per worker).
-const AHEAD: usize = 64;
+/// work (a progress snapshot, a large catalog's requests: at 64 the
+/// 15-lane run's workers waited through both), few enough that what waits
+/// stays small (256 tool groups of a run per worker, a few megabytes).
+const AHEAD: usize = 256;
 
 /// Run `work(i)` for every `i` in `0..count` on at most `jobs` scoped
 /// threads named `<name>-<w>` (0 counts as 1), each taking the next index
