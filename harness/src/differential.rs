@@ -38,10 +38,10 @@ use crate::generate::FuzzSpec;
 use crate::invariants;
 use crate::lane::Lane;
 use crate::ledger::{LaneLedger, RunScope};
-use crate::outcome::RequestOutcome;
 use crate::outcome::{
     CaseOutcome, CasePlan, Class, LedgerIssue, LedgerMatch, LedgerTable, RunReport, Side, WirePair,
 };
+use crate::outcome::{RequestOutcome, Sha256Sum};
 use crate::pipeline::{Outcome, Pipeline, Shaped};
 use crate::prefix::{
     self, Held, HeldPair, HeldStore, PlannedRequest, RenderedPair, RequestPlan, ToolSource,
@@ -105,7 +105,7 @@ pub struct Inputs {
 }
 
 /// `sha256`: of the rendered wire tool.
-fn side(pipeline: &dyn Pipeline, shaped: &Shaped, sha256: String, keep_records: bool) -> Side {
+fn side(pipeline: &dyn Pipeline, shaped: &Shaped, sha256: Sha256Sum, keep_records: bool) -> Side {
     let detail = match &shaped.outcome {
         Outcome::Shaped => None,
         Outcome::FailedClosed { reason } => Some(reason.clone()),
@@ -165,8 +165,8 @@ fn unreadable(
         class: Class::Errored,
         tags: Vec::new(),
         ledger: Vec::new(),
-        old: side(old, &shaped, diff::sha256_hex(""), true),
-        new: side(new, &shaped, diff::sha256_hex(""), true),
+        old: side(old, &shaped, Sha256Sum::of(b""), true),
+        new: side(new, &shaped, Sha256Sum::of(b""), true),
         violations: Vec::new(),
         wire: None,
         verdict: None,
@@ -196,12 +196,14 @@ fn run_case_rendered(
     let (wa, wb) = (lane.render(&a.tool), lane.render(&b.tool));
     let (sa, sb) = (crate::schema::to_bytes(&wa), crate::schema::to_bytes(&wb));
     // Each output's hash, once (the same bytes, the same hash).
-    let hb = diff::sha256_hex(&sb);
-    let ha = if sa == sb {
-        hb.clone()
+    let db = Sha256Sum::of(sb.as_bytes());
+    let da = if sa == sb {
+        db
     } else {
-        diff::sha256_hex(&sa)
+        Sha256Sum::of(sa.as_bytes())
     };
+    // The new output's hash as the ledger reads it.
+    let hb = db.to_hex();
     let comparison = diff::compare(&wa, &wb, (&sa, &sb));
     let errored = a.outcome.id() == "errored" || b.outcome.id() == "errored";
     let tags = diff::change_tags(&a, &b, comparison);
@@ -323,9 +325,9 @@ fn run_case_rendered(
             && !declared(LedgerTable::Narrowing))
         || (new_semantic.silent && !declared(LedgerTable::Widening));
     let keep = keep || !pin_breaks.is_empty();
-    let mut old_side = side(old, &a, ha, keep);
+    let mut old_side = side(old, &a, da, keep);
     old_side.rejected_by = old_rejected;
-    let mut new_side = side(new, &b, hb, keep);
+    let mut new_side = side(new, &b, db, keep);
     new_side.rejected_by = new_rejected;
     let new_semantic = Arc::new(new_semantic);
     old_side.semantic = Some(old_semantic.map_or_else(|| Arc::clone(&new_semantic), Arc::new));

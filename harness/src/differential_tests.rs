@@ -378,7 +378,7 @@ fn a_pin_holds_on_an_identical_case_and_counts_as_used() {
     );
     let o = &report.outcomes[0];
     assert_eq!(o.class, Class::Identical);
-    assert_eq!(o.new.sha256, PLAIN_SHA);
+    assert_eq!(o.new.sha256.to_hex(), PLAIN_SHA);
     assert!(o.pin_breaks.is_empty());
     assert_eq!(o.ledger.len(), 1);
     assert_eq!(o.ledger[0].table, LedgerTable::Pin);
@@ -468,7 +468,7 @@ fn external_entries_never_apply_to_generated_cases() {
 
 /// A case of `class` on `lane`; `unexpected` fails.
 fn outcome(lane: &str, case: &str, class: &str) -> CaseOutcome {
-    let side = |p: &str| serde_json::json!({"pipeline": p, "outcome": "shaped", "sha256": "", "degradations": []});
+    let side = |p: &str| serde_json::json!({"pipeline": p, "outcome": "shaped", "sha256": "0".repeat(64), "degradations": []});
     serde_json::from_value(serde_json::json!({
         "lane": lane, "case": case, "class": class, "tags": [], "old": side("v0"), "new": side("v1"),
     }))

@@ -12,6 +12,7 @@ use serde::{Deserialize, Serialize};
 use crate::degradation::Degradation;
 use crate::exit_code::ExitStatus;
 use crate::generate::FuzzSpec;
+pub use crate::hash::Sha256Sum;
 use crate::lane::Lane;
 use crate::semantic::{SemanticClass, Semantics};
 use crate::verdict::Verdict;
@@ -85,7 +86,7 @@ pub struct Side {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub detail: Option<String>,
     /// sha256 of the rendered wire tool (compact JSON, pipeline key order).
-    pub sha256: String,
+    pub sha256: Sha256Sum,
     pub degradations: Vec<Degradation>,
     /// Oracle rules that reject this output on its lane.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]

@@ -324,7 +324,7 @@ pub(super) fn accept(a: &AcceptArgs) -> Result<ExitStatus> {
                 a,
                 o.case.clone(),
                 o.tags.clone(),
-                Some(o.new.sha256.clone()),
+                Some(o.new.sha256.to_hex()),
             )),
         }
     }

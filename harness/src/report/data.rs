@@ -25,7 +25,7 @@ use super::stored;
 use super::view::View;
 use crate::error::LoadError;
 use crate::lane::Lane;
-use crate::outcome::{CaseOutcome, Class, LedgerMatch, Side, Violation, WirePair};
+use crate::outcome::{CaseOutcome, Class, LedgerMatch, Sha256Sum, Side, Violation, WirePair};
 use crate::semantic::{SemanticClass, Semantics};
 use crate::verdict::Verdict;
 
@@ -181,7 +181,7 @@ impl<'a> Detail<'a> {
 struct DetailSide<'a> {
     pipeline: &'a str,
     outcome: &'a str,
-    sha256: &'a str,
+    sha256: &'a Sha256Sum,
     #[serde(skip_serializing_if = "Option::is_none")]
     detail: Option<&'a str>,
     /// Each degradation as the text `shape` prints.

@@ -19,7 +19,9 @@ use serde::{Deserialize, Serialize};
 
 use crate::degradation::Degradation;
 use crate::lane::Lane;
-use crate::outcome::{CaseOutcome, CasePlan, Class, LedgerMatch, PinBreak, Side, Violation};
+use crate::outcome::{
+    CaseOutcome, CasePlan, Class, LedgerMatch, PinBreak, Sha256Sum, Side, Violation,
+};
 use crate::pipeline::OutcomeKind;
 use crate::semantic::Semantics;
 use crate::verdict::Verdict;
@@ -231,7 +233,7 @@ struct SideOut<'a> {
     outcome: OutcomeKind,
     #[serde(skip_serializing_if = "Option::is_none")]
     detail: Option<&'a str>,
-    sha256: &'a str,
+    sha256: &'a Sha256Sum,
     #[serde(skip_serializing_if = "<[_]>::is_empty")]
     degradations: &'a [Degradation],
     #[serde(skip_serializing_if = "<[_]>::is_empty")]
@@ -349,7 +351,7 @@ struct SideIn {
     outcome: OutcomeKind,
     #[serde(default)]
     detail: Option<String>,
-    sha256: String,
+    sha256: Sha256Sum,
     #[serde(default)]
     degradations: Vec<Degradation>,
     #[serde(default)]

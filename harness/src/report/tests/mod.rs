@@ -19,7 +19,7 @@ use crate::degradation::{Action, Degradation};
 use crate::lane::Lane;
 use crate::outcome::{
     CaseOutcome, CasePlan, Class, LedgerIssue, LedgerMatch, LedgerTable, LedgerUse, RunMeta,
-    RunReport, Side, Summary, Violation, WirePair,
+    RunReport, Sha256Sum, Side, Summary, Violation, WirePair,
 };
 
 const NASTY: &str = r#"weird#<&"'>"#;
@@ -29,7 +29,7 @@ fn side(pipeline: &str, outcome: &str, sha: &str) -> Side {
         pipeline: pipeline.to_owned(),
         outcome: serde_json::from_value(serde_json::Value::from(outcome)).unwrap(),
         detail: None,
-        sha256: sha.repeat(64 / sha.len()),
+        sha256: Sha256Sum::from_hex(&sha.repeat(64 / sha.len())).unwrap(),
         degradations: Vec::new(),
         rejected_by: Vec::new(),
         semantic: None,
