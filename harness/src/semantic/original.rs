@@ -258,7 +258,7 @@ type SeenKey = (bool, Vec<(String, String)>, Option<String>, SeenSchema);
 #[derive(PartialEq)]
 enum SeenSchema {
     Value(Value),
-    Digest([u8; 32]),
+    Digest(crate::hash::Sha256Sum),
 }
 
 /// Outputs whose compact wire text is longer are keyed by digest.
