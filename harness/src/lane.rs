@@ -242,6 +242,18 @@ impl Lane {
     /// declaration on Gemini). Key order is fixed per wire; the schema value
     /// is embedded as is.
     pub fn render(self, tool: &Tool) -> Value {
+        self.render_with(tool, tool.input_schema.clone())
+    }
+
+    /// [`Lane::render`], the schema moved out of `tool` into the wire
+    /// object instead of copied (`tool` keeps `null` for its schema).
+    pub(crate) fn render_taking(self, tool: &mut Tool) -> Value {
+        let schema = std::mem::take(&mut tool.input_schema);
+        self.render_with(tool, schema)
+    }
+
+    /// `tool` on this wire with `schema` as its schema.
+    fn render_with(self, tool: &Tool, schema: Value) -> Value {
         let mut m = Map::new();
         let name_desc = |m: &mut Map<String, Value>| {
             m.insert("name".into(), json!(tool.name));
@@ -252,7 +264,7 @@ impl Lane {
         match self.wire() {
             Wire::Messages => {
                 name_desc(&mut m);
-                m.insert("input_schema".into(), tool.input_schema.clone());
+                m.insert("input_schema".into(), schema);
                 if let Some(s) = tool.strict {
                     m.insert("strict".into(), json!(s));
                 }
@@ -260,7 +272,7 @@ impl Lane {
             Wire::Chat => {
                 let mut f = Map::new();
                 name_desc(&mut f);
-                f.insert("parameters".into(), tool.input_schema.clone());
+                f.insert("parameters".into(), schema);
                 let strict = if self.strict_by_default() {
                     Some(tool.strict.unwrap_or(true))
                 } else {
@@ -275,23 +287,23 @@ impl Lane {
             Wire::Responses => {
                 m.insert("type".into(), json!("function"));
                 name_desc(&mut m);
-                m.insert("parameters".into(), tool.input_schema.clone());
+                m.insert("parameters".into(), schema);
                 // Responses treats an absent flag as strict; always say it.
                 m.insert("strict".into(), json!(tool.strict.unwrap_or(false)));
             }
             Wire::GeminiParameters => {
                 name_desc(&mut m);
-                m.insert("parameters".into(), tool.input_schema.clone());
+                m.insert("parameters".into(), schema);
             }
             Wire::GeminiJsonSchema => {
                 name_desc(&mut m);
-                m.insert("parametersJsonSchema".into(), tool.input_schema.clone());
+                m.insert("parametersJsonSchema".into(), schema);
             }
             Wire::Bedrock => {
                 let mut spec = Map::new();
                 name_desc(&mut spec);
                 let mut input = Map::new();
-                input.insert("json".into(), tool.input_schema.clone());
+                input.insert("json".into(), schema);
                 spec.insert("inputSchema".into(), Value::Object(input));
                 m.insert("toolSpec".into(), Value::Object(spec));
             }
@@ -308,7 +320,12 @@ impl Lane {
     /// [`Lane::render_all`] over borrowed tools (no copy of the tools
     /// first): always a JSON array.
     pub(crate) fn render_each<'t>(self, tools: impl IntoIterator<Item = &'t Tool>) -> Value {
-        let items: Vec<Value> = tools.into_iter().map(|t| self.render(t)).collect();
+        self.tools_array(tools.into_iter().map(|t| self.render(t)).collect())
+    }
+
+    /// The request's tools array around rendered tools (Gemini's one
+    /// `functionDeclarations` tool).
+    pub(crate) fn tools_array(self, items: Vec<Value>) -> Value {
         match self.wire() {
             Wire::GeminiParameters | Wire::GeminiJsonSchema => {
                 let mut declarations = Map::new();
@@ -362,6 +379,19 @@ mod tests {
 
     fn tool() -> Tool {
         Tool::new("get", json!({"type":"object"})).with_description("d")
+    }
+
+    #[test]
+    fn render_taking_renders_as_render_and_leaves_a_null_schema() {
+        for &lane in Lane::ALL {
+            let mut t = tool();
+            t.strict = Some(true);
+            t.input_schema = json!({"type":"object","properties":{"q":{"type":"string"}}});
+            let rendered = lane.render(&t);
+            assert_eq!(lane.render_taking(&mut t), rendered, "{lane}");
+            assert_eq!(t.input_schema, Value::Null, "{lane}");
+            assert_eq!(t.name, "get");
+        }
     }
 
     #[test]

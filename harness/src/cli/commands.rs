@@ -67,14 +67,23 @@ pub(super) fn shape(a: &ShapeArgs) -> Result<ExitStatus> {
         ))
         .into());
     }
-    let catalog = read_tools(&a.file, a.format)?;
-    let shaped: Vec<Shaped> = catalog
-        .tools
-        .iter()
-        .map(|t| pipeline.shape(lane, t))
-        .collect();
-    let tools: Vec<_> = shaped.iter().map(|s| s.tool.clone()).collect();
-    console::json(&lane.render_all(&tools))?;
+    let mut catalog = read_tools(&a.file, a.format)?;
+    // Each input is dropped once shaped (kept for `--trace` only) and each
+    // output's schema moves into its wire object: a large file is held
+    // about once, not three times.
+    let inputs = std::mem::take(&mut catalog.tools);
+    let mut wire = Vec::with_capacity(inputs.len());
+    let mut shaped: Vec<Shaped> = Vec::with_capacity(inputs.len());
+    for tool in inputs {
+        let mut s = pipeline.shape(lane, &tool);
+        wire.push(lane.render_taking(&mut s.tool));
+        // `--explain` reads the outcome, the records and the tool's name.
+        shaped.push(s);
+        if a.trace {
+            catalog.tools.push(tool);
+        }
+    }
+    console::json(&lane.tools_array(wire))?;
     if a.explain {
         console::explain(lane, &pipeline.id(), &catalog, &shaped);
     }
