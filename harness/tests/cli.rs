@@ -702,3 +702,62 @@ fn check_gemini_openapi_reports_each_unknown_schema_field_with_rule_and_doc_url(
         )]
     );
 }
+
+#[test]
+fn shape_writes_the_tools_in_file_order_whatever_the_jobs() {
+    let dir = copy_of_testdata();
+    let tools: Vec<Value> = (0..40)
+        .map(|i| {
+            json!({
+                "name": format!("tool_{i:02}"),
+                "description": format!("Tool {i}."),
+                "inputSchema": {
+                    "type": "object",
+                    "properties": {"q": {"type": "string", "minLength": i}, "n": {"$ref": "#/$defs/n"}},
+                    "$defs": {"n": {"type": "integer"}}
+                }
+            })
+        })
+        .collect();
+    std::fs::write(
+        dir.path().join("many.json"),
+        serde_json::to_string(&json!({ "tools": tools })).unwrap(),
+    )
+    .unwrap();
+    let shape = |jobs: &str| {
+        let out = wireshape(dir.path())
+            .args([
+                "shape",
+                "--lane",
+                "gemini-openapi",
+                "--explain",
+                "--jobs",
+                jobs,
+                "many.json",
+            ])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(0));
+        let (o, e) = outputs(&out);
+        (o, e)
+    };
+    let (one, one_explain) = shape("1");
+    let declarations = parse(&one)[0]["functionDeclarations"].clone();
+    let names: Vec<&str> = declarations
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["name"].as_str().unwrap())
+        .collect();
+    let expected: Vec<String> = (0..40).map(|i| format!("tool_{i:02}")).collect();
+    assert_eq!(names, expected);
+    assert_eq!(
+        serde_json::to_string(&declarations[7]["parameters"]).unwrap(),
+        r#"{"type":"object","properties":{"q":{"type":"string","minLength":7},"n":{"type":"integer"}}}"#
+    );
+    for jobs in ["2", "4"] {
+        let (many, many_explain) = shape(jobs);
+        assert_eq!(many, one, "--jobs {jobs}");
+        assert_eq!(many_explain, one_explain, "--jobs {jobs}");
+    }
+}

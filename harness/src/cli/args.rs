@@ -724,6 +724,10 @@ pub(crate) struct ShapeArgs {
     pub(crate) format: Option<Format>,
     #[command(flatten)]
     pub(crate) config: ConfigArg,
+    /// Threads the tools are shaped on (default: available cores); the
+    /// output is in file order whatever the count.
+    #[arg(long, env = "WIRESHAPE_JOBS")]
+    pub(crate) jobs: Option<usize>,
     /// Tools file, or `-` for standard input.
     pub(crate) file: PathBuf,
 }
