@@ -440,7 +440,7 @@ pub(crate) fn check_findings(
     lanes: &[Lane],
     recordings: &[crate::Recording],
     as_of: &str,
-    v1: &dyn crate::Pipeline,
+    v1: &(dyn crate::Pipeline + Sync),
 ) -> Vec<crate::lint::LintFinding> {
     crate::lint::lint(&catalog.tools, lanes, recordings, as_of, v1)
 }

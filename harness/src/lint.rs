@@ -12,7 +12,6 @@ use crate::lane::Lane;
 use crate::oracle::{self, Request, Status};
 use crate::pipeline::{Outcome, Pipeline, Profile};
 use crate::recording::Recording;
-use crate::replay::oracle_tools;
 use crate::tool::Tool;
 
 /// One recording that evidences a rule.
@@ -78,13 +77,15 @@ fn capped(records: &[crate::degradation::Degradation]) -> Vec<String> {
     out
 }
 
-fn judge(lane: Lane, tools: &[Tool], as_of: &str) -> Vec<oracle::Rejection> {
-    let wire = lane.render_all(tools);
-    let decl = oracle_tools(lane, wire.as_array().map_or(&[][..], Vec::as_slice));
+/// The oracle's verdict on `rendered`, the tools as [`Lane::render`]
+/// puts them on `lane`'s wire: the oracle's view of the tools array they
+/// make (Gemini's declarations unwrapped, `oracle_tools`) is these objects
+/// themselves, so the array is never built and copied back.
+fn judge(lane: Lane, rendered: &[serde_json::Value], as_of: &str) -> Vec<oracle::Rejection> {
     oracle::check(&Request {
         tools_present: true,
         lane,
-        tools: &decl,
+        tools: rendered,
         tool_choice: None,
         response_format: None,
         as_of,
@@ -97,17 +98,48 @@ pub(crate) fn lint(
     lanes: &[Lane],
     recordings: &[Recording],
     as_of: &str,
+    v1: &(dyn Pipeline + Sync),
+) -> Vec<LintFinding> {
+    // One lane per work item, on the available cores; the findings are
+    // sorted below, so the order the lanes finish in does not show.
+    let jobs = std::thread::available_parallelism().map_or(1, usize::from);
+    let mut out = Vec::new();
+    let work = |i: usize| lint_lane(tools, lanes[i], recordings, as_of, v1);
+    crate::workers::scoped("check", jobs, lanes.len(), &work, &mut |_, found| {
+        out.extend(found);
+    });
+    // `Lane` orders by id.
+    out.sort_by(|a, b| {
+        (a.tool_index, a.lane, &a.rule, &a.path).cmp(&(b.tool_index, b.lane, &b.rule, &b.path))
+    });
+    out
+}
+
+/// [`lint`] on one lane, unsorted.
+fn lint_lane(
+    tools: &[Tool],
+    lane: Lane,
+    recordings: &[Recording],
+    as_of: &str,
     v1: &dyn Pipeline,
 ) -> Vec<LintFinding> {
     let mut out = Vec::new();
-    for &lane in lanes {
-        let found = judge(lane, tools, as_of);
+    {
+        let rendered: Vec<_> = tools.iter().map(|t| lane.render(t)).collect();
+        let found = judge(lane, &rendered, as_of);
+        drop(rendered);
         if found.is_empty() {
-            continue;
+            return out;
         }
-        let shaped: Vec<_> = tools.iter().map(|t| v1.shape(lane, t)).collect();
-        let shaped_tools: Vec<Tool> = shaped.iter().map(|s| s.tool.clone()).collect();
-        let after = judge(lane, &shaped_tools, as_of);
+        let mut shaped: Vec<_> = tools.iter().map(|t| v1.shape(lane, t)).collect();
+        // Each shaped schema moves into its wire object: below, only the
+        // outcomes and records are read.
+        let rendered: Vec<_> = shaped
+            .iter_mut()
+            .map(|s| lane.render_taking(&mut s.tool))
+            .collect();
+        let after = judge(lane, &rendered, as_of);
+        drop(rendered);
         let has_shaping = !Profile::V1.pass_names(lane).is_empty();
         // What still rejects each tool after v1, formatted once per tool
         // (a tool of 5,001 properties has thousands of findings on both
@@ -177,9 +209,55 @@ pub(crate) fn lint(
             });
         }
     }
-    // `Lane` orders by id.
-    out.sort_by(|a, b| {
-        (a.tool_index, a.lane, &a.rule, &a.path).cmp(&(b.tool_index, b.lane, &b.rule, &b.path))
-    });
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    /// What [`judge`] relies on: on every wire, the oracle's view of the
+    /// tools array the rendered tools make is those tools, in order.
+    #[test]
+    fn the_oracles_view_of_a_rendered_array_is_its_rendered_tools() {
+        let tools = [
+            Tool::new(
+                "a",
+                json!({"type": "object", "properties": {"q": {"type": "string"}}}),
+            ),
+            Tool::new("b", json!({"type": "object"})).with_description("B."),
+        ];
+        for &lane in Lane::ALL {
+            let rendered: Vec<_> = tools.iter().map(|t| lane.render(t)).collect();
+            let array = lane.render_all(&tools);
+            let view = crate::replay::oracle_tools(lane, array.as_array().unwrap());
+            assert_eq!(view, rendered, "{lane}");
+        }
+    }
+
+    #[test]
+    fn findings_are_the_same_on_one_lane_at_a_time_and_all_at_once() {
+        let tools = [
+            Tool::new("ok", json!({"type": "object", "properties": {}})),
+            Tool::new(
+                "bad",
+                json!({"type": "object", "properties": {"x": {"type": "objekt"}}, "oneOf": [{"required": ["x"]}]}),
+            ),
+        ];
+        let v1 = Profile::V1.with_config(crate::pipeline::PipelineConfig::default());
+        let all = lint(&tools, Lane::ALL, &[], oracle::DEFAULT_AS_OF, &v1);
+        let mut one_by_one: Vec<LintFinding> = Lane::ALL
+            .iter()
+            .flat_map(|&l| lint(&tools, &[l], &[], oracle::DEFAULT_AS_OF, &v1))
+            .collect();
+        one_by_one.sort_by(|a, b| {
+            (a.tool_index, a.lane, &a.rule, &a.path).cmp(&(b.tool_index, b.lane, &b.rule, &b.path))
+        });
+        assert!(all.len() > 3, "{all:?}");
+        assert_eq!(all, one_by_one);
+        let lanes: std::collections::BTreeSet<Lane> = all.iter().map(|f| f.lane).collect();
+        assert!(lanes.len() > 1, "{lanes:?}");
+        assert!(all.windows(2).all(|w| w[0].tool_index <= w[1].tool_index));
+    }
 }

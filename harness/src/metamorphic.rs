@@ -129,7 +129,7 @@ fn clean(lane: Lane, tool: &Tool) -> bool {
 
 /// Run the schema mutation for `pipeline` on `lanes` over `tools`.
 pub(crate) fn run(
-    pipeline: &dyn Pipeline,
+    pipeline: &(dyn Pipeline + Sync),
     lanes: &[Lane],
     tools: &[Tool],
     recordings: &[Recording],
