@@ -102,17 +102,26 @@ pub(crate) fn lint(
 ) -> Vec<LintFinding> {
     // One lane per work item, on the available cores; the findings are
     // sorted below, so the order the lanes finish in does not show.
-    let jobs = std::thread::available_parallelism().map_or(1, usize::from);
     let mut out = Vec::new();
-    let work = |i: usize| lint_lane(tools, lanes[i], recordings, as_of, v1);
-    crate::workers::scoped("check", jobs, lanes.len(), &work, &mut |_, found| {
-        out.extend(found);
-    });
-    // `Lane` orders by id.
-    out.sort_by(|a, b| {
+    if let [lane] = lanes {
+        // One lane (`metamorphic` asks one tool at a time): no thread.
+        out = lint_lane(tools, *lane, recordings, as_of, v1);
+    } else {
+        let jobs = std::thread::available_parallelism().map_or(1, usize::from);
+        let work = |i: usize| lint_lane(tools, lanes[i], recordings, as_of, v1);
+        crate::workers::scoped("check", jobs, lanes.len(), &work, &mut |_, found| {
+            out.extend(found);
+        });
+    }
+    sort(&mut out);
+    out
+}
+
+/// By tool index, lane (`Lane` orders by id), rule and path.
+fn sort(findings: &mut [LintFinding]) {
+    findings.sort_by(|a, b| {
         (a.tool_index, a.lane, &a.rule, &a.path).cmp(&(b.tool_index, b.lane, &b.rule, &b.path))
     });
-    out
 }
 
 /// [`lint`] on one lane, unsorted.
@@ -123,91 +132,89 @@ fn lint_lane(
     as_of: &str,
     v1: &dyn Pipeline,
 ) -> Vec<LintFinding> {
+    let rendered: Vec<_> = tools.iter().map(|t| lane.render(t)).collect();
+    let found = judge(lane, &rendered, as_of);
+    drop(rendered);
     let mut out = Vec::new();
-    {
-        let rendered: Vec<_> = tools.iter().map(|t| lane.render(t)).collect();
-        let found = judge(lane, &rendered, as_of);
-        drop(rendered);
-        if found.is_empty() {
-            return out;
+    if found.is_empty() {
+        return out;
+    }
+    let mut shaped: Vec<_> = tools.iter().map(|t| v1.shape(lane, t)).collect();
+    // Each shaped schema moves into its wire object: below, only the
+    // outcomes and records are read.
+    let rendered: Vec<_> = shaped
+        .iter_mut()
+        .map(|s| lane.render_taking(&mut s.tool))
+        .collect();
+    let after = judge(lane, &rendered, as_of);
+    drop(rendered);
+    let has_shaping = !Profile::V1.pass_names(lane).is_empty();
+    // What still rejects each tool after v1, formatted once per tool
+    // (a tool of 5,001 properties has thousands of findings on both
+    // sides), at most STILL_SHOWN lines and a count of the rest.
+    let mut still_by_tool: BTreeMap<Option<usize>, Vec<String>> = BTreeMap::new();
+    for a in &after {
+        let shown = still_by_tool.entry(a.tool).or_default();
+        if shown.len() < STILL_SHOWN {
+            shown.push(format!("{}: {}", a.rule, a.message));
         }
-        let mut shaped: Vec<_> = tools.iter().map(|t| v1.shape(lane, t)).collect();
-        // Each shaped schema moves into its wire object: below, only the
-        // outcomes and records are read.
-        let rendered: Vec<_> = shaped
-            .iter_mut()
-            .map(|s| lane.render_taking(&mut s.tool))
-            .collect();
-        let after = judge(lane, &rendered, as_of);
-        drop(rendered);
-        let has_shaping = !Profile::V1.pass_names(lane).is_empty();
-        // What still rejects each tool after v1, formatted once per tool
-        // (a tool of 5,001 properties has thousands of findings on both
-        // sides), at most STILL_SHOWN lines and a count of the rest.
-        let mut still_by_tool: BTreeMap<Option<usize>, Vec<String>> = BTreeMap::new();
-        for a in &after {
-            let shown = still_by_tool.entry(a.tool).or_default();
-            if shown.len() < STILL_SHOWN {
-                shown.push(format!("{}: {}", a.rule, a.message));
-            }
+    }
+    for (tool, shown) in &mut still_by_tool {
+        let total = after.iter().filter(|a| a.tool == *tool).count();
+        if total > shown.len() {
+            shown.push(format!("… and {} more", total - shown.len()));
         }
-        for (tool, shown) in &mut still_by_tool {
-            let total = after.iter().filter(|a| a.tool == *tool).count();
-            if total > shown.len() {
-                shown.push(format!("… and {} more", total - shown.len()));
-            }
-        }
-        let rules = oracle::rules_for(lane);
-        for r in found {
-            let rule = rules.iter().find(|x| x.id == r.rule);
-            let still: Vec<String> = still_by_tool.get(&r.tool).cloned().unwrap_or_default();
-            let s = r.tool.and_then(|i| shaped.get(i));
-            let (v1v, detail) = if still.is_empty() {
-                (
-                    V1Verdict::Fixed,
-                    s.map(|s| capped(&s.degradations)).unwrap_or_default(),
-                )
-            } else if let Some(Outcome::FailedClosed { reason }) = s.map(|s| &s.outcome) {
-                (V1Verdict::FailedClosed, vec![reason.clone()])
-            } else if has_shaping {
-                (V1Verdict::StillRejected, still)
-            } else {
-                (V1Verdict::NoShaping, Vec::new())
-            };
-            out.push(LintFinding {
-                tool: r
-                    .tool
-                    .and_then(|i| tools.get(i))
-                    .map_or_else(|| "(request)".to_owned(), |t| t.name.clone()),
-                tool_index: r.tool,
-                lane,
-                rule: r.rule.to_owned(),
-                status: rule
-                    .map_or(Status::Documented, |x| x.status)
-                    .id()
-                    .to_owned(),
-                summary: rule.map(|x| x.summary.to_owned()).unwrap_or_default(),
-                path: r.path.clone(),
-                message: r.message.clone(),
-                evidence: recordings
-                    .iter()
-                    .filter(|rec| rec.rule == r.rule)
-                    .map(|rec| Evidence {
-                        id: rec.id.clone(),
-                        observed: rec.observed.clone(),
-                        url: rec.source.url.clone(),
-                    })
-                    .collect(),
-                docs: rule
-                    .map(|x| x.docs.iter().map(|d| (*d).to_owned()).collect())
-                    .unwrap_or_default(),
-                first_seen: rule.and_then(|x| x.first_seen).map(str::to_owned),
-                last_seen: rule.and_then(|x| x.last_seen).map(str::to_owned),
-                read: rule.and_then(|x| x.read).map(str::to_owned),
-                v1: v1v,
-                v1_detail: detail,
-            });
-        }
+    }
+    let rules = oracle::rules_for(lane);
+    for r in found {
+        let rule = rules.iter().find(|x| x.id == r.rule);
+        let still: Vec<String> = still_by_tool.get(&r.tool).cloned().unwrap_or_default();
+        let s = r.tool.and_then(|i| shaped.get(i));
+        let (v1v, detail) = if still.is_empty() {
+            (
+                V1Verdict::Fixed,
+                s.map(|s| capped(&s.degradations)).unwrap_or_default(),
+            )
+        } else if let Some(Outcome::FailedClosed { reason }) = s.map(|s| &s.outcome) {
+            (V1Verdict::FailedClosed, vec![reason.clone()])
+        } else if has_shaping {
+            (V1Verdict::StillRejected, still)
+        } else {
+            (V1Verdict::NoShaping, Vec::new())
+        };
+        out.push(LintFinding {
+            tool: r
+                .tool
+                .and_then(|i| tools.get(i))
+                .map_or_else(|| "(request)".to_owned(), |t| t.name.clone()),
+            tool_index: r.tool,
+            lane,
+            rule: r.rule.to_owned(),
+            status: rule
+                .map_or(Status::Documented, |x| x.status)
+                .id()
+                .to_owned(),
+            summary: rule.map(|x| x.summary.to_owned()).unwrap_or_default(),
+            path: r.path.clone(),
+            message: r.message.clone(),
+            evidence: recordings
+                .iter()
+                .filter(|rec| rec.rule == r.rule)
+                .map(|rec| Evidence {
+                    id: rec.id.clone(),
+                    observed: rec.observed.clone(),
+                    url: rec.source.url.clone(),
+                })
+                .collect(),
+            docs: rule
+                .map(|x| x.docs.iter().map(|d| (*d).to_owned()).collect())
+                .unwrap_or_default(),
+            first_seen: rule.and_then(|x| x.first_seen).map(str::to_owned),
+            last_seen: rule.and_then(|x| x.last_seen).map(str::to_owned),
+            read: rule.and_then(|x| x.read).map(str::to_owned),
+            v1: v1v,
+            v1_detail: detail,
+        });
     }
     out
 }
@@ -251,9 +258,7 @@ mod tests {
             .iter()
             .flat_map(|&l| lint(&tools, &[l], &[], oracle::DEFAULT_AS_OF, &v1))
             .collect();
-        one_by_one.sort_by(|a, b| {
-            (a.tool_index, a.lane, &a.rule, &a.path).cmp(&(b.tool_index, b.lane, &b.rule, &b.path))
-        });
+        sort(&mut one_by_one);
         assert!(all.len() > 3, "{all:?}");
         assert_eq!(all, one_by_one);
         let lanes: std::collections::BTreeSet<Lane> = all.iter().map(|f| f.lane).collect();
