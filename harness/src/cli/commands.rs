@@ -67,6 +67,18 @@ pub(super) fn shape(a: &ShapeArgs) -> Result<ExitStatus> {
         ))
         .into());
     }
+    // Said before any tool is shaped or printed.
+    let traced_by = match (a.trace, resolved.builtin()) {
+        (false, _) => None,
+        (true, Some(builtin)) => Some(builtin),
+        (true, None) => {
+            return Err(crate::UsageError::UnknownPipeline(format!(
+                "{} (--trace needs a built-in pipeline: an external one has no passes to show)",
+                pipeline.id()
+            ))
+            .into());
+        }
+    };
     let mut catalog = read_tools(&a.file, a.format)?;
     // The tools are shaped on `--jobs` threads and written in file order.
     // Each input is dropped once shaped (kept for `--trace` only) and each
@@ -115,14 +127,7 @@ pub(super) fn shape(a: &ShapeArgs) -> Result<ExitStatus> {
     if a.explain {
         console::explain(lane, &pipeline.id(), &catalog, &shaped);
     }
-    if a.trace {
-        let Some(builtin) = resolved.builtin() else {
-            return Err(crate::UsageError::UnknownPipeline(format!(
-                "{} (--trace needs a built-in pipeline: an external one has no passes to show)",
-                pipeline.id()
-            ))
-            .into());
-        };
+    if let Some(builtin) = traced_by {
         for t in &catalog.tools {
             console::trace(&t.name, &t.input_schema, &builtin.trace(lane, t));
         }
