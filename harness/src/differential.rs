@@ -30,7 +30,7 @@
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::PathBuf;
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::{Arc, Mutex};
 
 use crate::catalog::{CorpusTool, KnownInstance};
 use crate::diff::{self, Comparison};
@@ -49,7 +49,7 @@ use crate::prefix::{
 use crate::semantic;
 use crate::tool::Tool;
 use crate::verdict::{Verdict, rejected_by};
-use crate::workers;
+use crate::workers::{self, take};
 
 /// What to run.
 pub struct DiffOptions<'a> {
@@ -468,12 +468,6 @@ fn compare_request(
 /// apart), for one more allocation per piece.
 fn settle<T: Clone>(value: &T) -> T {
     value.clone()
-}
-
-/// Take the value out of a slot shared with the workers (each slot is
-/// taken once; a poisoned lock still holds its value).
-fn take<T: Default>(slot: &Mutex<T>) -> T {
-    std::mem::take(&mut *slot.lock().unwrap_or_else(PoisonError::into_inner))
 }
 
 /// How many divergent cases carry their two outputs and a unified diff

@@ -168,10 +168,15 @@ pub(crate) fn detached<T, J>(
     dispatch(jobs, count, deadline, &mut start, on_done);
 }
 
+/// Take the value out of a slot shared with the workers (each slot is
+/// taken once; a poisoned lock still holds its value).
+pub(crate) fn take<T: Default>(slot: &Mutex<T>) -> T {
+    std::mem::take(&mut *slot.lock().unwrap_or_else(PoisonError::into_inner))
+}
+
 /// Take the job out of its cell, run it and send what it gave.
 fn run_sent<T, J: FnOnce() -> T>(i: usize, job: &Mutex<Option<J>>, done: &Sender<Sent<T>>) {
-    let taken = job.lock().unwrap_or_else(PoisonError::into_inner).take();
-    if let Some(job) = taken {
+    if let Some(job) = take(job) {
         let result = catch_unwind(AssertUnwindSafe(job));
         // The receiver is gone only once the caller stopped waiting for us.
         let _ = done.send((i, result));

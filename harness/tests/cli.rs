@@ -706,8 +706,24 @@ fn check_gemini_openapi_reports_each_unknown_schema_field_with_rule_and_doc_url(
 #[test]
 fn shape_writes_the_tools_in_file_order_whatever_the_jobs() {
     let dir = copy_of_testdata();
+    // The first tool takes far longer than the others, so with several
+    // threads it finishes last: only writing by index keeps it first.
+    let heavy: serde_json::Map<String, Value> = (0..3000)
+        .map(|i| {
+            (
+                format!("p{i}"),
+                json!({"$ref": "#/$defs/n", "description": "x"}),
+            )
+        })
+        .collect();
     let tools: Vec<Value> = (0..40)
         .map(|i| {
+            if i == 0 {
+                return json!({
+                    "name": "tool_00",
+                    "inputSchema": {"type": "object", "properties": heavy, "$defs": {"n": {"type": "integer"}}}
+                });
+            }
             json!({
                 "name": format!("tool_{i:02}"),
                 "description": format!("Tool {i}."),
@@ -741,22 +757,24 @@ fn shape_writes_the_tools_in_file_order_whatever_the_jobs() {
         let (o, e) = outputs(&out);
         (o, e)
     };
-    let (one, one_explain) = shape("1");
-    let declarations = parse(&one)[0]["functionDeclarations"].clone();
-    let names: Vec<&str> = declarations
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|d| d["name"].as_str().unwrap())
-        .collect();
+    let names = |out: &str| -> Vec<String> {
+        parse(out)[0]["functionDeclarations"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|d| d["name"].as_str().unwrap().to_owned())
+            .collect()
+    };
     let expected: Vec<String> = (0..40).map(|i| format!("tool_{i:02}")).collect();
-    assert_eq!(names, expected);
+    let (one, one_explain) = shape("1");
+    assert_eq!(names(&one), expected);
     assert_eq!(
-        serde_json::to_string(&declarations[7]["parameters"]).unwrap(),
+        serde_json::to_string(&parse(&one)[0]["functionDeclarations"][7]["parameters"]).unwrap(),
         r#"{"type":"object","properties":{"q":{"type":"string","minLength":7},"n":{"type":"integer"}}}"#
     );
     for jobs in ["2", "4"] {
         let (many, many_explain) = shape(jobs);
+        assert_eq!(names(&many), expected, "--jobs {jobs}");
         assert_eq!(many, one, "--jobs {jobs}");
         assert_eq!(many_explain, one_explain, "--jobs {jobs}");
     }

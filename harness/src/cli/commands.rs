@@ -90,33 +90,29 @@ pub(super) fn shape(a: &ShapeArgs) -> Result<ExitStatus> {
         .collect();
     let count = inputs.len();
     let work = |i: usize| {
-        let taken = inputs[i]
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .take();
-        taken.map(|tool| {
+        crate::workers::take(&inputs[i]).map(|tool| {
             let mut s = pipeline.shape(lane, &tool);
             let w = lane.render_taking(&mut s.tool);
             // Handed back: freed on the thread that parsed it.
             (w, s, tool)
         })
     };
-    let mut wire = vec![serde_json::Value::Null; count];
-    // `--explain` reads the outcome, the records and the tool's name.
-    let mut shaped: Vec<Option<Shaped>> = std::iter::repeat_with(|| None).take(count).collect();
+    // Each tool's wire object and its shaping (`--explain` reads the
+    // outcome, the records and the name), by index.
+    let mut done: Vec<Option<(serde_json::Value, Shaped)>> =
+        std::iter::repeat_with(|| None).take(count).collect();
     let mut traced: Vec<Option<crate::Tool>> =
         std::iter::repeat_with(|| None).take(count).collect();
     let jobs = super::options::jobs(a.jobs);
-    crate::workers::scoped("shape", jobs, count, &work, &mut |i, done| {
-        if let Some((w, s, t)) = done {
-            wire[i] = w;
-            shaped[i] = Some(s);
+    crate::workers::scoped("shape", jobs, count, &work, &mut |i, result| {
+        if let Some((w, s, tool)) = result {
+            done[i] = Some((w, s));
             if a.trace {
-                traced[i] = Some(t);
+                traced[i] = Some(tool);
             }
         }
     });
-    let shaped: Vec<Shaped> = shaped.into_iter().flatten().collect();
+    let (wire, shaped): (Vec<_>, Vec<Shaped>) = done.into_iter().flatten().unzip();
     catalog.tools = traced.into_iter().flatten().collect();
     let wire = lane.tools_array(wire);
     console::json(&wire)?;
