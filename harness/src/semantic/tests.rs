@@ -699,3 +699,91 @@ fn large_outputs_are_remembered_by_digest_and_judge_as_fresh_ones() {
     assert_eq!(large.kept(), (0, 3));
     assert_eq!(small.kept(), (2, 0));
 }
+
+/// Whether `fill` may change an instance of (`original`, `shaped`), and
+/// whether it changes any of the original's generated instances.
+fn fill_site(original: &Value, shaped: &Value) -> (bool, bool) {
+    use std::borrow::Cow;
+    let views = view::Views::default();
+    let at = view::Pair {
+        original: (original, original),
+        shaped: (shaped, shaped),
+        views: &views,
+    };
+    let changed = instances::of(original)
+        .iter()
+        .any(|i| matches!(view::fill(at, &i.value, 0), Cow::Owned(_)));
+    (view::may_fill(at), changed)
+}
+
+#[test]
+fn fill_is_skipped_only_where_no_view_makes_a_declared_name_required() {
+    let plain = json!({"type": "object", "properties": {"a": {"type": "string"}}});
+    // The same schema: nothing to fill.
+    assert_eq!(fill_site(&plain, &plain), (false, false));
+    // Strict mode made the optional `a` required: instances without it fill.
+    let strict = json!({"type": "object", "properties": {"a": {"type": "string"}},
+        "required": ["a"], "additionalProperties": false});
+    assert_eq!(fill_site(&plain, &strict), (true, true));
+    // Required but undeclared names are never filled.
+    let undeclared = json!({"type": "object", "properties": {"a": {"type": "string"}},
+        "required": ["b"]});
+    assert_eq!(fill_site(&plain, &undeclared), (false, false));
+    // Under array items.
+    let list = |item: &Value| {
+        json!({"type": "object", "properties": {
+        "l": {"type": "array", "items": item}}})
+    };
+    assert_eq!(fill_site(&list(&plain), &list(&strict)), (true, true));
+    assert_eq!(fill_site(&list(&plain), &list(&plain)), (false, false));
+}
+
+#[test]
+fn fill_sites_are_found_through_ref_cycles_and_the_walk_ends() {
+    let node = |required: Value| {
+        json!({"$defs": {"n": {"type": "object",
+        "properties": {"v": {"type": "string"}, "next": {"$ref": "#/$defs/n"}},
+        "required": required}}, "$ref": "#/$defs/n"})
+    };
+    let original = node(json!([]));
+    assert_eq!(fill_site(&original, &original), (false, false));
+    // Every level of the cycle now requires `v`.
+    assert!(fill_site(&original, &node(json!(["v"]))).0);
+}
+
+#[test]
+fn fill_sites_past_fills_depth_are_not_fill_sites() {
+    // `fill` reads 16 levels of properties below the root; a required name
+    // 17 levels down is never filled, and `may_fill` agrees.
+    let chain = |required: bool, levels: usize| {
+        let mut s = json!({"type": "object", "properties": {"v": {"type": "string"}}});
+        if required {
+            s["required"] = json!(["v"]);
+        }
+        for _ in 0..levels {
+            s = json!({"type": "object", "properties": {"n": s}});
+        }
+        s
+    };
+    let (o16, s16) = (chain(false, 16), chain(true, 16));
+    let views = view::Views::default();
+    let at = |o, s| view::Pair {
+        original: (o, o),
+        shaped: (s, s),
+        views: &views,
+    };
+    // The instance that reaches the innermost object.
+    let instance = |levels: usize| {
+        let mut i = json!({});
+        for _ in 0..levels {
+            i = json!({"n": i});
+        }
+        i
+    };
+    let filled = |a, i: &Value| matches!(view::fill(a, i, 0), std::borrow::Cow::Owned(_));
+    assert!(view::may_fill(at(&o16, &s16)));
+    assert!(filled(at(&o16, &s16), &instance(16)));
+    let (o17, s17) = (chain(false, 17), chain(true, 17));
+    assert!(!view::may_fill(at(&o17, &s17)));
+    assert!(!filled(at(&o17, &s17), &instance(17)));
+}

@@ -43,7 +43,12 @@ pub(super) fn note_lost(
 /// (recording `anthropic-strict-minitems-0-or-1-93`: `For 'array' type,
 /// 'minItems' values other than 0 or 1 are not supported`). A larger
 /// `minItems` becomes 1 (the array stays non-empty) and the original
-/// minimum reaches the model as a note.
+/// minimum reaches the model as a note. Any other `minItems` (a string, an
+/// object, `0.5`, `-2`: no count of items) is removed and recorded: the draft 2020-12 repair has already failed such a
+/// tool closed wherever the metaschema reads it, so it is left only under
+/// a keyword 2020-12 does not know (`additionalItems`), where it
+/// constrains nothing and strict mode still rejects it (fuzz regression
+/// `shape_conforms/strict-min-items-not-a-count.json`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct StrictMinItems {
     /// The value a larger `minItems` is lowered to.
@@ -88,7 +93,23 @@ impl Pass for StrictMinItems {
     fn apply(&self, tool: &mut Tool, cx: &mut Cx<'_>) -> Result<Step, TooDeep> {
         let mut lost = Vec::new();
         each_strict_node(tool, &mut |path, node| {
-            let Some(n) = node.get("minItems").and_then(Value::as_f64) else {
+            let Some(v) = node.get("minItems") else {
+                return;
+            };
+            // 0 or 1 as the oracle reads them, or a count to lower.
+            let count =
+                |n: &f64| *n > 1.0 || ((0.0..=1.0).contains(n) && n.fract().abs() < f64::EPSILON);
+            let Some(n) = v.as_f64().filter(count) else {
+                let was = v.to_string();
+                node.shift_remove("minItems");
+                cx.record(
+                    path,
+                    "minItems",
+                    Action::Removed,
+                    format!(
+                        "strict mode supports minItems 0 or 1 only: {was} is no count of items, removed"
+                    ),
+                );
                 return;
             };
             if n > 1.0 {

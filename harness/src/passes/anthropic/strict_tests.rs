@@ -284,6 +284,53 @@ fn anthropic_v1_strict_min_items_lowers_to_1_with_a_note() {
 }
 
 #[test]
+fn anthropic_v1_strict_min_items_removes_what_is_no_count_of_items() {
+    // Under `additionalItems` (no keyword in draft 2020-12, so the 2020-12
+    // repair does not read it) strict mode still rejects them (the oracle's
+    // anthropic-strict-minitems-0-or-1; fuzz regression
+    // shape_conforms/strict-min-items-not-a-count.json).
+    let r = twice(
+        &StrictMinItems::default(),
+        strict(json!({"type":"object","properties":{
+            "o":{"additionalItems":{"minItems":{}}},
+            "h":{"additionalItems":{"minItems":0.5}},
+            "n":{"additionalItems":{"minItems":-2}},
+            "s":{"additionalItems":{"minItems":"3"}},
+            "f":{"additionalItems":{"minItems":2.5}},
+            "z":{"additionalItems":{"minItems":0}}}})),
+    );
+    assert_eq!(
+        bytes(r.schema()),
+        r#"{"type":"object","properties":{"o":{"additionalItems":{}},"h":{"additionalItems":{}},"n":{"additionalItems":{}},"s":{"additionalItems":{}},"f":{"additionalItems":{"minItems":1}},"z":{"additionalItems":{"minItems":0}}}}"#
+    );
+    assert_eq!(
+        r.marks(),
+        [
+            mark("/properties/o/additionalItems", "minItems", Action::Removed),
+            mark("/properties/h/additionalItems", "minItems", Action::Removed),
+            mark("/properties/n/additionalItems", "minItems", Action::Removed),
+            mark("/properties/s/additionalItems", "minItems", Action::Removed),
+            mark(
+                "/properties/f/additionalItems",
+                "minItems",
+                Action::Rewritten
+            ),
+            mark("", "description", Action::Noted),
+        ]
+    );
+    assert_eq!(
+        r.records[0].reason,
+        "strict mode supports minItems 0 or 1 only: {} is no count of items, removed"
+    );
+    assert_eq!(
+        r.tool.description.as_deref(),
+        Some(
+            "Constraints this schema does not enforce (still follow them): /properties/f/additionalItems: minItems 2.5."
+        )
+    );
+}
+
+#[test]
 fn anthropic_v1_strict_passes_leave_non_strict_tools_alone() {
     let v = json!({"type":"object","properties":{"xs":{"type":"array","minItems":8},
         "n":{"type":"integer","minimum":1},"f":{"type":"string","format":"regex"}}});
