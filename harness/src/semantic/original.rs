@@ -1,7 +1,6 @@
 //! The original side of a judgement, computed once per tool, and the memo
 //! the mutants path judges through.
 
-use std::borrow::Cow;
 use std::cell::{OnceCell, RefCell};
 use std::collections::HashMap;
 use std::sync::{Arc, OnceLock};
@@ -17,7 +16,7 @@ use crate::tool::Tool;
 use super::class::{Losses, NarrowingKind, SemanticClass, Semantics, constraints, descriptions};
 use super::instances::{self, Instance};
 use super::legacy::{draft3_required, openapi_nullable};
-use super::view::{Pair, Views, fill, has_undeclared, may_fill, prune, unfill};
+use super::view::{Pair, Views, fill, has_undeclared, prune, unfill};
 
 /// Subschemas a judged original may have: past it the case is `unjudged`
 /// (limit tests such as 5,001 properties say nothing about meaning, and
@@ -167,9 +166,6 @@ impl Original {
             shaped: (&schema, &schema),
             views: &views,
         };
-        // Most judgements make nothing required: every instance is its
-        // own filled form, and the walk per instance is skipped.
-        let fills = may_fill(at);
         for (i, (instance, canonical, original_ok)) in judged.iter().enumerate() {
             let as_wire;
             let canonical = if renames.is_empty() {
@@ -178,11 +174,7 @@ impl Original {
                 as_wire = rename_keys(canonical, &renames);
                 &as_wire
             };
-            let filled = if fills {
-                fill(at, canonical, 0)
-            } else {
-                Cow::Borrowed(canonical)
-            };
+            let filled = fill(at, canonical, 0);
             let shaped_ok = validator.accepts(&filled);
             match (*original_ok, shaped_ok) {
                 (false, true)

@@ -348,56 +348,6 @@ pub(super) fn fill<'a, 'i>(at: Pair<'a>, instance: &'i Value, depth: usize) -> C
     }
 }
 
-/// Whether [`fill`] can change any instance at `at`: some object view it
-/// could reach (through declared properties and array items, as deep as it
-/// goes) requires, in the shaped schema, a declared name the original's
-/// view there does not require. `false` proves that every instance fills
-/// to itself, so a judgement skips the walk per instance (on most lanes
-/// nothing is made required). Each pair of nodes is read once from the
-/// shallowest depth it is reached at, so `$ref` cycles end.
-pub(super) fn may_fill(at: Pair<'_>) -> bool {
-    may_fill_from(at, 0, &mut HashMap::new())
-}
-
-fn may_fill_from<'a>(
-    at: Pair<'a>,
-    depth: usize,
-    seen: &mut HashMap<(*const Value, *const Value), usize>,
-) -> bool {
-    // As deep as `fill` reads.
-    if depth > 16 {
-        return false;
-    }
-    let (oroot, onode) = at.original;
-    let (sroot, snode) = at.shaped;
-    // Read before from as shallow a depth: nothing more below.
-    let key = (std::ptr::from_ref(onode), std::ptr::from_ref(snode));
-    if seen.get(&key).is_some_and(|&d| d <= depth) {
-        return false;
-    }
-    seen.insert(key, depth);
-    let child = |o: Option<&'a Value>, s: &'a Value| Pair {
-        original: (oroot, o.unwrap_or(&ANY)),
-        shaped: (sroot, s),
-        views: at.views,
-    };
-    let shaped = at.views.of(sroot, snode);
-    let original = at.views.of(oroot, onode);
-    if shaped
-        .required
-        .iter()
-        .any(|r| !original.required.contains(r) && shaped.props.contains_key(r))
-    {
-        return true;
-    }
-    shaped
-        .props
-        .iter()
-        .any(|(k, s)| may_fill_from(child(original.props.get(k).copied(), s), depth + 1, seen))
-        || items_of(sroot, snode, 0)
-            .is_some_and(|s| may_fill_from(child(items_of(oroot, onode, 0), s), depth + 1, seen))
-}
-
 /// The instance without the optional properties (of the original) that
 /// the shaped schema no longer declares; with `all`, without every key
 /// the shaped schema does not declare.
