@@ -44,10 +44,11 @@ pub(super) fn note_lost(
 /// 'minItems' values other than 0 or 1 are not supported`). A larger
 /// `minItems` becomes 1 (the array stays non-empty) and the original
 /// minimum reaches the model as a note. Any other `minItems` (a string, an
-/// object, `0.5`, `-2`: no count of items) is removed and recorded: the draft 2020-12 repair has already failed such a
-/// tool closed wherever the metaschema reads it, so it is left only under
-/// a keyword 2020-12 does not know (`additionalItems`), where it
-/// constrains nothing and strict mode still rejects it (fuzz regression
+/// object, `0.5`, `-2`: no count of items) is removed and recorded. The
+/// draft 2020-12 repair has already failed such a tool closed wherever the
+/// metaschema reads it, so it is left only under a keyword 2020-12 does not
+/// know (`additionalItems`), where it constrains nothing and the oracle's
+/// strict rule still rejects it (fuzz regression
 /// `shape_conforms/strict-min-items-not-a-count.json`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct StrictMinItems {
