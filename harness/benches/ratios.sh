@@ -162,7 +162,10 @@ for lane in "${lanes[@]}"; do
   echo "| \`$lane\`$err | ${shape_s[$lane]} | ${floor_s[$lane]} | $ra | ${shape_rss[$lane]} | $(commas "${rate[$lane]}") | $pr | $rb |"
 done
 echo
-echo "Input: \`$input\` ($(commas "$tools") tools, $(du -m "$input" | cut -f1) MB). Floor (\`examples/serde_floor.rs\`): serde_json parse + pretty-print of the same file, measured beside each lane, peak RSS $floor_rss MB."
+# Shown relative to the workspace root when it is inside it: the table goes
+# into the README, which names no path of the machine it was measured on.
+shown=${input#"$root"/}
+echo "Input: \`$shown\` ($(commas "$tools") tools, $(du -m "$input" | cut -f1) MB). Floor (\`examples/serde_floor.rs\`): serde_json parse + pretty-print of the same file, measured beside each lane, peak RSS $floor_rss MB."
 for lane in "${lanes[@]}"; do
   if [ "${shape_rc[$lane]}" != 0 ]; then
     echo "¹ \`wireshape shape\` exited ${shape_rc[$lane]}: some tools errored (shipped unchanged), timed all the same."

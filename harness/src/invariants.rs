@@ -31,36 +31,6 @@ fn wire(lane: Lane, t: &Tool) -> String {
     compact(&lane.render(t))
 }
 
-/// Whether two values serialize to the same bytes, without serializing
-/// them: equal, with object keys in the same order (`Value`'s `==` ignores
-/// key order) and floats bit for bit (`0.0 == -0.0`).
-fn same_bytes(a: &Value, b: &Value) -> bool {
-    match (a, b) {
-        (Value::Object(x), Value::Object(y)) => {
-            x.len() == y.len()
-                && x.iter()
-                    .zip(y)
-                    .all(|((ka, va), (kb, vb))| ka == kb && same_bytes(va, vb))
-        }
-        (Value::Array(x), Value::Array(y)) => {
-            x.len() == y.len() && x.iter().zip(y).all(|(a, b)| same_bytes(a, b))
-        }
-        (Value::Number(x), Value::Number(y)) => {
-            x == y && x.as_f64().map(f64::to_bits) == y.as_f64().map(f64::to_bits)
-        }
-        _ => a == b,
-    }
-}
-
-/// Whether two tools render the same wire bytes on every lane (the render
-/// is a function of these four fields): the cheap test before rendering.
-fn same_wire(a: &Tool, b: &Tool) -> bool {
-    a.name == b.name
-        && a.description == b.description
-        && a.strict == b.strict
-        && same_bytes(&a.input_schema, &b.input_schema)
-}
-
 fn violation(invariant: Invariant, pipeline: &dyn Pipeline, message: String) -> Violation {
     Violation {
         invariant,
@@ -80,7 +50,7 @@ pub fn idempotence(
         return Ok(());
     }
     let twice = pipeline.shape(lane, &once.tool);
-    if same_wire(&once.tool, &twice.tool) {
+    if once.tool.same_wire(&twice.tool) {
         return Ok(());
     }
     let (a, b) = (wire(lane, &once.tool), wire(lane, &twice.tool));
@@ -107,7 +77,7 @@ pub fn determinism(
     first: &Shaped,
 ) -> Result<(), Violation> {
     let second = pipeline.shape(lane, input);
-    if same_wire(&first.tool, &second.tool)
+    if first.tool.same_wire(&second.tool)
         && first.degradations == second.degradations
         && first.outcome == second.outcome
     {
@@ -304,7 +274,7 @@ pub fn check_all(
     let deterministic = determinism(pipeline, lane, input, shaped);
     // An output that is its input: shaping it again is shaping the input
     // again, which `determinism` just did and compared.
-    let again_is_second = deterministic.is_ok() && same_wire(&shaped.tool, input);
+    let again_is_second = deterministic.is_ok() && shaped.tool.same_wire(input);
     let checks: [Option<Result<(), Violation>>; 4] = [
         Some(no_panic(pipeline, lane, input, shaped)),
         Some(deterministic),
@@ -442,22 +412,6 @@ mod tests {
         let t = tool();
         let s = p.shape(Lane::DeepseekStrict, &t);
         assert_eq!(determinism(&p, Lane::DeepseekStrict, &t, &s), Ok(()));
-    }
-
-    #[test]
-    fn same_bytes_is_byte_equality_not_value_equality() {
-        assert!(same_bytes(
-            &json!({"a": 1, "b": [1.5, "x"]}),
-            &json!({"a": 1, "b": [1.5, "x"]})
-        ));
-        // `==` holds for these; their bytes differ.
-        assert!(!same_bytes(
-            &json!({"a": 1, "b": 2}),
-            &json!({"b": 2, "a": 1})
-        ));
-        assert!(!same_bytes(&json!(0.0), &json!(-0.0)));
-        assert!(!same_bytes(&json!(1), &json!(1.0)));
-        assert!(!same_bytes(&json!([1, 2]), &json!([1, 2, 3])));
     }
 
     /// A pipeline whose output's key order flips on every call.

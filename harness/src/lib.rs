@@ -47,6 +47,7 @@ mod invariants;
 mod lane;
 mod ledger;
 mod lint;
+mod lookup;
 mod matrix;
 mod metamorphic;
 mod metaschema;

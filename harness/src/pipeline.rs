@@ -343,13 +343,21 @@ fn shape_with(
     }
     // The non-strict repairs may be what the strict passes needed (a
     // non-object root made an object): then the strict passes serve the
-    // repaired tool, so shaping the output again changes nothing.
-    if let Ok((strict, more)) = try_passes(passes, lane, config, plain.clone()) {
+    // repaired tool, so shaping the output again changes nothing. When they
+    // repaired nothing, the strict passes would get the very input they
+    // failed closed on, and shaping is deterministic (the `determinism`
+    // invariant checks it): the second try is skipped.
+    let repaired = !plain.same_wire(tool);
+    if repaired && let Ok((strict, more)) = try_passes(passes, lane, config, plain.clone()) {
         degradations.extend(more);
         return shaped(strict, degradations);
     }
     if degradations.is_empty() {
-        return unchanged(tool, first);
+        return if repaired {
+            unchanged(tool, first)
+        } else {
+            unchanged_from(plain, first)
+        };
     }
     plain.strict = None;
     Shaped {
@@ -372,11 +380,14 @@ fn shaped(tool: Tool, degradations: Vec<Degradation>) -> Shaped {
 
 /// `tool` as it came in (not sent strict), with the outcome that kept it so.
 fn unchanged(tool: &Tool, outcome: Outcome) -> Shaped {
+    unchanged_from(tool.clone(), outcome)
+}
+
+/// [`unchanged`] from a copy of the input the caller already holds.
+fn unchanged_from(mut tool: Tool, outcome: Outcome) -> Shaped {
+    tool.strict = None;
     Shaped {
-        tool: Tool {
-            strict: None,
-            ..tool.clone()
-        },
+        tool,
         degradations: Vec::new(),
         outcome,
     }

@@ -42,6 +42,8 @@ use std::ops::ControlFlow;
 
 use serde_json::{Map, Value};
 
+use crate::lookup::Lookup;
+
 /// The deepest schema nesting any walk accepts (counted in schema positions).
 pub const MAX_DEPTH: usize = 128;
 
@@ -756,7 +758,7 @@ pub(crate) fn first_conditional(root: &Value) -> Result<Option<(String, &'static
     visit(root, &mut |path, node| {
         if found.is_none()
             && let Some(kw) = CONDITIONALS.iter().find(|k| {
-                node.get(**k)
+                node.field(k)
                     .is_some_and(|v| v.is_object() || v.is_boolean())
             })
         {
@@ -805,7 +807,7 @@ pub fn display_path(path: &str) -> String {
 /// open question, neither stripped nor rejected.
 pub(crate) fn numeric_only(node: &Map<String, Value>) -> bool {
     let numeric = |t: &Value| matches!(t.as_str(), Some("number" | "integer"));
-    match node.get("type") {
+    match node.field("type") {
         // `null` beside the numbers (a nullable number) keeps it numeric.
         Some(Value::Array(ts)) => {
             ts.iter().any(numeric) && ts.iter().all(|t| numeric(t) || t == "null")
@@ -817,17 +819,17 @@ pub(crate) fn numeric_only(node: &Map<String, Value>) -> bool {
 
 /// `type` is exactly the string `name`.
 pub(crate) fn has_type(node: &Map<String, Value>, name: &str) -> bool {
-    node.get("type").and_then(Value::as_str) == Some(name)
+    node.field("type").and_then(Value::as_str) == Some(name)
 }
 
 /// An object schema: `type: "object"`, or no `type` but `properties`.
 pub(crate) fn is_object_schema(node: &Map<String, Value>) -> bool {
-    has_type(node, "object") || (!node.contains_key("type") && node.contains_key("properties"))
+    has_type(node, "object") || (!node.has("type") && node.has("properties"))
 }
 
 /// The names a node requires, in order (non-strings ignored).
 pub(crate) fn required_names(node: &Map<String, Value>) -> Vec<String> {
-    node.get("required")
+    node.field("required")
         .and_then(Value::as_array)
         .map(|a| {
             a.iter()
@@ -841,6 +843,27 @@ pub(crate) fn required_names(node: &Map<String, Value>) -> Vec<String> {
 /// Compact serialization (the byte form every comparison uses).
 pub(crate) fn to_bytes(v: &Value) -> String {
     serde_json::to_string(v).unwrap_or_default()
+}
+
+/// Whether two values serialize to the same bytes, without serializing
+/// them: equal, with object keys in the same order (`Value`'s `==` ignores
+/// key order) and floats bit for bit (`0.0 == -0.0`).
+pub(crate) fn same_bytes(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Object(x), Value::Object(y)) => {
+            x.len() == y.len()
+                && x.iter()
+                    .zip(y)
+                    .all(|((ka, va), (kb, vb))| ka == kb && same_bytes(va, vb))
+        }
+        (Value::Array(x), Value::Array(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(a, b)| same_bytes(a, b))
+        }
+        (Value::Number(x), Value::Number(y)) => {
+            x == y && x.as_f64().map(f64::to_bits) == y.as_f64().map(f64::to_bits)
+        }
+        _ => a == b,
+    }
 }
 
 /// The length of [`to_bytes`] (of a value, or of a node as an object)
@@ -864,7 +887,7 @@ pub(crate) fn byte_len<T: serde::Serialize + ?Sized>(v: &T) -> usize {
 /// Insert `key: value` right after `after` (or at the end when `after` is
 /// absent); an existing `key` is replaced in place.
 pub(crate) fn insert_after(node: &mut Map<String, Value>, after: &str, key: &str, value: Value) {
-    if node.contains_key(key) || !node.contains_key(after) {
+    if node.has(key) || !node.has(after) {
         node.insert(key.to_owned(), value);
         return;
     }

@@ -387,3 +387,18 @@ fn unescape_token_undoes_escape_token_in_rfc_6901_order() {
         assert_eq!(unescape_token(&escape_token(t)), t);
     }
 }
+#[test]
+fn same_bytes_is_byte_equality_not_value_equality() {
+    assert!(same_bytes(
+        &json!({"a": 1, "b": [1.5, "x"]}),
+        &json!({"a": 1, "b": [1.5, "x"]})
+    ));
+    // `==` holds for these; their bytes differ.
+    assert!(!same_bytes(
+        &json!({"a": 1, "b": 2}),
+        &json!({"b": 2, "a": 1})
+    ));
+    assert!(!same_bytes(&json!(0.0), &json!(-0.0)));
+    assert!(!same_bytes(&json!(1), &json!(1.0)));
+    assert!(!same_bytes(&json!([1, 2]), &json!([1, 2, 3])));
+}

@@ -6,6 +6,8 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use crate::schema;
+
 /// One tool: a name, an optional description, the JSON Schema of its input
 /// and an optional `strict` flag, exactly as a catalog declared them.
 ///
@@ -38,6 +40,16 @@ impl Tool {
     pub fn with_description(mut self, description: impl Into<String>) -> Self {
         self.description = Some(description.into());
         self
+    }
+
+    /// Whether two tools render the same wire bytes on every lane (the
+    /// render is a function of these four fields) and are the same input to
+    /// every pass: the cheap test before rendering.
+    pub(crate) fn same_wire(&self, other: &Self) -> bool {
+        self.name == other.name
+            && self.description == other.description
+            && self.strict == other.strict
+            && schema::same_bytes(&self.input_schema, &other.input_schema)
     }
 
     /// Append a model-facing note to the description: an absent or empty

@@ -22,6 +22,7 @@ use serde_json::{Map, Value, json};
 use super::names::NameSpec;
 use super::{Cx, Pass, PassMutant, Step, root};
 use crate::degradation::Action;
+use crate::lookup::Lookup;
 use crate::schema::{self, TooDeep};
 use crate::tool::Tool;
 
@@ -104,7 +105,7 @@ impl Pass for PropertiesObject {
 
     fn apply(&self, tool: &mut Tool, cx: &mut Cx<'_>) -> Result<Step, TooDeep> {
         schema::rewrite_pre_order(&mut tool.input_schema, &mut |path, node| {
-            if node.get("properties").is_some_and(|p| !p.is_object()) {
+            if node.field("properties").is_some_and(|p| !p.is_object()) {
                 let old = node.insert("properties".into(), Value::Object(Map::new()));
                 cx.record(
                     path,
@@ -176,7 +177,7 @@ impl Pass for RootTypeObject {
         let Some(root) = tool.input_schema.as_object_mut() else {
             return Ok(Step::Continue);
         };
-        match root.get("type") {
+        match root.field("type") {
             None => {
                 root.insert("type".into(), json!("object"));
                 cx.record(
@@ -185,7 +186,7 @@ impl Pass for RootTypeObject {
                     Action::Added,
                     "Converse requires a root type object",
                 );
-                if self.add_properties && !root.contains_key("properties") {
+                if self.add_properties && !root.has("properties") {
                     root.insert("properties".into(), json!({}));
                     cx.record(
                         "",
@@ -260,7 +261,7 @@ impl Pass for RootDefs {
         let Some(root) = tool.input_schema.as_object_mut() else {
             return Ok(Step::Continue);
         };
-        let Some(defs) = root.get("$defs") else {
+        let Some(defs) = root.field("$defs") else {
             return Ok(Step::Continue);
         };
         let Some(defs) = defs.as_object().cloned() else {
@@ -268,8 +269,8 @@ impl Pass for RootDefs {
                 "root $defs is not an object: nothing to move to definitions".to_owned(),
             ));
         };
-        let existing = root.get("definitions").and_then(Value::as_object);
-        if root.contains_key("definitions") && existing.is_none() {
+        let existing = root.field("definitions").and_then(Value::as_object);
+        if root.has("definitions") && existing.is_none() {
             return Ok(Step::FailClosed(
                 "root definitions is not an object: $defs cannot move there".to_owned(),
             ));
@@ -284,7 +285,7 @@ impl Pass for RootDefs {
         }
         root.shift_remove("$defs");
         let mut merged = root
-            .get("definitions")
+            .field("definitions")
             .and_then(Value::as_object)
             .cloned()
             .unwrap_or_default();
@@ -298,7 +299,7 @@ impl Pass for RootDefs {
         );
         if self.follow_refs {
             schema::rewrite_pre_order(&mut tool.input_schema, &mut |path, node| {
-                if let Some(Value::String(r)) = node.get_mut("$ref")
+                if let Some(Value::String(r)) = node.field_mut("$ref")
                     && let Some(rest) = r.strip_prefix("#/$defs/")
                 {
                     *r = format!("#/definitions/{rest}");

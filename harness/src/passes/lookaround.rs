@@ -12,6 +12,7 @@ use super::notes::{self, Unenforced};
 use super::{Cx, Pass, PassMutant, Step};
 use crate::degradation::Action;
 use crate::ecma;
+use crate::lookup::Lookup;
 use crate::schema::{self, TooDeep};
 use crate::tool::Tool;
 
@@ -74,7 +75,7 @@ impl Pass for StripLookaroundPatterns {
     fn apply(&self, tool: &mut Tool, cx: &mut Cx<'_>) -> Result<Step, TooDeep> {
         let mut lost = Vec::new();
         schema::rewrite_pre_order(&mut tool.input_schema, &mut |path, node| {
-            let has = matches!(node.get("pattern"), Some(Value::String(p)) if self.strips(p));
+            let has = matches!(node.field("pattern"), Some(Value::String(p)) if self.strips(p));
             if has && let Some(v) = node.shift_remove("pattern") {
                 cx.record(
                     path,

@@ -27,6 +27,7 @@ mod subset;
 use crate::config::PipelineConfig;
 use crate::degradation::{Action, Degradation};
 use crate::lane::Lane;
+use crate::lookup::Lookup;
 use crate::schema::TooDeep;
 use crate::tool::Tool;
 
@@ -195,10 +196,10 @@ impl<'a> Cx<'a> {
         value: serde_json::Value,
         reason: &str,
     ) {
-        if node.get(key) == Some(&value) {
+        if node.field(key) == Some(&value) {
             return;
         }
-        let action = if node.contains_key(key) {
+        let action = if node.has(key) {
             Action::Rewritten
         } else {
             Action::Added

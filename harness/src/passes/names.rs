@@ -11,6 +11,7 @@ use serde_json::{Map, Value};
 
 use super::{Cx, Pass, PassMutant, Step};
 use crate::degradation::Action;
+use crate::lookup::Lookup;
 use crate::schema::{self, TooDeep};
 use crate::tool::Tool;
 
@@ -165,7 +166,7 @@ impl Pass for SanitizePropertyKeys {
         let Some(root) = tool.input_schema.as_object_mut() else {
             return Ok(Step::Continue);
         };
-        let Some(Value::Object(props)) = root.get("properties") else {
+        let Some(Value::Object(props)) = root.field("properties") else {
             return Ok(Step::Continue);
         };
         if props.keys().all(|k| self.spec.accepts(k)) {
@@ -177,7 +178,7 @@ impl Pass for SanitizePropertyKeys {
             let new = match self.spec.sanitize(key) {
                 None => key.clone(),
                 Some(mut new) => {
-                    if props.contains_key(&new) || out.contains_key(&new) {
+                    if props.has(&new) || out.contains_key(&new) {
                         let hash = &crate::hash::sha256_hex(key)[..8];
                         new = format!("{new}_{hash}");
                         new = self.spec.sanitize(&new).unwrap_or(new);
@@ -198,7 +199,7 @@ impl Pass for SanitizePropertyKeys {
             );
         }
         root.insert("properties".to_owned(), Value::Object(out));
-        if let Some(Value::Array(required)) = root.get_mut("required") {
+        if let Some(Value::Array(required)) = root.field_mut("required") {
             let mut changed = false;
             for entry in required.iter_mut() {
                 if let Some((_, new)) = renamed.iter().find(|(old, _)| entry.as_str() == Some(old))

@@ -32,6 +32,7 @@ use serde_json::{Map, Value, json};
 
 use super::{Cx, Pass, PassMutant, Step};
 use crate::degradation::Action;
+use crate::lookup::Lookup;
 use crate::schema::{self, TooDeep};
 use crate::tool::Tool;
 
@@ -100,7 +101,7 @@ impl Normalize {
     /// with `null_ignores_other_types`, the keywords `keys` for another type.
     fn null_branch<'v>(&self, v: &'v Value) -> Option<Vec<&'v str>> {
         let m = v.as_object()?;
-        if m.get("type").and_then(Value::as_str) != Some("null") {
+        if m.field("type").and_then(Value::as_str) != Some("null") {
             return None;
         }
         let mut others = Vec::new();
@@ -138,7 +139,7 @@ fn plan(
 ) -> Option<Vec<(String, Join)>> {
     let mut out = Vec::new();
     for (k, v) in branch {
-        let join = match node.get(k) {
+        let join = match node.field(k) {
             _ if k == keyword => return None,
             None => Join::Add,
             Some(existing) if existing == v => Join::Same,
@@ -195,19 +196,19 @@ fn collapse(
                 node.insert(bk.clone(), branch[bk].clone());
             }
         }
-        if nullable && !node.contains_key("nullable") && !branch.contains_key("nullable") {
+        if nullable && !node.has("nullable") && !branch.has("nullable") {
             node.insert("nullable".to_owned(), json!(true));
         }
     }
     for (bk, join) in plan {
         match join {
             Join::Properties(add) => {
-                if let Some(Value::Object(p)) = node.get_mut("properties") {
+                if let Some(Value::Object(p)) = node.field_mut("properties") {
                     p.extend(add);
                 }
             }
             Join::Required(add) => {
-                if let Some(Value::Array(r)) = node.get_mut("required") {
+                if let Some(Value::Array(r)) = node.field_mut("required") {
                     r.extend(add);
                 }
             }
@@ -223,7 +224,7 @@ impl Normalize {
     fn step(&self, path: &str, node: &mut Map<String, Value>, cx: &mut Cx<'_>) -> bool {
         if self.collapse_nullable {
             for kw in &self.nullable_unions {
-                let Some(Value::Array(branches)) = node.get(*kw) else {
+                let Some(Value::Array(branches)) = node.field(kw) else {
                     continue;
                 };
                 if branches.len() != 2 {
@@ -245,7 +246,7 @@ impl Normalize {
                 // `nullable` qualifies a `type` (OpenAPI 3.0); beside a
                 // typeless branch (a `$ref`, a bare `enum`, …) it would not
                 // admit null, so such a union stays a union.
-                if !kept.contains_key("type") {
+                if !kept.has("type") {
                     continue;
                 }
                 let Some(lost) = collapse(node, kw, &kept, self.mark_nullable, &self.annotations)
@@ -281,7 +282,7 @@ impl Normalize {
         }
         if self.collapse_single {
             for kw in &self.single_unions {
-                let Some(Value::Array(branches)) = node.get(*kw) else {
+                let Some(Value::Array(branches)) = node.field(kw) else {
                     continue;
                 };
                 if branches.len() != 1 {
@@ -316,10 +317,7 @@ impl Normalize {
     }
 
     fn finish(&self, path: &str, in_place: bool, node: &mut Map<String, Value>, cx: &mut Cx<'_>) {
-        if self.inject_properties
-            && schema::has_type(node, "object")
-            && !node.contains_key("properties")
-        {
+        if self.inject_properties && schema::has_type(node, "object") && !node.has("properties") {
             node.insert("properties".into(), json!({}));
             cx.record(
                 path,
@@ -329,16 +327,16 @@ impl Normalize {
             );
         }
         if self.prune_required && !(in_place && self.spare_in_place) {
-            let Some(Value::Array(required)) = node.get("required") else {
+            let Some(Value::Array(required)) = node.field("required") else {
                 return;
             };
-            let Some(props) = node.get("properties").and_then(Value::as_object) else {
+            let Some(props) = node.field("properties").and_then(Value::as_object) else {
                 return;
             };
             let (keep, gone): (Vec<Value>, Vec<Value>) = required
                 .iter()
                 .cloned()
-                .partition(|r| r.as_str().is_some_and(|n| props.contains_key(n)));
+                .partition(|r| r.as_str().is_some_and(|n| props.has(n)));
             if gone.is_empty() {
                 return;
             }

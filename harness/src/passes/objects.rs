@@ -10,6 +10,7 @@ use serde_json::{Map, Value, json};
 
 use super::Cx;
 use crate::degradation::Action;
+use crate::lookup::Lookup;
 use crate::schema::{self, TooDeep};
 
 /// Which schema objects a pass shapes.
@@ -29,9 +30,9 @@ impl Qualify {
         match self {
             Self::Objects => schema::is_object_schema(node),
             Self::UnsaidObjects => {
-                schema::is_object_schema(node) && !node.contains_key("additionalProperties")
+                schema::is_object_schema(node) && !node.has("additionalProperties")
             }
-            Self::DeclaringProperties => node.get("properties").is_some_and(Value::is_object),
+            Self::DeclaringProperties => node.field("properties").is_some_and(Value::is_object),
         }
     }
 }
@@ -179,7 +180,7 @@ fn require_all(
 ) {
     let required = schema::required_names(node);
     let mut empty = Map::new();
-    let props = match node.get_mut("properties") {
+    let props = match node.field_mut("properties") {
         Some(Value::Object(props)) => props,
         _ => &mut empty,
     };
@@ -201,7 +202,7 @@ fn require_all(
     }
     let mut all: Vec<String> = Vec::with_capacity(required.len());
     for name in &required {
-        if !props.contains_key(name) {
+        if !props.has(name) {
             if spec.undeclared == Undeclared::DropRecorded {
                 cx.record(
                     path,
@@ -231,7 +232,7 @@ fn require_all(
     let write = match spec.write {
         WriteRequired::Always => true,
         WriteRequired::WhenNamesChange => {
-            all != required || (!all.is_empty() && !node.contains_key("required"))
+            all != required || (!all.is_empty() && !node.has("required"))
         }
     };
     if write {

@@ -22,6 +22,7 @@ use super::notes;
 use super::root::{self, MergeOrder};
 use super::{Cx, Pass, PassMutant, Step};
 use crate::degradation::Action;
+use crate::lookup::Lookup;
 use crate::schema::{self, TooDeep};
 use crate::tool::Tool;
 
@@ -124,7 +125,7 @@ impl Pass for ResponsesRootFlatten {
             return Ok(Step::Continue);
         };
         let note = self.noted.iter().find_map(|kw| {
-            let branches = rootmap.get(*kw)?.as_array()?;
+            let branches = rootmap.field(kw)?.as_array()?;
             Some(notes::composition_note(
                 kw,
                 &notes::required_groups(branches),
@@ -141,7 +142,7 @@ impl Pass for ResponsesRootFlatten {
         // identity); the strip is recorded.
         root::strip_and_merge_properties(rootmap, &self.stripped, merged, self.merge, cx);
         if self.force_type && !schema::has_type(rootmap, "object") {
-            let action = if rootmap.contains_key("type") {
+            let action = if rootmap.has("type") {
                 Action::Rewritten
             } else {
                 Action::Added
@@ -149,8 +150,8 @@ impl Pass for ResponsesRootFlatten {
             rootmap.insert("type".into(), json!("object"));
             cx.record("", "type", action, "root type forced to \"object\"");
         }
-        if self.force_properties && !rootmap.get("properties").is_some_and(Value::is_object) {
-            let action = if rootmap.contains_key("properties") {
+        if self.force_properties && !rootmap.field("properties").is_some_and(Value::is_object) {
+            let action = if rootmap.has("properties") {
                 Action::Rewritten
             } else {
                 Action::Added

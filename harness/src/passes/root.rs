@@ -6,6 +6,7 @@ use serde_json::{Map, Value};
 
 use super::Cx;
 use crate::degradation::Action;
+use crate::lookup::Lookup;
 use crate::schema;
 
 /// Which side wins when two sources declare the same property.
@@ -68,15 +69,15 @@ fn keep_all_of_required(
     let Some((_, branches)) = removed.iter().find(|(kw, _)| kw == "allOf") else {
         return;
     };
-    let props = root.get("properties").and_then(Value::as_object);
-    let mut required: Vec<Value> = match root.get("required") {
+    let props = root.field("properties").and_then(Value::as_object);
+    let mut required: Vec<Value> = match root.field("required") {
         Some(Value::Array(r)) => r.clone(),
         _ => Vec::new(),
     };
     let mut added = Vec::new();
     for name in branches
         .iter()
-        .filter_map(|b| b.get("required")?.as_array())
+        .filter_map(|b| b.field("required")?.as_array())
         .flatten()
         .filter_map(Value::as_str)
     {
@@ -86,10 +87,10 @@ fn keep_all_of_required(
             added.push(name.to_owned());
         }
     }
-    if added.is_empty() || !matches!(root.get("required"), None | Some(Value::Array(_))) {
+    if added.is_empty() || !matches!(root.field("required"), None | Some(Value::Array(_))) {
         return;
     }
-    let action = if root.contains_key("required") {
+    let action = if root.has("required") {
         Action::Rewritten
     } else {
         Action::Added
@@ -138,7 +139,7 @@ pub(crate) fn strip_and_merge_properties(
         .filter(|(kw, _)| merged.contains(&kw.as_str()))
     {
         for (i, b) in branches.iter().enumerate() {
-            if let Some(props) = b.get("properties").and_then(Value::as_object) {
+            if let Some(props) = b.field("properties").and_then(Value::as_object) {
                 for (name, s) in props {
                     incoming.push((format!("/{kw}/{i}"), name.clone(), s.clone()));
                 }
@@ -148,18 +149,18 @@ pub(crate) fn strip_and_merge_properties(
     if incoming.is_empty() {
         return removed;
     }
-    let props = if let Some(Value::Object(p)) = root.get_mut("properties") {
+    let props = if let Some(Value::Object(p)) = root.field_mut("properties") {
         p
     } else {
         root.insert("properties".into(), Value::Object(Map::new()));
-        match root.get_mut("properties") {
+        match root.field_mut("properties") {
             Some(Value::Object(p)) => p,
             _ => unreachable!(),
         }
     };
     for (from, name, s) in incoming {
         let at = format!("{from}/properties/{}", schema::escape_token(&name));
-        match (props.contains_key(&name), order) {
+        match (props.has(&name), order) {
             (false, _) => {
                 props.insert(name, s);
                 cx.record(
@@ -170,7 +171,7 @@ pub(crate) fn strip_and_merge_properties(
                 );
             }
             (true, MergeOrder::FirstWins) => {
-                if props.get(&name) != Some(&s) {
+                if props.field(&name) != Some(&s) {
                     cx.record(
                         &at,
                         "properties",
@@ -189,10 +190,10 @@ pub(crate) fn strip_and_merge_properties(
 
 /// Drop root `required` entries that name no root property (after a merge).
 pub(crate) fn prune_dangling_required(root: &mut Map<String, Value>, cx: &mut Cx<'_>) {
-    let Some(Value::Array(required)) = root.get("required") else {
+    let Some(Value::Array(required)) = root.field("required") else {
         return;
     };
-    let props = root.get("properties").and_then(Value::as_object);
+    let props = root.field("properties").and_then(Value::as_object);
     let keep: Vec<Value> = required
         .iter()
         .filter(|r| {
@@ -224,7 +225,7 @@ pub(crate) fn prune_dangling_required(root: &mut Map<String, Value>, cx: &mut Cx
 
 /// Whether the root ends up with at least one property.
 pub(crate) fn has_properties(root: &Map<String, Value>) -> bool {
-    root.get("properties")
+    root.field("properties")
         .and_then(Value::as_object)
         .is_some_and(|p| !p.is_empty())
 }

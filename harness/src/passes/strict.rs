@@ -21,6 +21,7 @@ use super::objects::{self, FalseOptional, Objects, Qualify, Undeclared, WriteReq
 use super::{Cx, Pass, PassMutant, Step};
 use crate::degradation::Action;
 use crate::lane::Lane;
+use crate::lookup::Lookup;
 use crate::schema::{self, TooDeep};
 use crate::tool::Tool;
 
@@ -247,17 +248,17 @@ fn null_branch(branch: &Value) -> bool {
     let Value::Object(b) = branch else {
         return false;
     };
-    let typed = match b.get("type") {
+    let typed = match b.field("type") {
         Some(Value::String(t)) => t == "null",
         Some(Value::Array(ts)) => ts.contains(&json!("null")),
         Some(_) => false,
-        None => b.contains_key("enum") || b.contains_key("const"),
+        None => b.has("enum") || b.has("const"),
     };
     typed
-        && b.get("enum")
+        && b.field("enum")
             .and_then(Value::as_array)
             .is_none_or(|e| e.contains(&Value::Null))
-        && b.get("const").is_none_or(Value::is_null)
+        && b.field("const").is_none_or(Value::is_null)
 }
 
 /// After `null` joined a property's `type`: let its `enum`/`const` take
@@ -265,16 +266,16 @@ fn null_branch(branch: &Value) -> bool {
 /// (the model could never leave the field empty). `const: c` becomes
 /// `enum: [c, null]` in place (beside an `enum`, the enum keeps only `c`).
 fn admit_null_literal(m: &mut Map<String, Value>, out: &mut Vec<Change>) {
-    if let Some(c) = m.get("const").cloned()
+    if let Some(c) = m.field("const").cloned()
         && !c.is_null()
     {
-        let kept = match m.get("enum").and_then(Value::as_array) {
+        let kept = match m.field("enum").and_then(Value::as_array) {
             Some(e) => e.iter().filter(|v| **v == c).cloned().collect(),
             None => vec![c],
         };
         let mut members = kept;
         members.push(Value::Null);
-        if m.contains_key("enum") {
+        if m.has("enum") {
             m.insert("enum".into(), Value::Array(members));
             m.shift_remove("const");
         } else {
@@ -294,7 +295,7 @@ fn admit_null_literal(m: &mut Map<String, Value>, out: &mut Vec<Change>) {
         ));
         return;
     }
-    if let Some(Value::Array(e)) = m.get_mut("enum")
+    if let Some(Value::Array(e)) = m.field_mut("enum")
         && !e.contains(&Value::Null)
     {
         e.push(Value::Null);
@@ -316,7 +317,7 @@ fn nullable(prop: &mut Value) -> Vec<Change> {
     };
     // OpenAPI's `nullable: true` is not JSON Schema: strict mode reads the
     // type list, so the flag becomes the `"null"` member below (one null).
-    if m.get("nullable") == Some(&Value::Bool(true)) {
+    if m.field("nullable") == Some(&Value::Bool(true)) {
         m.shift_remove("nullable");
         out.push((
             "nullable",
@@ -324,7 +325,7 @@ fn nullable(prop: &mut Value) -> Vec<Change> {
             "strict mode: nullable: true restated as a \"null\" type member",
         ));
     }
-    match m.get_mut("type") {
+    match m.field_mut("type") {
         Some(Value::String(t)) => {
             if t != "null" {
                 let t = std::mem::take(t);
@@ -344,7 +345,7 @@ fn nullable(prop: &mut Value) -> Vec<Change> {
         None => {
             let unions = ["anyOf", "oneOf"];
             let has_null_branch = unions.iter().any(|u| {
-                m.get(*u)
+                m.field(u)
                     .and_then(Value::as_array)
                     .is_some_and(|bs| bs.iter().any(null_branch))
             });
@@ -354,7 +355,7 @@ fn nullable(prop: &mut Value) -> Vec<Change> {
             // An empty `anyOf` (matching nothing) is wrapped like any
             // other schema: `anyOf: [{"type": "null"}]` would be collapsed
             // by the next run's normalize (idempotence).
-            if let Some(Value::Array(branches)) = m.get_mut("anyOf")
+            if let Some(Value::Array(branches)) = m.field_mut("anyOf")
                 && !branches.is_empty()
             {
                 branches.push(json!({"type": "null"}));

@@ -27,6 +27,7 @@ use super::strict::StrictGate;
 use super::{Cx, Pass, PassMutant, Step};
 use crate::degradation::Action;
 use crate::facts::openai as fact;
+use crate::lookup::Lookup;
 use crate::schema::{self, TooDeep};
 use crate::tool::Tool;
 
@@ -88,7 +89,7 @@ impl StrictSubset {
                 return;
             }
             let at = schema::display_path(path);
-            if let Some(k) = self.fallback.iter().find(|k| node.contains_key(**k)) {
+            if let Some(k) = self.fallback.iter().find(|k| node.has(k)) {
                 why = Some(format!(
                     "{k} at {at} is outside the strict subset and no widening removal serves it"
                 ));
@@ -153,7 +154,7 @@ impl Pass for StrictSubset {
                 }
             }
             if !schema::numeric_only(node)
-                && matches!(node.get("format"), Some(Value::String(f)) if !self.formats.contains(&f.as_str()))
+                && matches!(node.field("format"), Some(Value::String(f)) if !self.formats.contains(&f.as_str()))
                 && let Some(v) = node.shift_remove("format")
             {
                 cx.record(

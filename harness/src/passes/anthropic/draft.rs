@@ -6,6 +6,7 @@ use serde_json::{Map, Value, json};
 
 use super::narrow::Flip;
 use crate::degradation::Action;
+use crate::lookup::Lookup;
 use crate::passes::{Cx, Pass, PassMutant, Step};
 use crate::schema::{self, TooDeep};
 use crate::tool::Tool;
@@ -92,8 +93,8 @@ pub(super) fn bare_type_names(node: &Map<String, Value>) -> Vec<(String, Option<
 /// `minimum`/`maximum` is the numeric bound itself (`false`, or `true`
 /// with no bound, says nothing).
 pub(super) fn older_draft_forms(path: &str, node: &mut Map<String, Value>, cx: &mut Cx<'_>) {
-    if node.get("items").is_some_and(Value::is_array) && !node.contains_key("prefixItems") {
-        let tuple = node.get("items").cloned().unwrap_or_default();
+    if node.field("items").is_some_and(Value::is_array) && !node.has("prefixItems") {
+        let tuple = node.field("items").cloned().unwrap_or_default();
         let rest = node.shift_remove("additionalItems");
         schema::insert_after(node, "items", "prefixItems", tuple);
         node.shift_remove("items");
@@ -117,10 +118,10 @@ pub(super) fn older_draft_forms(path: &str, node: &mut Map<String, Value>, cx: &
         ("exclusiveMinimum", "minimum"),
         ("exclusiveMaximum", "maximum"),
     ] {
-        let Some(Value::Bool(b)) = node.get(flag) else {
+        let Some(Value::Bool(b)) = node.field(flag) else {
             continue;
         };
-        let exclusive = *b && node.get(bound).is_some_and(Value::is_number);
+        let exclusive = *b && node.field(bound).is_some_and(Value::is_number);
         if exclusive {
             let n = node.shift_remove(bound).unwrap_or_default();
             node.insert(flag.into(), n);
@@ -154,8 +155,8 @@ impl RepairDraft202012 {
                     Some(n) => node
                         .get_mut(&kw)
                         .and_then(Value::as_object_mut)
-                        .and_then(|m| m.get_mut(n)),
-                    None => node.get_mut(&kw),
+                        .and_then(|m| m.field_mut(n)),
+                    None => node.field_mut(&kw),
                 };
                 if let Some(slot) = slot {
                     *slot = json!({ "type": t });
@@ -175,12 +176,12 @@ impl RepairDraft202012 {
             return;
         }
         let mut lifted = Vec::new();
-        if let Some(Value::Object(props)) = node.get_mut("properties") {
+        if let Some(Value::Object(props)) = node.field_mut("properties") {
             for (name, prop) in props.iter_mut() {
                 let Some(p) = prop.as_object_mut() else {
                     continue;
                 };
-                let Some(Value::Bool(b)) = p.get("required") else {
+                let Some(Value::Bool(b)) = p.field("required") else {
                     continue;
                 };
                 let b = *b;
@@ -197,7 +198,7 @@ impl RepairDraft202012 {
                 }
             }
         }
-        if let Some(Value::Bool(b)) = node.get("required") {
+        if let Some(Value::Bool(b)) = node.field("required") {
             let b = *b;
             node.shift_remove("required");
             cx.record(

@@ -4,6 +4,7 @@
 use serde_json::json;
 
 use crate::degradation::Action;
+use crate::lookup::Lookup;
 use crate::passes::names::NameSpec;
 use crate::passes::notes::{self};
 use crate::passes::root::{self, MergeOrder};
@@ -119,12 +120,7 @@ impl Pass for NarrowRootComposition {
         let Some(rootmap) = tool.input_schema.as_object_mut() else {
             return Ok(Step::Continue);
         };
-        let Some(lead) = self
-            .keywords
-            .iter()
-            .copied()
-            .find(|k| rootmap.contains_key(*k))
-        else {
+        let Some(lead) = self.keywords.iter().copied().find(|k| rootmap.has(k)) else {
             return Ok(Step::Continue);
         };
         let groups = rootmap
@@ -134,7 +130,7 @@ impl Pass for NarrowRootComposition {
             .unwrap_or_default();
         let specific = notes::composition_note(lead, &groups);
         root::strip_and_merge(rootmap, &self.keywords, self.merge, cx);
-        if self.restore_object_floor && !rootmap.contains_key("type") {
+        if self.restore_object_floor && !rootmap.has("type") {
             rootmap.insert("type".into(), json!("object"));
             cx.record(
                 "",
@@ -142,7 +138,7 @@ impl Pass for NarrowRootComposition {
                 Action::Added,
                 "object floor restored after the root composition strip",
             );
-            if !rootmap.contains_key("properties") {
+            if !rootmap.has("properties") {
                 rootmap.insert("properties".into(), json!({}));
                 cx.record(
                     "",
@@ -218,7 +214,7 @@ impl Pass for ObjectRootFloor {
         let Some(root) = tool.input_schema.as_object_mut() else {
             return Ok(Step::Continue);
         };
-        if !root.contains_key("type") || !self.only_typeless {
+        if !root.has("type") || !self.only_typeless {
             root.insert("type".into(), json!("object"));
             cx.record(
                 "",
@@ -226,7 +222,7 @@ impl Pass for ObjectRootFloor {
                 Action::Added,
                 "the endpoint requires a root type",
             );
-            if !root.contains_key("properties") {
+            if !root.has("properties") {
                 root.insert("properties".into(), json!({}));
                 cx.record(
                     "",

@@ -4,6 +4,7 @@
 use serde_json::{Map, Value, json};
 
 use crate::degradation::Action;
+use crate::lookup::Lookup;
 use crate::passes::notes::{self, Unenforced};
 use crate::passes::objects::{self, Objects, Qualify};
 use crate::passes::{Cx, Pass, PassMutant, Step};
@@ -94,7 +95,7 @@ impl Pass for StrictMinItems {
     fn apply(&self, tool: &mut Tool, cx: &mut Cx<'_>) -> Result<Step, TooDeep> {
         let mut lost = Vec::new();
         each_strict_node(tool, &mut |path, node| {
-            let Some(v) = node.get("minItems") else {
+            let Some(v) = node.field("minItems") else {
                 return;
             };
             // 0 or 1 as the oracle reads them, or a count to lower.
@@ -191,7 +192,7 @@ impl Pass for StrictUnsupportedFormats {
     fn apply(&self, tool: &mut Tool, cx: &mut Cx<'_>) -> Result<Step, TooDeep> {
         let mut lost = Vec::new();
         each_strict_node(tool, &mut |path, node| {
-            let Some(f) = node.get("format").and_then(Value::as_str) else {
+            let Some(f) = node.field("format").and_then(Value::as_str) else {
                 return;
             };
             if self.supported.contains(&f) {
@@ -279,7 +280,7 @@ impl Pass for StrictBounds {
     fn apply(&self, tool: &mut Tool, cx: &mut Cx<'_>) -> Result<Step, TooDeep> {
         let mut lost = Vec::new();
         each_strict_node(tool, &mut |path, node| {
-            let banned = match node.get("type").and_then(Value::as_str) {
+            let banned = match node.field("type").and_then(Value::as_str) {
                 Some("integer" | "number") => &self.numeric,
                 Some("string") => &self.string,
                 _ => return,
@@ -413,7 +414,7 @@ pub(super) fn open_object(schema: &Value) -> Result<Option<String>, TooDeep> {
     schema::visit(schema, &mut |path, node| {
         if found.is_none()
             && node
-                .get("additionalProperties")
+                .field("additionalProperties")
                 .is_some_and(|v| v != &Value::Bool(false))
         {
             found = Some(schema::display_path(path));

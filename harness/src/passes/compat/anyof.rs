@@ -27,6 +27,7 @@ use serde_json::{Map, Value, json};
 
 use super::keywords::{FAMILIES, OTHER_ASSERTIONS};
 use crate::degradation::Action;
+use crate::lookup::Lookup;
 use crate::passes::{Cx, Pass, PassMutant, Step};
 use crate::schema::{self, TooDeep};
 use crate::tool::Tool;
@@ -59,7 +60,7 @@ impl Default for TypeAnyOfMembers {
 /// The member the rule flags: an object without `type` or `$ref`.
 fn flagged(m: &Value) -> bool {
     m.as_object()
-        .is_some_and(|o| !o.contains_key("type") && !o.contains_key("$ref"))
+        .is_some_and(|o| !o.has("type") && !o.has("$ref"))
 }
 
 fn asserts_something(m: &Map<String, Value>) -> bool {
@@ -73,7 +74,7 @@ fn asserts_something(m: &Map<String, Value>) -> bool {
 fn matches_nothing(m: &Value) -> bool {
     m.as_object().is_some_and(|o| {
         o.len() == 1
-            && match o.get("not") {
+            && match o.field("not") {
                 Some(Value::Bool(b)) => *b,
                 Some(Value::Object(n)) => n.is_empty(),
                 _ => false,
@@ -131,11 +132,11 @@ fn exact_types(m: &Map<String, Value>, root: &Value, depth: usize) -> Option<Vec
         return None;
     }
     let mut out = Vec::new();
-    if let Some(t) = m.get("type") {
+    if let Some(t) = m.field("type") {
         return add_types(t, &mut out).then_some(out);
     }
     if let Some(target) = m
-        .get("$ref")
+        .field("$ref")
         .and_then(Value::as_str)
         .and_then(|r| r.strip_prefix('#'))
         .and_then(|p| root.pointer(p))
@@ -144,10 +145,10 @@ fn exact_types(m: &Map<String, Value>, root: &Value, depth: usize) -> Option<Vec
     {
         return Some(t);
     }
-    if let Some(c) = m.get("const") {
+    if let Some(c) = m.field("const") {
         return Some(vec![json_type(c).to_owned()]);
     }
-    if let Some(Value::Array(values)) = m.get("enum")
+    if let Some(Value::Array(values)) = m.field("enum")
         && !values.is_empty()
     {
         for v in values {
@@ -156,7 +157,7 @@ fn exact_types(m: &Map<String, Value>, root: &Value, depth: usize) -> Option<Vec
         return Some(out);
     }
     for kw in ["anyOf", "oneOf"] {
-        if let Some(Value::Array(branches)) = m.get(kw)
+        if let Some(Value::Array(branches)) = m.field(kw)
             && !branches.is_empty()
         {
             let mut all = Vec::new();
@@ -170,7 +171,7 @@ fn exact_types(m: &Map<String, Value>, root: &Value, depth: usize) -> Option<Vec
             }
         }
     }
-    if let Some(Value::Array(branches)) = m.get("allOf") {
+    if let Some(Value::Array(branches)) = m.field("allOf") {
         return branches
             .iter()
             .filter_map(Value::as_object)
@@ -198,7 +199,7 @@ impl TypeAnyOfMembers {
         root: &Value,
         cx: &mut Cx<'_>,
     ) -> Result<(), String> {
-        let Some(Value::Array(members)) = node.get("anyOf") else {
+        let Some(Value::Array(members)) = node.field("anyOf") else {
             return Ok(());
         };
         if !members.iter().any(flagged) {
@@ -211,7 +212,7 @@ impl TypeAnyOfMembers {
         for (i, m) in members.iter().enumerate() {
             match m
                 .as_object()
-                .and_then(|o| o.get("anyOf").filter(|_| o.len() == 1))
+                .and_then(|o| o.field("anyOf").filter(|_| o.len() == 1))
             {
                 Some(Value::Array(inner)) if self.flatten_wrappers => {
                     spliced = true;
@@ -254,7 +255,7 @@ impl TypeAnyOfMembers {
             }
         }
         let parent = node
-            .get("type")
+            .field("type")
             .filter(|_| self.inherit_parent_type)
             .cloned();
         if parent.is_none()
@@ -274,7 +275,7 @@ impl TypeAnyOfMembers {
         for (from, mut m) in list {
             if let Some(obj) = m
                 .as_object_mut()
-                .filter(|o| !o.contains_key("type") && !o.contains_key("$ref"))
+                .filter(|o| !o.has("type") && !o.has("$ref"))
             {
                 let (ty, reason) = if let Some(t) = &parent {
                     (
@@ -323,7 +324,7 @@ impl Pass for TypeAnyOfMembers {
         // schema the `$ref`s resolve against.
         if !schema::any_node(
             &tool.input_schema,
-            &|_, node| matches!(node.get("anyOf"), Some(Value::Array(ms)) if ms.iter().any(flagged)),
+            &|_, node| matches!(node.field("anyOf"), Some(Value::Array(ms)) if ms.iter().any(flagged)),
         )? {
             return Ok(Step::Continue);
         }

@@ -13,6 +13,7 @@
 use serde_json::{Map, Value};
 
 use crate::degradation::Action;
+use crate::lookup::Lookup;
 use crate::passes::{Cx, Pass, PassMutant, Step};
 use crate::schema::{self, TooDeep};
 use crate::tool::Tool;
@@ -39,10 +40,10 @@ impl Default for Draft4ExclusiveBounds {
 impl Draft4ExclusiveBounds {
     fn fix_node(self, path: &str, node: &mut Map<String, Value>, cx: &mut Cx<'_>) {
         for (exclusive, bound) in BOUNDS {
-            let Some(on) = node.get(*exclusive).and_then(Value::as_bool) else {
+            let Some(on) = node.field(exclusive).and_then(Value::as_bool) else {
                 continue;
             };
-            let limit = node.get(*bound).filter(|b| b.is_number()).cloned();
+            let limit = node.field(bound).filter(|b| b.is_number()).cloned();
             match limit {
                 Some(limit) if on && self.fold_bound => {
                     cx.record(

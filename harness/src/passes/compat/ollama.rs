@@ -20,6 +20,7 @@
 use serde_json::{Map, Value, json};
 
 use crate::degradation::Action;
+use crate::lookup::Lookup;
 use crate::passes::{Cx, Pass, PassMutant, Step};
 use crate::schema::{self, TooDeep};
 use crate::tool::Tool;
@@ -47,7 +48,7 @@ fn prop_path(name: &str) -> String {
 fn root_props(tool: &mut Tool) -> Option<&mut Map<String, Value>> {
     tool.input_schema
         .as_object_mut()?
-        .get_mut("properties")?
+        .field_mut("properties")?
         .as_object_mut()
 }
 
@@ -79,7 +80,7 @@ impl Pass for OllamaPropertiesMap {
         let Some(root) = tool.input_schema.as_object_mut() else {
             return Ok(Step::Continue);
         };
-        match root.get("properties") {
+        match root.field("properties") {
             None | Some(Value::Null | Value::Object(_)) => Ok(Step::Continue),
             Some(Value::Array(a)) if a.is_empty() => {
                 root.insert("properties".into(), json!({}));

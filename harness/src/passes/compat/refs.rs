@@ -13,6 +13,7 @@
 use serde_json::{Map, Value, json};
 
 use crate::degradation::Action;
+use crate::lookup::Lookup;
 use crate::passes::{Cx, Pass, PassMutant, Step};
 use crate::schema::{self, TooDeep};
 use crate::tool::Tool;
@@ -43,7 +44,7 @@ impl RefSiblingsToAllOf {
         let mut out = Vec::new();
         schema::visit(root, &mut |path, node| {
             let Some(target) = node
-                .get("$ref")
+                .field("$ref")
                 .and_then(Value::as_str)
                 .and_then(|r| r.strip_prefix('#'))
                 .and_then(|p| root.pointer(p))
@@ -70,11 +71,11 @@ impl RefSiblingsToAllOf {
 /// Replace `node["$ref"]` by a one-member `allOf` at the same position, or
 /// append the member to an existing `allOf`.
 fn move_ref(node: &mut Map<String, Value>) {
-    let Some(r) = node.get("$ref").cloned() else {
+    let Some(r) = node.field("$ref").cloned() else {
         return;
     };
     let member = json!({ "$ref": r });
-    if let Some(Value::Array(all)) = node.get_mut("allOf") {
+    if let Some(Value::Array(all)) = node.field_mut("allOf") {
         all.push(member);
         node.shift_remove("$ref");
         return;

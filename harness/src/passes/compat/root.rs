@@ -18,6 +18,7 @@ use serde_json::{Map, Value, json};
 
 use super::keywords::{never_object_valued, object_valued};
 use crate::degradation::Action;
+use crate::lookup::Lookup;
 use crate::passes::root as shared;
 use crate::passes::{Cx, Pass, PassMutant, Step};
 use crate::schema::{self, TooDeep};
@@ -71,7 +72,7 @@ impl Pass for WrapBarePropertyMap {
         if root.keys().any(|k| object_valued(k)) {
             return Ok(Step::Continue);
         }
-        let typed_object = match root.get("type") {
+        let typed_object = match root.field("type") {
             None | Some(Value::Object(_)) => false,
             Some(Value::String(s)) if s == "object" => true,
             Some(_) => return Ok(Step::Continue),
@@ -203,7 +204,7 @@ impl Pass for ParametersObjectFloor {
         let Some(map) = root.as_object_mut() else {
             return Ok(Step::Continue);
         };
-        match map.get("type") {
+        match map.field("type") {
             Some(Value::String(t)) if t == "object" => return Ok(Step::Continue),
             None => {
                 map.shift_insert(0, "type".into(), json!("object"));
@@ -235,7 +236,7 @@ impl Pass for ParametersObjectFloor {
                 )));
             }
         }
-        if self.empty_properties && !map.contains_key("properties") {
+        if self.empty_properties && !map.has("properties") {
             schema::insert_after(map, "type", "properties", json!({}));
             cx.record(
                 "",

@@ -4,6 +4,7 @@
 use serde_json::{Map, Value};
 
 use super::subset::{at, find_in_shipped};
+use crate::lookup::Lookup;
 use crate::passes::{Cx, Pass, PassMutant, Step};
 use crate::schema::TooDeep;
 use crate::tool::Tool;
@@ -83,7 +84,7 @@ impl Pass for DeepseekPreGate {
             ));
         }
         if self.non_object_root
-            && let Some(t) = tool.input_schema.get("type")
+            && let Some(t) = tool.input_schema.field("type")
             && t != "object"
             && !t
                 .as_array()
@@ -95,14 +96,14 @@ impl Pass for DeepseekPreGate {
         }
         if let Some(root) = tool.input_schema.as_object() {
             let props_empty = root
-                .get("properties")
+                .field("properties")
                 .and_then(Value::as_object)
                 .is_none_or(Map::is_empty);
             let map_like = matches!(
-                root.get("additionalProperties"),
+                root.field("additionalProperties"),
                 Some(Value::Object(_) | Value::Bool(true))
             ) || root
-                .get("patternProperties")
+                .field("patternProperties")
                 .and_then(Value::as_object)
                 .is_some_and(|p| !p.is_empty());
             if self.map_root && props_empty && map_like {
@@ -114,7 +115,7 @@ impl Pass for DeepseekPreGate {
         let found = find_in_shipped(&tool.input_schema, &mut |path, node| {
             if self.dependent_schemas
                 && node
-                    .get("dependentSchemas")
+                    .field("dependentSchemas")
                     .and_then(Value::as_object)
                     .is_some_and(|m| !m.is_empty())
             {
@@ -124,7 +125,7 @@ impl Pass for DeepseekPreGate {
                 ));
             }
             if self.schema_dependencies
-                && let Some(Value::Object(deps)) = node.get("dependencies")
+                && let Some(Value::Object(deps)) = node.field("dependencies")
                 && deps.values().any(|v| v.is_object() || v.is_boolean())
             {
                 return Some(format!(
@@ -132,7 +133,7 @@ impl Pass for DeepseekPreGate {
                     at(path)
                 ));
             }
-            if self.const_null && node.get("const") == Some(&Value::Null) {
+            if self.const_null && node.field("const") == Some(&Value::Null) {
                 return Some(format!(
                     "const: null at {} needs a null type, outside the strict subset",
                     at(path)

@@ -5,6 +5,7 @@ use serde_json::{Map, Value, json};
 
 use super::subset::{UNREPRESENTABLE, at};
 use crate::degradation::Action;
+use crate::lookup::Lookup;
 use crate::passes::{Cx, Pass, PassMutant, Step};
 use crate::schema::{self, TooDeep};
 use crate::tool::Tool;
@@ -55,13 +56,13 @@ pub(super) fn forbidden_by_closed<'a>(
     root: &'a Value,
     node: &'a Map<String, Value>,
 ) -> Option<Forbidden<'a>> {
-    if node.get("additionalProperties") != Some(&Value::Bool(false)) {
+    if node.field("additionalProperties") != Some(&Value::Bool(false)) {
         return None;
     }
-    let own = node.get("properties").and_then(Value::as_object);
+    let own = node.field("properties").and_then(Value::as_object);
     let undeclared = |n: &&str| own.is_none_or(|o| !o.contains_key(*n));
     if let Some(name) = node
-        .get("required")
+        .field("required")
         .and_then(Value::as_array)
         .into_iter()
         .flatten()
@@ -72,7 +73,7 @@ pub(super) fn forbidden_by_closed<'a>(
     }
     // A `$ref` beside the closed object's keywords is a branch of one.
     let by_ref = node
-        .get("$ref")
+        .field("$ref")
         .and_then(Value::as_str)
         .and_then(|t| local_target(root, t));
     ["anyOf", "oneOf", "allOf", "$ref"]
@@ -81,7 +82,7 @@ pub(super) fn forbidden_by_closed<'a>(
             let branches: Vec<&Value> = if key == "$ref" {
                 vec![by_ref?]
             } else {
-                node.get(key)
+                node.field(key)
                     .and_then(Value::as_array)?
                     .iter()
                     .map(|b| resolve_branch(root, b))
@@ -90,12 +91,12 @@ pub(super) fn forbidden_by_closed<'a>(
             branches.into_iter().find_map(|b| {
                 // A branch that is a local `$ref` stands for its target.
                 let declared = b
-                    .get("properties")
+                    .field("properties")
                     .and_then(Value::as_object)
                     .into_iter()
                     .flat_map(|p| p.keys());
                 let required = b
-                    .get("required")
+                    .field("required")
                     .and_then(Value::as_array)
                     .into_iter()
                     .flatten()
@@ -131,7 +132,7 @@ pub(super) fn local_target<'a>(root: &'a Value, target: &str) -> Option<&'a Valu
 
 /// A local `$ref` branch stands for its target.
 pub(super) fn resolve_branch<'a>(root: &'a Value, b: &'a Value) -> &'a Value {
-    b.get("$ref")
+    b.field("$ref")
         .and_then(Value::as_str)
         .and_then(|t| local_target(root, t))
         .unwrap_or(b)
@@ -145,7 +146,7 @@ pub(super) fn forbidden_by_branches<'a>(
     node: &'a Map<String, Value>,
 ) -> Option<(&'static str, &'a str)> {
     let required: Vec<&str> = node
-        .get("required")
+        .field("required")
         .and_then(Value::as_array)
         .into_iter()
         .flatten()
@@ -158,15 +159,15 @@ pub(super) fn forbidden_by_branches<'a>(
     // does not declare `name`.
     let forbids = |b: &Value, name: &str| {
         let b = resolve_branch(root, b);
-        b.get("additionalProperties") == Some(&Value::Bool(false))
-            && b.get("properties")
+        b.field("additionalProperties") == Some(&Value::Bool(false))
+            && b.field("properties")
                 .and_then(Value::as_object)
                 .is_none_or(|p| !p.contains_key(name))
     };
     // A `$ref` beside the object's keywords is a conjunction, as an
     // `allOf` of one (normalize collapses a one-branch `oneOf` into it).
     if let Some(target) = node
-        .get("$ref")
+        .field("$ref")
         .and_then(Value::as_str)
         .and_then(|t| local_target(root, t))
         && let Some(name) = required.iter().find(|n| forbids(target, n))
@@ -175,7 +176,7 @@ pub(super) fn forbidden_by_branches<'a>(
     }
     // (`allOf` never reaches this gate: strict mode has no spelling for it.)
     ["anyOf", "oneOf"].into_iter().find_map(|key| {
-        let branches = node.get(key).and_then(Value::as_array)?;
+        let branches = node.field(key).and_then(Value::as_array)?;
         if branches.is_empty() {
             return None;
         }
@@ -189,13 +190,13 @@ pub(super) fn forbidden_by_branches<'a>(
 impl DeepseekPostGate {
     fn judge(&self, root: &Value, path: &str, node: &Map<String, Value>) -> Option<String> {
         if self.null_encodings {
-            if node.contains_key("nullable") {
+            if node.has("nullable") {
                 return Some(format!(
                     "nullable at {} is outside the strict subset",
                     at(path)
                 ));
             }
-            match node.get("type") {
+            match node.field("type") {
                 Some(Value::Array(_)) => {
                     return Some(format!(
                         "type array at {} is outside the strict subset",
@@ -211,7 +212,7 @@ impl DeepseekPostGate {
                 _ => {}
             }
             if node
-                .get("enum")
+                .field("enum")
                 .and_then(Value::as_array)
                 .is_some_and(|e| e.contains(&Value::Null))
             {
@@ -220,20 +221,20 @@ impl DeepseekPostGate {
                     at(path)
                 ));
             }
-            if node.get("const") == Some(&Value::Null) {
+            if node.field("const") == Some(&Value::Null) {
                 return Some(format!(
                     "const: null at {} is outside the strict subset",
                     at(path)
                 ));
             }
         }
-        if let Some(kw) = self.unrepresentable.iter().find(|k| node.contains_key(**k)) {
+        if let Some(kw) = self.unrepresentable.iter().find(|k| node.has(k)) {
             return Some(format!(
                 "{kw} at {} cannot be expressed in strict mode",
                 at(path)
             ));
         }
-        if self.tuple_items && node.get("items").is_some_and(Value::is_array) {
+        if self.tuple_items && node.field("items").is_some_and(Value::is_array) {
             return Some(format!(
                 "tuple-form items at {} cannot be expressed in strict mode",
                 at(path)
@@ -243,7 +244,7 @@ impl DeepseekPostGate {
             && !path.is_empty()
             && schema::is_object_schema(node)
             && node
-                .get("properties")
+                .field("properties")
                 .and_then(Value::as_object)
                 .is_none_or(Map::is_empty)
         {
@@ -277,7 +278,7 @@ impl DeepseekPostGate {
         if self.typeless_maps
             && !schema::is_object_schema(node)
             && node
-                .get("additionalProperties")
+                .field("additionalProperties")
                 .is_some_and(|a| a != &json!(false))
         {
             return Some(format!(

@@ -5,6 +5,7 @@ use serde_json::{Map, Value};
 
 use super::subset::{Close, FORMATS, WIDENING, objects};
 use crate::degradation::Action;
+use crate::lookup::Lookup;
 use crate::passes::notes::{self, Unenforced};
 use crate::passes::{Cx, Pass, PassMutant, Step};
 use crate::schema::{self, TooDeep};
@@ -46,7 +47,7 @@ impl Pass for DeepseekRemoveOptionals {
         let mut root_emptied = false;
         schema::rewrite_pre_order(&mut tool.input_schema, &mut |path, node| {
             let required = schema::required_names(node);
-            let Some(Value::Object(props)) = node.get_mut("properties") else {
+            let Some(Value::Object(props)) = node.field_mut("properties") else {
                 return true;
             };
             let had = props.len();
@@ -131,7 +132,7 @@ impl Pass for DeepseekConstToEnum {
 
     fn apply(&self, tool: &mut Tool, cx: &mut Cx<'_>) -> Result<Step, TooDeep> {
         schema::rewrite_pre_order(&mut tool.input_schema, &mut |path, node| {
-            let Some(c) = node.get("const") else {
+            let Some(c) = node.field("const") else {
                 return true;
             };
             if self.keep_numeric && c.is_number() {
@@ -148,7 +149,7 @@ impl Pass for DeepseekConstToEnum {
                     Action::Removed,
                     "const: null dropped (null is outside the strict subset)",
                 );
-            } else if self.yield_to_enum && node.contains_key("enum") {
+            } else if self.yield_to_enum && node.has("enum") {
                 node.shift_remove("const");
                 cx.record(
                     path,
@@ -249,7 +250,7 @@ impl Pass for DeepseekWideningStrips {
                 );
             }
             if self.name_table_dependencies
-                && matches!(node.get("dependencies"), Some(Value::Object(m)) if m.values().all(Value::is_array))
+                && matches!(node.field("dependencies"), Some(Value::Object(m)) if m.values().all(Value::is_array))
             {
                 strip(
                     node,
@@ -257,7 +258,7 @@ impl Pass for DeepseekWideningStrips {
                     "name-table dependencies are outside the strict subset",
                 );
             }
-            if matches!(node.get("format"), Some(Value::String(f)) if !self.formats.contains(&f.as_str()))
+            if matches!(node.field("format"), Some(Value::String(f)) if !self.formats.contains(&f.as_str()))
             {
                 strip(
                     node,
@@ -266,7 +267,7 @@ impl Pass for DeepseekWideningStrips {
                 );
             }
             for kw in ["exclusiveMinimum", "exclusiveMaximum"] {
-                if self.boolean_exclusive && node.get(kw).is_some_and(Value::is_boolean) {
+                if self.boolean_exclusive && node.field(kw).is_some_and(Value::is_boolean) {
                     strip(
                         node,
                         kw,

@@ -743,3 +743,33 @@ fn deepseek_v1_fails_closed_when_a_branch_requires_a_removed_optional() {
         }
     );
 }
+
+/// A tool failing closed that deepseek-chat leaves exactly as it is ships
+/// as it came in, not strict, under the strict passes' own reason: the
+/// strict passes are not run a second time on what would be the same input
+/// (the outcome could only be the first one's), and the copy deepseek-chat
+/// shaped is what ships. Key order and the description are kept.
+#[test]
+fn deepseek_v1_ships_a_tool_deepseek_chat_leaves_alone_as_it_came_in() {
+    let mut tool = Tool::new(
+        "t",
+        json!({"type":"object","properties":{"b":{"type":"string"},"a":{"type":"integer"}}}),
+    )
+    .with_description("Does t.");
+    tool.strict = Some(true);
+    let s = v1_with(PipelineConfig::default(), tool);
+    assert_eq!(
+        s.outcome,
+        Outcome::FailedClosed {
+            reason: "deepseek-remove-optionals: every root property is optional: removing them would leave a tool callable only with {}".into()
+        }
+    );
+    assert_eq!(s.tool.strict, None);
+    assert_eq!(s.tool.name, "t");
+    assert_eq!(s.tool.description.as_deref(), Some("Does t."));
+    assert_eq!(
+        bytes(&s.tool.input_schema),
+        r#"{"type":"object","properties":{"b":{"type":"string"},"a":{"type":"integer"}}}"#
+    );
+    assert!(s.degradations.is_empty());
+}

@@ -4,6 +4,7 @@ use serde_json::{Value, json};
 
 use super::subset::{Close, objects};
 use crate::degradation::Action;
+use crate::lookup::Lookup;
 use crate::passes::{Cx, Pass, Step};
 use crate::schema::TooDeep;
 use crate::tool::Tool;
@@ -24,7 +25,7 @@ impl Pass for DeepseekStrictV0 {
         // as it is required.
         objects(Close::default(), true).apply(&mut tool.input_schema, cx, &mut |at, sub, cx| {
             if let Value::Object(s) = sub
-                && s.get("nullable") != Some(&json!(true))
+                && s.field("nullable") != Some(&json!(true))
             {
                 s.insert("nullable".into(), json!(true));
                 cx.record(

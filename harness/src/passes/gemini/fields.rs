@@ -7,6 +7,7 @@ use serde_json::{Map, Value, json};
 use super::notes::{noted, show};
 use super::openapi::{NOTE_WORTHY, merge_into, proto_fields, rename_key};
 use crate::degradation::Action;
+use crate::lookup::Lookup;
 use crate::passes::{Cx, Pass, PassMutant, Step};
 use crate::schema::{self, TooDeep};
 use crate::tool::Tool;
@@ -64,7 +65,7 @@ impl Pass for TypeList {
 
     fn apply(&self, tool: &mut Tool, cx: &mut Cx<'_>) -> Result<Step, TooDeep> {
         schema::rewrite_post_order(&mut tool.input_schema, &mut |path, _, node| {
-            let Some(Value::Array(list)) = node.get("type") else {
+            let Some(Value::Array(list)) = node.field("type") else {
                 return;
             };
             let mut types: Vec<String> = Vec::new();
@@ -95,7 +96,7 @@ impl Pass for TypeList {
                     node.insert("type".into(), json!(one));
                     cx.record(path, "type", Action::Rewritten, reason);
                 }
-                _ if node.contains_key("anyOf") => {
+                _ if node.has("anyOf") => {
                     let first = types[0].clone();
                     node.insert("type".into(), json!(first));
                     cx.record(
@@ -178,11 +179,11 @@ impl Pass for ConstToEnum {
 
     fn apply(&self, tool: &mut Tool, cx: &mut Cx<'_>) -> Result<Step, TooDeep> {
         schema::rewrite_pre_order(&mut tool.input_schema, &mut |path, node| {
-            let Some(c) = node.get("const").cloned() else {
+            let Some(c) = node.field("const").cloned() else {
                 return true;
             };
             if c.is_string() && self.to_enum {
-                if node.contains_key("enum") {
+                if node.has("enum") {
                     cx.record(
                         path,
                         "enum",
@@ -254,11 +255,11 @@ impl Pass for ExclusiveBounds {
                 ("exclusiveMinimum", "minimum", true),
                 ("exclusiveMaximum", "maximum", false),
             ] {
-                let Some(v) = node.get(ex).cloned() else {
+                let Some(v) = node.field(ex).cloned() else {
                     continue;
                 };
                 if let (Some(x), true) = (v.as_f64(), self.carry) {
-                    let current = node.get(inclusive).and_then(Value::as_f64);
+                    let current = node.field(inclusive).and_then(Value::as_f64);
                     let looser = current.is_none_or(|m| if lower { m < x } else { m > x });
                     if looser {
                         cx.set_keyword(
@@ -325,7 +326,7 @@ impl Pass for FoldCombinators {
     fn apply(&self, tool: &mut Tool, cx: &mut Cx<'_>) -> Result<Step, TooDeep> {
         schema::rewrite_pre_order(&mut tool.input_schema, &mut |path, node| {
             if self.all_of
-                && node.get("allOf").is_some_and(Value::is_array)
+                && node.field("allOf").is_some_and(Value::is_array)
                 && let Some(Value::Array(branches)) = node.shift_remove("allOf")
             {
                 for b in branches.iter().filter_map(Value::as_object) {
@@ -339,8 +340,8 @@ impl Pass for FoldCombinators {
                 );
             }
             if self.one_of
-                && !node.contains_key("anyOf")
-                && let Some(slot) = node.get_mut("oneOf")
+                && !node.has("anyOf")
+                && let Some(slot) = node.field_mut("oneOf")
                 && slot.is_array()
             {
                 // Moved out, not copied: `rename_key` puts it back under

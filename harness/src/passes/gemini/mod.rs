@@ -24,6 +24,7 @@ use serde_json::Value;
 use super::names::{NameSpec, letter_or_underscore, word};
 use super::{Cx, Pass, PassMutant, Step};
 use crate::degradation::Action;
+use crate::lookup::Lookup;
 use crate::schema::{self, TooDeep};
 use crate::tool::Tool;
 
@@ -142,7 +143,7 @@ impl Pass for MaxItemsBudget {
     fn apply(&self, tool: &mut Tool, cx: &mut Cx<'_>) -> Result<Step, TooDeep> {
         let mut found: Vec<(String, f64)> = Vec::new();
         schema::visit(&tool.input_schema, &mut |path, node| {
-            if let Some(n) = node.get("maxItems").and_then(max_items) {
+            if let Some(n) = node.field("maxItems").and_then(max_items) {
                 found.push((path.to_owned(), n));
             }
         })?;

@@ -11,6 +11,7 @@ use serde_json::{Map, Value, json};
 
 use super::notes::noted;
 use crate::degradation::Action;
+use crate::lookup::Lookup;
 use crate::passes::notes;
 use crate::passes::root::{self, MergeOrder};
 use crate::passes::{Cx, Pass, PassMutant, Step};
@@ -57,7 +58,7 @@ pub(super) const ANY_TYPES: &[&str] = &["string", "number", "boolean"];
 
 /// The node's `type`, lowercased (the proto takes `OBJECT` and `object`).
 pub(super) fn type_of(node: &Map<String, Value>) -> Option<String> {
-    node.get("type")
+    node.field("type")
         .and_then(Value::as_str)
         .map(str::to_ascii_lowercase)
 }
@@ -108,7 +109,7 @@ pub(super) fn rename_key(node: &mut Map<String, Value>, old: &str, new: &str, va
 /// Remove `name` from the node's `required` (dropping an emptied list) and
 /// record it.
 pub(super) fn unrequire(node: &mut Map<String, Value>, name: &str, path: &str, cx: &mut Cx<'_>) {
-    let Some(Value::Array(req)) = node.get_mut("required") else {
+    let Some(Value::Array(req)) = node.field_mut("required") else {
         return;
     };
     let before = req.len();
@@ -139,7 +140,7 @@ pub(super) fn merge_into(
     merge_maps: bool,
 ) {
     for (k, v) in extra {
-        match (branch.get_mut(k), k.as_str(), v) {
+        match (branch.field_mut(k), k.as_str(), v) {
             (None, _, _) => {
                 branch.insert(k.clone(), v.clone());
             }
@@ -226,7 +227,7 @@ impl Pass for RootObject {
         };
         let keywords = ["oneOf", "anyOf", "allOf"];
         if self.merge_composition
-            && let Some(lead) = keywords.iter().find(|k| root.contains_key(**k))
+            && let Some(lead) = keywords.iter().find(|k| root.has(k))
         {
             let groups = root
                 .get(*lead)
@@ -249,7 +250,7 @@ impl Pass for RootObject {
             }
             root::prune_dangling_required(root, cx);
         }
-        match root.get("type") {
+        match root.field("type") {
             None | Some(Value::Null) if self.add_type => {
                 put_first(root, "type", json!("object"));
                 cx.record(
@@ -310,7 +311,7 @@ fn no_parameters(tool: &mut Tool, cx: &mut Cx<'_>) {
     let lost = if quoted.len() <= QUOTE_LIMIT {
         quoted
     } else {
-        match root.get("type") {
+        match root.field("type") {
             Some(t) => format!("a schema of type {}", schema::to_bytes(t)),
             None => "a schema that is not an object".to_owned(),
         }
@@ -395,7 +396,7 @@ struct Inliner<'a, 'c, 'x> {
 /// The type a `$ref` target declares or implies, for its stub.
 fn stub_type(target: Option<&Value>) -> Option<String> {
     let target = target?.as_object()?;
-    match target.get("type") {
+    match target.field("type") {
         Some(Value::String(t)) => return Some(t.to_ascii_lowercase()),
         Some(Value::Array(list)) => {
             return list
@@ -406,9 +407,9 @@ fn stub_type(target: Option<&Value>) -> Option<String> {
         }
         _ => {}
     }
-    if target.contains_key("properties") {
+    if target.has("properties") {
         Some("object".to_owned())
-    } else if target.contains_key("items") {
+    } else if target.has("items") {
         Some("array".to_owned())
     } else {
         None
@@ -424,7 +425,7 @@ impl Inliner<'_, '_, '_> {
         path: &str,
     ) {
         node.shift_remove("$ref");
-        if !node.contains_key("type")
+        if !node.has("type")
             && let Some(t) = stub_type(resolve(self.doc, reference))
         {
             put_first(node, "type", json!(t));
@@ -486,7 +487,7 @@ impl Rewrite for Inliner<'_, '_, '_> {
         node: &mut Map<String, Value>,
         mut stack: Expanding,
     ) -> ControlFlow<(), Option<Expanding>> {
-        while let Some(Value::String(reference)) = node.get("$ref").cloned() {
+        while let Some(Value::String(reference)) = node.field("$ref").cloned() {
             let seen = stack.count(&reference);
             if seen >= UNROLL || self.inlines >= MAX_INLINES {
                 self.cut(node, (&reference, seen >= UNROLL), path);
@@ -541,7 +542,7 @@ impl Pass for InlineRefs {
     fn apply(&self, tool: &mut Tool, cx: &mut Cx<'_>) -> Result<Step, TooDeep> {
         let mut has_ref = false;
         schema::visit(&tool.input_schema, &mut |_, n| {
-            has_ref |= n.contains_key("$ref");
+            has_ref |= n.has("$ref");
         })?;
         if has_ref {
             // The references resolve against the schema as it came in.
@@ -641,7 +642,7 @@ impl Pass for SchemaValues {
     fn apply(&self, tool: &mut Tool, cx: &mut Cx<'_>) -> Result<Step, TooDeep> {
         schema::rewrite_pre_order(&mut tool.input_schema, &mut |path, node| {
             let mut falses = Vec::new();
-            if let Some(Value::Object(props)) = node.get_mut("properties") {
+            if let Some(Value::Object(props)) = node.field_mut("properties") {
                 for (name, v) in props.iter_mut() {
                     let at = schema::child_path(&format!("{path}/properties"), name);
                     if *v == Value::Bool(false) {
@@ -669,7 +670,7 @@ impl Pass for SchemaValues {
                     "a property whose schema is false can never be sent",
                 );
             }
-            match node.get_mut("items") {
+            match node.field_mut("items") {
                 Some(Value::Array(list)) => {
                     // A member that is no schema (`[1]`) is fixed like any
                     // other non-schema, or the rewrite would ship `items: 1`
@@ -716,7 +717,7 @@ impl Pass for SchemaValues {
             // A composition whose value is not an array is no schema at all
             // (the metaschema rejects it): it goes, recorded.
             for kw in ["anyOf", "oneOf", "allOf"] {
-                if node.get(kw).is_some_and(|v| !v.is_array()) {
+                if node.field(kw).is_some_and(|v| !v.is_array()) {
                     node.shift_remove(kw);
                     cx.record(
                         path,
@@ -729,7 +730,7 @@ impl Pass for SchemaValues {
             // `oneOf` too: it becomes `anyOf` later, and a false branch
             // (matching nothing) never changes which branch matches.
             for kw in ["anyOf", "oneOf"] {
-                let Some(Value::Array(branches)) = node.get_mut(kw) else {
+                let Some(Value::Array(branches)) = node.field_mut(kw) else {
                     continue;
                 };
                 let before = branches.len();

@@ -9,6 +9,7 @@ use serde_json::{Map, Value, json};
 use super::notes::{noted, show};
 use super::openapi::{ANY_TYPES, merge_into, put_first, type_of, typed_branches, unrequire};
 use crate::degradation::Action;
+use crate::lookup::Lookup;
 use crate::passes::{Cx, Pass, PassMutant, Step};
 use crate::schema::{self, ChildKey, Rewrite, TooDeep};
 use crate::tool::Tool;
@@ -73,7 +74,7 @@ impl Pass for AnyOfOnly {
 
     fn apply(&self, tool: &mut Tool, cx: &mut Cx<'_>) -> Result<Step, TooDeep> {
         let moves = |path: &str, node: &Map<String, Value>| {
-            !path.is_empty() && node.len() >= 2 && node.get("anyOf").is_some_and(Value::is_array)
+            !path.is_empty() && node.len() >= 2 && node.field("anyOf").is_some_and(Value::is_array)
         };
         // Most tools have nothing to move: find that out before measuring.
         if !schema::any_node(&tool.input_schema, &moves)? {
@@ -140,7 +141,7 @@ impl Pass for AnyOfOnly {
 
 /// The type a node's keywords imply, if any.
 fn implied_type(node: &Map<String, Value>) -> Option<&'static str> {
-    let has = |ks: &[&str]| ks.iter().any(|k| node.contains_key(*k));
+    let has = |ks: &[&str]| ks.iter().any(|k| node.has(k));
     if has(&[
         "properties",
         "required",
@@ -153,7 +154,7 @@ fn implied_type(node: &Map<String, Value>) -> Option<&'static str> {
     if has(&["items", "minItems", "maxItems"]) {
         return Some("array");
     }
-    if let Some(Value::Array(members)) = node.get("enum")
+    if let Some(Value::Array(members)) = node.field("enum")
         && !members.is_empty()
     {
         if members.iter().all(Value::is_string) {
@@ -176,7 +177,7 @@ fn implied_type(node: &Map<String, Value>) -> Option<&'static str> {
     if has(&["minimum", "maximum"]) {
         return Some("number");
     }
-    match node.get("format").and_then(Value::as_str) {
+    match node.field("format").and_then(Value::as_str) {
         Some("int32" | "int64") => Some("integer"),
         Some("float" | "double") => Some("number"),
         Some(_) => Some("string"),
@@ -216,8 +217,8 @@ impl Pass for TypeRequired {
 
     fn apply(&self, tool: &mut Tool, cx: &mut Cx<'_>) -> Result<Step, TooDeep> {
         schema::rewrite_pre_order(&mut tool.input_schema, &mut |path, node| {
-            let typeless = node.get("type").is_none_or(Value::is_null);
-            if path.is_empty() || !typeless || node.contains_key("anyOf") {
+            let typeless = node.field("type").is_none_or(Value::is_null);
+            if path.is_empty() || !typeless || node.has("anyOf") {
                 return true;
             }
             if node.shift_remove("type").is_some() {
@@ -295,7 +296,7 @@ impl Pass for EnumStrings {
 
     fn apply(&self, tool: &mut Tool, cx: &mut Cx<'_>) -> Result<Step, TooDeep> {
         schema::rewrite_pre_order(&mut tool.input_schema, &mut |path, node| {
-            let Some(members) = node.get("enum").cloned() else {
+            let Some(members) = node.field("enum").cloned() else {
                 return true;
             };
             let is_string = type_of(node).as_deref() == Some("string");
@@ -371,7 +372,7 @@ impl Pass for StringFormat {
     fn apply(&self, tool: &mut Tool, cx: &mut Cx<'_>) -> Result<Step, TooDeep> {
         schema::rewrite_pre_order(&mut tool.input_schema, &mut |path, node| {
             let bad = node
-                .get("format")
+                .field("format")
                 .and_then(Value::as_str)
                 .is_some_and(|f| !self.allowed.contains(&f));
             if bad
@@ -435,7 +436,7 @@ impl Pass for ArrayItems {
 
     fn apply(&self, tool: &mut Tool, cx: &mut Cx<'_>) -> Result<Step, TooDeep> {
         schema::rewrite_pre_order(&mut tool.input_schema, &mut |path, node| {
-            let missing = node.get("items").is_none_or(Value::is_null);
+            let missing = node.field("items").is_none_or(Value::is_null);
             if missing && type_of(node).as_deref() == Some("array") {
                 let items = if self.scalar_any {
                     json!({"anyOf": typed_branches(ANY_TYPES, &Map::new())})
@@ -538,7 +539,7 @@ impl Rewrite for Prune<'_, '_> {
     fn leave(&mut self, _: &str, _: Option<&ChildKey>, node: &mut Map<String, Value>) -> bool {
         let object = type_of(node).as_deref() == Some("object");
         let empty = node
-            .get("properties")
+            .field("properties")
             .and_then(Value::as_object)
             .is_none_or(Map::is_empty);
         object && empty
@@ -560,7 +561,7 @@ impl Prune<'_, '_> {
                 _ => None,
             })
             .collect();
-        if let Some(Value::Object(props)) = node.get_mut("properties") {
+        if let Some(Value::Object(props)) = node.field_mut("properties") {
             for name in &names {
                 props.shift_remove(*name);
             }
@@ -593,7 +594,7 @@ impl Prune<'_, '_> {
         gone: &[ChildKey<'static>],
     ) -> ControlFlow<bool> {
         let alone = node.len() == 1;
-        let Some(Value::Array(branches)) = node.get_mut("anyOf") else {
+        let Some(Value::Array(branches)) = node.field_mut("anyOf") else {
             return ControlFlow::Continue(());
         };
         let dropped: Vec<usize> = gone

@@ -7,6 +7,7 @@ use std::ops::ControlFlow;
 use serde_json::{Map, Value};
 
 use crate::degradation::Action;
+use crate::lookup::Lookup;
 use crate::passes::notes::{self, Unenforced};
 use crate::passes::strict::StrictGate;
 use crate::passes::{Cx, Pass, PassMutant, Step};
@@ -36,13 +37,13 @@ pub(super) fn measure(schema: &Value) -> Result<Size, TooDeep> {
             let object = schema::is_object_schema(node);
             let here = above + usize::from(object);
             size.levels = size.levels.max(here);
-            let props = node.get("properties").and_then(Value::as_object);
+            let props = node.field("properties").and_then(Value::as_object);
             size.properties += props.map_or(0, Map::len);
             size.enum_values += node
-                .get("enum")
+                .field("enum")
                 .and_then(Value::as_array)
                 .map_or(0, Vec::len);
-            let open = !matches!(node.get("additionalProperties"), Some(Value::Bool(false)));
+            let open = !matches!(node.field("additionalProperties"), Some(Value::Bool(false)));
             if object
                 && open
                 && !path.is_empty()
@@ -225,7 +226,7 @@ impl Pass for StrictStripDefaults {
         schema::rewrite_post_order(&mut tool.input_schema, &mut |path, via, node| {
             let property = matches!(via, Some(ChildKey::Named("properties", _)));
             if property
-                && node.get("default").is_some_and(|d| !d.is_null())
+                && node.field("default").is_some_and(|d| !d.is_null())
                 && let Some(value) = node.shift_remove("default")
             {
                 cx.record(

@@ -3,6 +3,7 @@
 
 use serde_json::json;
 
+use crate::lookup::Lookup;
 use crate::passes::{Cx, Pass, PassMutant, Step};
 use crate::schema::{self, TooDeep};
 use crate::tool::Tool;
@@ -34,7 +35,7 @@ impl Pass for ArrayItemsFloor {
 
     fn apply(&self, tool: &mut Tool, cx: &mut Cx<'_>) -> Result<Step, TooDeep> {
         schema::rewrite_pre_order(&mut tool.input_schema, &mut |path, node| {
-            if schema::has_type(node, "array") && !node.contains_key("items") {
+            if schema::has_type(node, "array") && !node.has("items") {
                 cx.set_keyword(
                     path,
                     node,
@@ -105,8 +106,8 @@ impl Pass for RootPropertiesFloor {
             return Ok(Step::Continue);
         };
         let hit = (self.typed_object && schema::has_type(root, "object"))
-            || (self.with_required && root.contains_key("required"));
-        if hit && !root.contains_key("properties") {
+            || (self.with_required && root.has("required"));
+        if hit && !root.has("properties") {
             cx.set_keyword(
                 "",
                 root,

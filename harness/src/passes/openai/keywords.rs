@@ -5,6 +5,7 @@ use serde_json::{Value, json};
 
 use super::repair::without;
 use crate::degradation::Action;
+use crate::lookup::Lookup;
 use crate::passes::notes::{self, Unenforced};
 use crate::passes::{Cx, Pass, PassMutant, Step};
 use crate::schema::{self, TooDeep};
@@ -189,11 +190,11 @@ impl Pass for XaiExactConstructs {
         let mut lost = Vec::new();
         schema::rewrite_pre_order(&mut tool.input_schema, &mut |path, node| {
             if self.tuples
-                && node.get("items").is_some_and(Value::is_array)
-                && !node.contains_key("prefixItems")
+                && node.field("items").is_some_and(Value::is_array)
+                && !node.has("prefixItems")
             {
                 let old = std::mem::take(node);
-                let rest = old.get("additionalItems").cloned();
+                let rest = old.field("additionalItems").cloned();
                 for (k, v) in old {
                     match k.as_str() {
                         "items" => {
@@ -224,7 +225,7 @@ impl Pass for XaiExactConstructs {
                 }
             }
             if self.true_properties
-                && let Some(Value::Object(props)) = node.get_mut("properties")
+                && let Some(Value::Object(props)) = node.field_mut("properties")
             {
                 for (name, v) in props.iter_mut().filter(|(_, v)| **v == Value::Bool(true)) {
                     *v = json!({});
@@ -240,7 +241,7 @@ impl Pass for XaiExactConstructs {
             // the entry goes, and the model is told. On xAI objects are
             // closed by default, so the key stays disallowed unless the
             // object admits others.
-            if let Some(Value::Object(props)) = node.get_mut("properties") {
+            if let Some(Value::Object(props)) = node.field_mut("properties") {
                 let banned: Vec<String> = props
                     .iter()
                     .filter(|(_, v)| **v == Value::Bool(false))

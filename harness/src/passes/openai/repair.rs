@@ -4,6 +4,7 @@
 use serde_json::{Map, Value, json};
 
 use crate::degradation::Action;
+use crate::lookup::Lookup;
 use crate::passes::{Cx, Pass, PassMutant, Step};
 use crate::schema::{self, ChildKey, NAME_MAPS, SCHEMA_ARRAYS, SINGLE_SCHEMA, TooDeep};
 use crate::tool::Tool;
@@ -63,17 +64,17 @@ pub(super) fn rename_keyword(
 
 impl UpgradeDraftKeywords {
     fn tuple(path: &str, node: &mut Map<String, Value>, cx: &mut Cx<'_>) {
-        if !node.get("items").is_some_and(Value::is_array) || node.contains_key("prefixItems") {
+        if !node.field("items").is_some_and(Value::is_array) || node.has("prefixItems") {
             return;
         }
         rename_keyword(path, node, "items", "prefixItems", cx);
-        if node.contains_key("additionalItems") {
+        if node.has("additionalItems") {
             rename_keyword(path, node, "additionalItems", "items", cx);
         }
     }
 
     fn anchor(path: &str, node: &mut Map<String, Value>, cx: &mut Cx<'_>) {
-        let Some(Value::String(id)) = node.get("$id") else {
+        let Some(Value::String(id)) = node.field("$id") else {
             return;
         };
         let Some(name) = id.strip_prefix('#') else {
@@ -84,7 +85,7 @@ impl UpgradeDraftKeywords {
             .next()
             .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
             && chars.all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c));
-        if !valid || node.contains_key("$anchor") {
+        if !valid || node.has("$anchor") {
             return;
         }
         let name = Value::String(name.to_owned());
@@ -93,11 +94,11 @@ impl UpgradeDraftKeywords {
     }
 
     fn bound(path: &str, node: &mut Map<String, Value>, flag: &str, bound: &str, cx: &mut Cx<'_>) {
-        let Some(Value::Bool(on)) = node.get(flag) else {
+        let Some(Value::Bool(on)) = node.field(flag) else {
             return;
         };
         let value = if *on {
-            node.get(bound).filter(|b| b.is_number()).cloned()
+            node.field(bound).filter(|b| b.is_number()).cloned()
         } else {
             None
         };
@@ -250,7 +251,7 @@ impl RepairKeywordTypes {
 
     fn repair(&self, path: &str, node: &mut Map<String, Value>, cx: &mut Cx<'_>) {
         for kw in &self.maps {
-            if let Some(v) = node.get_mut(*kw)
+            if let Some(v) = node.field_mut(kw)
                 && !v.is_object()
             {
                 let was = kind(v);
@@ -267,7 +268,7 @@ impl RepairKeywordTypes {
             Self::lift(path, node, cx);
         }
         if self.drop_required
-            && let Some(v) = node.get("required")
+            && let Some(v) = node.field("required")
             && !v.is_array()
         {
             let was = kind(v);
@@ -284,12 +285,12 @@ impl RepairKeywordTypes {
     /// Move draft-3 `required` flags of `node`'s properties into its list.
     fn lift(path: &str, node: &mut Map<String, Value>, cx: &mut Cx<'_>) {
         let mut lifted = Vec::new();
-        if let Some(Value::Object(props)) = node.get_mut("properties") {
+        if let Some(Value::Object(props)) = node.field_mut("properties") {
             for (name, prop) in props.iter_mut() {
                 let Some(p) = prop.as_object_mut() else {
                     continue;
                 };
-                let Some(flag) = p.get("required").and_then(draft3_flag) else {
+                let Some(flag) = p.field("required").and_then(draft3_flag) else {
                     continue;
                 };
                 p.shift_remove("required");
@@ -315,7 +316,7 @@ impl RepairKeywordTypes {
         if lifted.is_empty() {
             return;
         }
-        let mut all = match node.get("required") {
+        let mut all = match node.field("required") {
             Some(Value::Array(a)) => a.clone(),
             _ => Vec::new(),
         };
