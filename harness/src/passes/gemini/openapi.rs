@@ -540,13 +540,42 @@ impl Pass for InlineRefs {
     }
 
     fn apply(&self, tool: &mut Tool, cx: &mut Cx<'_>) -> Result<Step, TooDeep> {
+        const DEFS: [&str; 2] = ["$defs", "definitions"];
         let mut has_ref = false;
+        // Whether every reference points into the root's definitions.
+        let mut into_defs = true;
         schema::visit(&tool.input_schema, &mut |_, n| {
-            has_ref |= n.has("$ref");
+            if let Some(r) = n.field("$ref") {
+                has_ref = true;
+                into_defs &= r.as_str().is_some_and(|r| {
+                    DEFS.iter().any(|k| {
+                        r.strip_prefix("#/")
+                            .and_then(|r| r.strip_prefix(k))
+                            .is_some_and(|r| r.is_empty() || r.starts_with('/'))
+                    })
+                });
+            }
         })?;
+        // The definitions the root gave up before inlining (they go anyway).
+        let mut moved = [false; 2];
         if has_ref {
-            // The references resolve against the schema as it came in.
-            let doc = tool.input_schema.clone();
+            // The references resolve against the schema as it came in: when
+            // they all point into the root's definitions, which the walk
+            // never enters and which are dropped afterwards, those are moved
+            // out instead of copying the whole schema.
+            let doc = match tool.input_schema.as_object_mut() {
+                Some(root) if self.drop_defs && into_defs => {
+                    let mut defs = serde_json::Map::new();
+                    for (k, moved) in DEFS.iter().zip(&mut moved) {
+                        if let Some(v) = root.shift_remove(*k) {
+                            defs.insert((*k).to_owned(), v);
+                            *moved = true;
+                        }
+                    }
+                    Value::Object(defs)
+                }
+                _ => tool.input_schema.clone(),
+            };
             let mut inliner = Inliner {
                 doc: &doc,
                 inlines: 0,
@@ -557,8 +586,9 @@ impl Pass for InlineRefs {
         if self.drop_defs
             && let Some(root) = tool.input_schema.as_object_mut()
         {
-            for k in ["$defs", "definitions"] {
-                if root.shift_remove(k).is_some() {
+            for (k, moved) in DEFS.into_iter().zip(moved) {
+                // A `$ref` at the root may have brought definitions back.
+                if root.shift_remove(k).is_some() | moved {
                     cx.record(
                         "",
                         k,

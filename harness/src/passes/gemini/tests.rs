@@ -339,6 +339,59 @@ fn gemini_v1_inline_refs_inlines_local_refs_and_drops_the_definitions() {
 }
 
 #[test]
+fn gemini_v1_inline_refs_into_the_definitions_alone_inline_the_same_and_keep_them_for_the_mutant() {
+    // Every `$ref` points into the root's definitions: they are moved out
+    // to resolve against instead of copying the schema.
+    let input = json!({"type":"object","properties":{
+        "a":{"$ref":"#/$defs/A","description":"mine"},
+        "b":{"$ref":"#/definitions/B"}},
+        "$defs":{"A":{"type":"string","description":"theirs"}},
+        "definitions":{"B":{"$ref":"#/$defs/A"}}});
+    let r = one(&InlineRefs::default(), input.clone());
+    assert_eq!(
+        bytes(r.schema()),
+        r#"{"type":"object","properties":{"a":{"type":"string","description":"mine"},"b":{"type":"string","description":"theirs"}}}"#
+    );
+    assert_eq!(
+        r.marks(),
+        [
+            mark("/properties/a", "$ref", Action::Rewritten),
+            mark("/properties/b", "$ref", Action::Rewritten),
+            mark("/properties/b", "$ref", Action::Rewritten),
+            mark("", "$defs", Action::Removed),
+            mark("", "definitions", Action::Removed),
+        ]
+    );
+    let kept = one(&InlineRefs { drop_defs: false }, input);
+    assert_eq!(
+        bytes(kept.schema()),
+        r##"{"type":"object","properties":{"a":{"type":"string","description":"mine"},"b":{"type":"string","description":"theirs"}},"$defs":{"A":{"type":"string","description":"theirs"}},"definitions":{"B":{"$ref":"#/$defs/A"}}}"##
+    );
+}
+
+#[test]
+fn gemini_v1_inline_refs_records_definitions_a_root_ref_brought_back_once() {
+    let r = one(
+        &InlineRefs::default(),
+        json!({"$ref":"#/$defs/R","$defs":{
+            "R":{"type":"object","properties":{"x":{"$ref":"#/$defs/X"}},"$defs":{"Y":{}}},
+            "X":{"type":"integer"}}}),
+    );
+    assert_eq!(
+        bytes(r.schema()),
+        r#"{"type":"object","properties":{"x":{"type":"integer"}}}"#
+    );
+    assert_eq!(
+        r.marks(),
+        [
+            mark("", "$ref", Action::Rewritten),
+            mark("/properties/x", "$ref", Action::Rewritten),
+            mark("", "$defs", Action::Removed),
+        ]
+    );
+}
+
+#[test]
 fn gemini_v1_inline_refs_cuts_a_recursive_ref_to_a_typed_stub_after_one_level() {
     let r = one(
         &InlineRefs::default(),
