@@ -19,10 +19,11 @@ pub fn prepare(opts: &DiffOptions<'_>) -> Result<Inputs, LoadError> {
     prepare_with(opts, false)
 }
 
-/// [`prepare`], each catalog's tools packed as it loads
-/// ([`CorpusTool::Packed`]): what `run` does, so that memory holds one
-/// parsed catalog at a time while loading and one tool per worker while
-/// running ([`execute`] parses a tool when its cases start).
+/// [`prepare`], each catalog's tools packed as it loads and stored on disk
+/// ([`CorpusTool::stored`]; packed in memory when no temporary file can be
+/// made): what `run` does, so that memory holds one parsed catalog at a
+/// time while loading and one tool per worker while running ([`execute`]
+/// reads and parses a tool when its cases start).
 pub fn prepare_packed(opts: &DiffOptions<'_>) -> Result<Inputs, LoadError> {
     prepare_with(opts, true)
 }
@@ -38,6 +39,11 @@ struct Planned {
 fn prepare_with(opts: &DiffOptions<'_>, pack: bool) -> Result<Inputs, LoadError> {
     let mut catalogs: Vec<Planned> = Vec::new();
     let mut unusable = BTreeMap::new();
+    // Packed tools wait on disk when a temporary file can be made.
+    let spill = pack
+        .then(crate::spill::Spill::new)
+        .flatten()
+        .map(std::sync::Arc::new);
     let keep = |mut c: crate::catalog::Catalog, external: bool| {
         let mut instances = std::mem::take(&mut c.instances).into_iter();
         let tools = std::mem::take(&mut c.tools)
@@ -45,7 +51,9 @@ fn prepare_with(opts: &DiffOptions<'_>, pack: bool) -> Result<Inputs, LoadError>
             .map(|tool| {
                 let known = instances.next().unwrap_or_default();
                 let name = tool.name.clone();
-                let entry = if pack {
+                let entry = if let Some(spill) = &spill {
+                    CorpusTool::stored(&tool, &known, spill)
+                } else if pack {
                     CorpusTool::packed(&tool, &known)
                 } else {
                     CorpusTool::parsed(tool, known)

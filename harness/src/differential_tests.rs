@@ -596,6 +596,10 @@ fn alive(tool: &CorpusTool) -> Box<dyn Fn() -> bool> {
             let weak = Arc::downgrade(text);
             Box::new(move || weak.upgrade().is_some())
         }
+        CorpusTool::Stored(stored) => {
+            let weak = Arc::downgrade(stored);
+            Box::new(move || weak.upgrade().is_some())
+        }
     }
 }
 
@@ -619,7 +623,7 @@ fn each_tool_is_dropped_once_its_cases_finish() {
             inputs
                 .cases
                 .iter()
-                .all(|c| matches!(c.tool, CorpusTool::Packed(_)) == packed)
+                .all(|c| matches!(c.tool, CorpusTool::Stored(_)) == packed)
         );
         let mut checked = 0;
         let report = execute(&opts, inputs, &mut |so_far| {
@@ -681,7 +685,16 @@ fn packed_tools_give_the_report_parsed_ones_give() {
         .collect();
     assert_eq!(bench, [2, 3, 2, 3, 2, 3]);
     assert!(parsed.cases.len() > 100, "{}", parsed.cases.len());
-    assert_eq!(json(prepare_packed(&opts).unwrap()), json(parsed));
+    let packed = prepare_packed(&opts).unwrap();
+    // Every tool waits on disk (a temporary file), and reads back as the
+    // tool it was.
+    for (p, c) in packed.cases.iter().zip(&parsed.cases) {
+        assert!(matches!(p.tool, CorpusTool::Stored(_)), "{}", p.plan.case);
+        let (back, known) = p.tool.unpack().unwrap();
+        let (tool, known_parsed) = c.tool.unpack().unwrap();
+        assert_eq!((&back, &known), (&tool, &known_parsed), "{}", p.plan.case);
+    }
+    assert_eq!(json(packed), json(parsed));
 }
 
 /// A packed tool that does not read back errors its cases, with the

@@ -68,6 +68,7 @@ mod request;
 mod rules;
 mod schema;
 mod semantic;
+mod spill;
 mod strict_subset;
 mod tool;
 mod verdict;

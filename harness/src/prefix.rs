@@ -131,12 +131,13 @@ impl HeldPair {
 }
 
 /// Where held pairs wait for their requests: an unnamed temporary file
-/// (`tempfile`: the system removes it when it is closed, a crash too), so
+/// ([`crate::spill::unnamed`]: the system removes it when it is closed, a
+/// crash too), so
 /// a large catalog's outputs on every lane wait on disk, not in memory
 /// (the shared corpus's Kubernetes catalog held 130 MB of compressed pairs
 /// over 15 lanes when its last tool finished). A pair waits in memory when
 /// no temporary file can be made or written. The file is emptied whenever
-/// no pair waits in it. The one module that uses `tempfile` outside tests.
+/// no pair waits in it.
 pub(crate) struct HeldStore {
     file: Option<std::fs::File>,
     /// Where the next pair goes.
@@ -163,7 +164,7 @@ impl HeldStore {
     /// A store on an unnamed temporary file (in memory if none can be made).
     pub(crate) fn new() -> Self {
         Self {
-            file: tempfile::tempfile().ok(),
+            file: crate::spill::unnamed(),
             end: 0,
             waiting: 0,
             broken: false,

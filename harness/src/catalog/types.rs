@@ -9,6 +9,7 @@ use std::sync::Arc;
 use serde_json::{Map, Value};
 
 use crate::error::UsageError;
+use crate::spill::Spill;
 use crate::tool::Tool;
 
 /// A catalog file format (see the module docs for each shape).
@@ -152,6 +153,16 @@ pub enum CorpusTool {
     },
     /// `[tool, [[data, valid], …]]`.
     Packed(Arc<str>),
+    /// The packed text, waiting on disk ([`CorpusTool::stored`]).
+    Stored(Arc<Stored>),
+}
+
+/// Where a stored tool's packed text is: `len` bytes at `at` in `spill`.
+#[derive(Debug)]
+pub struct Stored {
+    spill: Arc<Spill>,
+    at: u64,
+    len: usize,
 }
 
 impl CorpusTool {
@@ -171,20 +182,40 @@ impl CorpusTool {
         Self::Packed(Arc::from(text))
     }
 
+    /// [`CorpusTool::packed`], the text put in `spill` to wait on disk
+    /// until its cases run (`run` stores every tool: the packed corpus
+    /// took about 90 MB of memory per copy of the shared corpus from load
+    /// to its last case). Packed in memory if `spill` cannot take it.
+    pub fn stored(tool: &Tool, known: &[KnownInstance], spill: &Arc<Spill>) -> Self {
+        let packed = Self::packed(tool, known);
+        let Self::Packed(text) = &packed else {
+            return packed;
+        };
+        match spill.put(text.as_bytes()) {
+            Some(at) => Self::Stored(Arc::new(Stored {
+                spill: Arc::clone(spill),
+                at,
+                len: text.len(),
+            })),
+            None => packed,
+        }
+    }
+
     /// The tool and its instances (a packed one parsed again: an error
     /// only if the text is not what [`CorpusTool::packed`] wrote).
     pub fn unpack(&self) -> Result<(Arc<Tool>, Arc<[KnownInstance]>), String> {
         match self {
             Self::Parsed { tool, known } => Ok((Arc::clone(tool), Arc::clone(known))),
-            Self::Packed(text) => {
-                let (tool, known): (Tool, Vec<(Value, bool)>) = serde_json::from_str(text)
-                    .map_err(|e| format!("a packed corpus tool does not read back: {e}"))?;
-                let known: Vec<KnownInstance> = known
-                    .into_iter()
-                    .map(|(data, valid)| KnownInstance { data, valid })
-                    .collect();
-                Ok((Arc::new(tool), Arc::from(known)))
+            Self::Stored(stored) => {
+                let bytes = stored
+                    .spill
+                    .get(stored.at, stored.len)
+                    .map_err(|e| format!("a stored corpus tool does not read back: {e}"))?;
+                unpacked(&bytes)
+                    .map_err(|e| format!("a stored corpus tool does not read back: {e}"))
             }
+            Self::Packed(text) => unpacked(text.as_bytes())
+                .map_err(|e| format!("a packed corpus tool does not read back: {e}")),
         }
     }
 
@@ -198,6 +229,17 @@ impl CorpusTool {
         match self {
             Self::Parsed { tool, .. } => Arc::as_ptr(tool).cast(),
             Self::Packed(text) => Arc::as_ptr(text).cast(),
+            Self::Stored(stored) => Arc::as_ptr(stored).cast(),
         }
     }
+}
+
+/// What [`CorpusTool::packed`] wrote, read back.
+fn unpacked(text: &[u8]) -> serde_json::Result<(Arc<Tool>, Arc<[KnownInstance]>)> {
+    let (tool, known): (Tool, Vec<(Value, bool)>) = serde_json::from_slice(text)?;
+    let known: Vec<KnownInstance> = known
+        .into_iter()
+        .map(|(data, valid)| KnownInstance { data, valid })
+        .collect();
+    Ok((Arc::new(tool), Arc::from(known)))
 }
