@@ -357,8 +357,9 @@ struct CaseDone {
     stale: Vec<usize>,
     /// Its rendered outputs, when a request reuses them.
     rendered: Option<HeldPair>,
-    /// Its tool, when its case may get a wire pair.
-    tool: Option<Arc<Tool>>,
+    /// Its tool as the plan holds it (on disk in `run`), when its case may
+    /// get a wire pair.
+    tool: Option<CorpusTool>,
 }
 
 /// What a worker hands the collecting thread.
@@ -522,10 +523,12 @@ fn capped(mut text: String) -> String {
 /// come before it. So it is among the first `max` failures in key order,
 /// or among the first `max` other divergent cases of its lane in key
 /// order; those are all this holds, whatever order the cases finish in.
+/// Each as the plan holds it: a stored tool is read back only when its
+/// pair is made (a 15-lane run can keep a thousand tools a lane).
 pub(crate) struct WireCandidates {
     max: usize,
-    failures: BTreeMap<(Lane, String), Arc<Tool>>,
-    divergent: BTreeMap<Lane, BTreeMap<String, Arc<Tool>>>,
+    failures: BTreeMap<(Lane, String), CorpusTool>,
+    divergent: BTreeMap<Lane, BTreeMap<String, CorpusTool>>,
 }
 
 impl WireCandidates {
@@ -543,27 +546,26 @@ impl WireCandidates {
     }
 
     /// Keep `tool` for `outcome` if its case can still be picked.
-    pub(crate) fn offer(&mut self, outcome: &CaseOutcome, tool: &Arc<Tool>) {
+    pub(crate) fn offer(&mut self, outcome: &CaseOutcome, tool: &CorpusTool) {
         if outcome.is_failure() {
             self.failures
-                .insert((outcome.lane, outcome.case.clone()), Arc::clone(tool));
+                .insert((outcome.lane, outcome.case.clone()), tool.clone());
             if self.failures.len() > self.max {
                 self.failures.pop_last();
             }
         } else if outcome.class != Class::Identical {
             let lane = self.divergent.entry(outcome.lane).or_default();
-            lane.insert(outcome.case.clone(), Arc::clone(tool));
+            lane.insert(outcome.case.clone(), tool.clone());
             if lane.len() > self.max {
                 lane.pop_last();
             }
         }
     }
 
-    pub(crate) fn get(&self, lane: Lane, case: &str) -> Option<&Tool> {
+    pub(crate) fn get(&self, lane: Lane, case: &str) -> Option<&CorpusTool> {
         self.failures
             .get(&(lane, case.to_owned()))
             .or_else(|| self.divergent.get(&lane).and_then(|l| l.get(case)))
-            .map(|t| &**t)
     }
 }
 
@@ -579,8 +581,10 @@ fn attach_wire_pairs(opts: &DiffOptions<'_>, kept: &WireCandidates, outcomes: &m
     let held: &[CaseOutcome] = outcomes;
     let work = |k: usize| {
         let o = &held[chosen[k]];
+        // A tool that does not read back has its cases errored already.
         kept.get(o.lane, &o.case)
-            .map(|tool| wire_pair(opts.old, opts.new, o.lane, tool))
+            .and_then(|tool| tool.unpack().ok())
+            .map(|(tool, _)| wire_pair(opts.old, opts.new, o.lane, &tool))
     };
     workers::scoped(
         "wire pairs",
@@ -737,7 +741,7 @@ pub fn execute(
             let feeds = feeds.get(*index).copied().flatten().is_some();
             done.push(CaseDone {
                 index: *index,
-                tool: WireCandidates::wanted(&outcome).then(|| Arc::clone(&tool)),
+                tool: WireCandidates::wanted(&outcome).then(|| first.tool.clone()),
                 outcome,
                 stale,
                 rendered: feeds.then(|| HeldPair::hold(&rendered)),

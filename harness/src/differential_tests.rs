@@ -563,14 +563,17 @@ fn wire_candidates_keep_every_tool_the_choice_can_pick() {
                 assert_eq!(WireCandidates::wanted(o), o.class != Class::Identical);
                 kept.offer(
                     o,
-                    &Arc::new(Tool::new(o.case.clone(), serde_json::json!({}))),
+                    &CorpusTool::parsed(
+                        Tool::new(o.case.clone(), serde_json::json!({})),
+                        Vec::new(),
+                    ),
                 );
             }
             for &i in &chosen {
                 let o = &outcomes[i];
-                let tool = kept.get(o.lane, &o.case);
+                let tool = kept.get(o.lane, &o.case).map(|t| t.unpack().unwrap().0);
                 assert_eq!(
-                    tool.map(|t| t.name.as_str()),
+                    tool.as_ref().map(|t| t.name.as_str()),
                     Some(o.case.as_str()),
                     "max {max}"
                 );

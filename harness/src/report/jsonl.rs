@@ -130,14 +130,25 @@ pub(super) fn divergences_jsonl(view: &View<'_>) -> String {
 }
 
 pub(super) fn key_lines<'a>(outcomes: impl Iterator<Item = &'a &'a CaseOutcome>) -> String {
-    let mut out = String::new();
+    let mut out = Vec::new();
+    // Writing into a `Vec` cannot fail, and keys are UTF-8.
+    let _ = write_key_lines(&mut out, outcomes);
+    String::from_utf8(out).unwrap_or_default()
+}
+
+/// Each outcome's key (`lane::case`), one a line, written as it goes (the
+/// identical cases' list of a large run is tens of MB).
+pub(super) fn write_key_lines<'a>(
+    w: &mut impl std::io::Write,
+    outcomes: impl Iterator<Item = &'a &'a CaseOutcome>,
+) -> std::io::Result<()> {
     for o in outcomes {
-        out.push_str(o.lane.id());
-        out.push_str("::");
-        out.push_str(&o.case);
-        out.push('\n');
+        w.write_all(o.lane.id().as_bytes())?;
+        w.write_all(b"::")?;
+        w.write_all(o.case.as_bytes())?;
+        w.write_all(b"\n")?;
     }
-    out
+    Ok(())
 }
 
 pub(super) fn violations_txt(view: &View<'_>) -> String {

@@ -60,13 +60,17 @@ pub(super) fn tag_table<'a>(outcomes: &[&'a CaseOutcome]) -> Vec<&'a str> {
 /// over the same instances).
 pub(super) struct SemanticTable<'a> {
     /// Sorted by the JSON text.
-    entries: Vec<(String, &'a Semantics)>,
+    entries: Vec<&'a Semantics>,
     /// Each verdict the outcomes hold (sides share them), by address: its
     /// position in `entries`, so each is serialized once.
     at: HashMap<*const Semantics, usize>,
 }
 
 impl<'a> SemanticTable<'a> {
+    /// Each verdict's text is made once and held only while the table is
+    /// sorted (the 15-lane run over four copies of the shared corpus held
+    /// two copies of every text for its whole `outcomes.json`: about
+    /// 140 MB; 2026-12-05).
     pub(super) fn new(outcomes: &[&'a CaseOutcome]) -> Self {
         let mut held: Vec<&Semantics> = outcomes
             .iter()
@@ -75,34 +79,34 @@ impl<'a> SemanticTable<'a> {
             .collect();
         held.sort_unstable_by_key(|s| std::ptr::from_ref(*s));
         held.dedup_by_key(|s| std::ptr::from_ref(*s));
-        let texts: Vec<(String, &Semantics)> =
+        let mut texts: Vec<(String, &Semantics)> =
             held.into_iter().map(|s| (semantic_text(s), s)).collect();
-        let mut entries = texts.clone();
-        entries.sort_by(|a, b| a.0.cmp(&b.0));
-        entries.dedup_by(|a, b| a.0 == b.0);
-        let at = texts
-            .iter()
-            .filter_map(|(text, s)| {
-                let i = entries.binary_search_by(|(t, _)| t.cmp(text)).ok()?;
-                Some((std::ptr::from_ref(*s), i))
-            })
-            .collect();
+        texts.sort_by(|a, b| a.0.cmp(&b.0));
+        let mut entries: Vec<&Semantics> = Vec::new();
+        let mut at = HashMap::with_capacity(texts.len());
+        for (i, (text, s)) in texts.iter().enumerate() {
+            if i == 0 || texts[i - 1].0 != *text {
+                entries.push(*s);
+            }
+            at.insert(std::ptr::from_ref(*s), entries.len() - 1);
+        }
         Self { entries, at }
     }
 
     /// The table as written.
     pub(super) fn values(&self) -> Vec<&'a Semantics> {
-        self.entries.iter().map(|(_, s)| *s).collect()
+        self.entries.clone()
     }
 
-    fn index(&self, s: &Semantics) -> Option<usize> {
+    /// `s`'s position: by its address for a verdict of the outcomes the
+    /// table was made from, else by its text (a scan: never needed for
+    /// those outcomes).
+    pub(super) fn index(&self, s: &Semantics) -> Option<usize> {
         if let Some(&i) = self.at.get(&std::ptr::from_ref(s)) {
             return Some(i);
         }
         let text = semantic_text(s);
-        self.entries
-            .binary_search_by(|(t, _)| t.as_str().cmp(&text))
-            .ok()
+        self.entries.iter().position(|e| semantic_text(e) == text)
     }
 }
 

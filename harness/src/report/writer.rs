@@ -93,7 +93,9 @@ impl ReportWriter {
         data::write_lanes(&self.tmp, view)?;
         for &class in Class::ALL {
             let keys = view.outcomes.iter().filter(|o| o.class == class);
-            self.write_text(&format!("{}.txt", class.id()), &jsonl::key_lines(keys))?;
+            self.write_with(&format!("{}.txt", class.id()), |w| {
+                jsonl::write_key_lines(w, keys)
+            })?;
         }
         self.write_text(VIOLATIONS_TXT, &jsonl::violations_txt(view))?;
         self.write_text(FAILURES_TXT, &jsonl::failures_txt(view))
@@ -104,11 +106,11 @@ impl ReportWriter {
     fn write_cases(&self, old: &str, new: &str, plan: &[CasePlan]) -> Result<(), ReportError> {
         let plan = stored::PlanOut::new(&sorted_plan(plan));
         let members = [
-            ("format", json_value(&stored::FORMAT)),
-            ("old", json_value(&old)),
-            ("new", json_value(&new)),
-            ("lanes", json_value(&plan.lanes)),
-            ("only", json_value(&plan.only)),
+            member("format", &stored::FORMAT),
+            member("old", &old),
+            member("new", &new),
+            member("lanes", &plan.lanes),
+            member("only", &plan.only),
         ];
         self.write_listing(CASES_JSON, &members, "cases", &Tail::List(&plan.every))
     }
@@ -127,26 +129,30 @@ impl ReportWriter {
             tags: &tags,
             semantics: &semantics,
         };
+        let ledger_use = sorted_refs(&report.ledger_use);
+        let ledger_issues = sorted_refs(&report.ledger_issues);
+        let semantic_values = semantics.values();
         let mut members = vec![
-            ("format", json_value(&stored::FORMAT)),
-            ("old", json_value(&report.old)),
-            ("new", json_value(&report.new)),
-            ("summary", json_value(&report.summary)),
-            ("ledger_use", json_value(&sorted_refs(&report.ledger_use))),
-            (
-                "ledger_issues",
-                json_value(&sorted_refs(&report.ledger_issues)),
-            ),
-            ("unusable", json_value(&report.unusable)),
-            ("sharded", json_value(&report.sharded)),
+            member("format", &stored::FORMAT),
+            member("old", &report.old),
+            member("new", &report.new),
+            member("summary", &report.summary),
+            member("ledger_use", &ledger_use),
+            member("ledger_issues", &ledger_issues),
+            member("unusable", &report.unusable),
+            member("sharded", &report.sharded),
         ];
         if let Some(fuzz) = &report.fuzz {
-            members.push(("fuzz", json_value(fuzz)));
+            members.push(member("fuzz", fuzz));
         }
-        members.push(("requests", json_value(&report.requests)));
-        members.push(("ledger", json_value(&ledger)));
-        members.push(("tags", json_value(&tags)));
-        members.push(("semantics", json_value(&semantics.values())));
+        // Each member is written straight from its value: the whole
+        // requests' list as a `serde_json::Value` took about 140 MB at the
+        // peak of the 15-lane run over four copies of the shared corpus
+        // (2026-12-05).
+        members.push(member("requests", &report.requests));
+        members.push(member("ledger", &ledger));
+        members.push(member("tags", &tags));
+        members.push(member("semantics", &semantic_values));
         // By lane (the outcomes are sorted by lane), each line made as it
         // is written: every outcome's stored form held at once (in every
         // progress snapshot too) took RSS up by 50-100 MB while a snapshot
@@ -169,7 +175,7 @@ impl ReportWriter {
     fn write_listing<T: Serialize>(
         &self,
         name: &str,
-        members: &[(&str, serde_json::Value)],
+        members: &[Member<'_>],
         tail_name: &str,
         tail: &Tail<'_, T>,
     ) -> Result<(), ReportError> {
@@ -181,7 +187,7 @@ impl ReportWriter {
             for (k, v) in members {
                 serde_json::to_writer(&mut w, k)?;
                 w.write_all(b": ")?;
-                serde_json::to_writer(&mut w, v)?;
+                v(&mut w)?;
                 w.write_all(b",\n")?;
             }
             serde_json::to_writer(&mut w, tail_name)?;
@@ -259,8 +265,15 @@ fn write_lines<T: Serialize>(
     w.write_all(b"\n]")
 }
 
-fn json_value<T: Serialize + ?Sized>(v: &T) -> serde_json::Value {
-    serde_json::to_value(v).unwrap_or(serde_json::Value::Null)
+/// A member of a listing file: its name and how its compact JSON is
+/// written.
+type Member<'m> = (
+    &'static str,
+    Box<dyn Fn(&mut dyn io::Write) -> serde_json::Result<()> + 'm>,
+);
+
+fn member<'m, T: Serialize + ?Sized>(name: &'static str, value: &'m T) -> Member<'m> {
+    (name, Box::new(move |w| serde_json::to_writer(w, value)))
 }
 
 fn sorted_plan(plan: &[CasePlan]) -> Vec<&CasePlan> {

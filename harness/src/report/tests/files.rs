@@ -500,6 +500,37 @@ fn read_report_names_the_lane_file_and_line_of_a_malformed_detail() {
     );
 }
 
+/// The table of `outcomes.json`: equal verdicts held apart once, in the
+/// order of their text; a verdict found by its address, or else by its
+/// text; one not in the table has no position.
+#[test]
+fn the_semantic_table_finds_a_verdict_by_address_or_by_text() {
+    use crate::semantic::{SemanticClass, Semantics};
+    let widened = Arc::new(Semantics::plain(SemanticClass::Widened, 3));
+    let preserved = Arc::new(Semantics::plain(SemanticClass::Preserved, 3));
+    let again = Arc::new(Semantics::plain(SemanticClass::Widened, 3));
+    let mut a = case("openai-chat", "c#1", Class::Intended, &[]);
+    a.old.semantic = Some(Arc::clone(&widened));
+    a.new.semantic = Some(Arc::clone(&preserved));
+    let mut b = case("xai", "c#1", Class::Intended, &[]);
+    b.new.semantic = Some(Arc::clone(&again));
+    let outcomes = [&a, &b];
+    let table = crate::report::stored::SemanticTable::new(&outcomes);
+    assert_eq!(
+        table.values(),
+        [&*preserved, &*widened],
+        "by text: {{\"class\":\"preserved\"… before {{\"class\":\"widened\"…"
+    );
+    assert_eq!(
+        [&widened, &preserved, &again].map(|s| table.index(s)),
+        [Some(1), Some(0), Some(1)]
+    );
+    let elsewhere = Semantics::plain(SemanticClass::Preserved, 3);
+    assert_eq!(table.index(&elsewhere), Some(0));
+    let unknown = Semantics::plain(SemanticClass::Preserved, 4);
+    assert_eq!(table.index(&unknown), None);
+}
+
 #[test]
 fn a_semantic_verdict_is_written_once_and_sides_point_into_the_table() {
     let verdict = crate::semantic::Semantics::plain;
