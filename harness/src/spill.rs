@@ -78,6 +78,7 @@ impl Spill {
     }
 
     /// Bytes in the file.
+    #[cfg(test)]
     pub fn len(&self) -> u64 {
         self.file
             .lock()
@@ -86,6 +87,7 @@ impl Spill {
     }
 
     /// Whether nothing was put.
+    #[cfg(test)]
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }

@@ -3,7 +3,7 @@
 use super::*;
 use crate::outcome::{RequestIssue, RequestOutcome, RequestSide};
 use crate::report::files::JUNIT_XML;
-use crate::report::junit::{junit_xml, suites};
+use crate::report::junit::{Waiting, junit_xml, suites, write_junit_via};
 
 /// The sample report's `junit.xml`, whole: one suite per lane in lane
 /// order, one for the unused ledger entry; every failure with its one-line
@@ -166,7 +166,16 @@ fn junit_written_by_suite_is_the_whole_report_quick_junit_writes() {
         let view = View::new(&report);
         let mut whole = quick_junit::Report::new("wireshape");
         whole.add_test_suites(suites(&view));
-        assert_eq!(junit_xml(&view), whole.to_string().unwrap());
+        let expected = whole.to_string().unwrap();
+        assert_eq!(junit_xml(&view), expected);
+        // The suites wait in a temporary file, or in memory when none can
+        // be made: the same bytes.
+        for waiting in [Waiting::new(), Waiting::Memory(Vec::new())] {
+            let file = matches!(waiting, Waiting::File(_));
+            let mut bytes = Vec::new();
+            write_junit_via(&view, &mut bytes, waiting).unwrap();
+            assert_eq!(String::from_utf8(bytes).unwrap(), expected, "file {file}");
+        }
     }
     let empty = RunReport::default();
     assert_eq!(
