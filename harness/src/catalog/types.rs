@@ -184,7 +184,7 @@ impl CorpusTool {
 
     /// [`CorpusTool::packed`], the text put in `spill` to wait on disk
     /// until its cases run (`run` stores every tool: the packed corpus
-    /// took about 90 MB of memory per copy of the shared corpus from load
+    /// took about 95 MB of memory per copy of the shared corpus from load
     /// to its last case). Packed in memory if `spill` cannot take it.
     pub fn stored(tool: &Tool, known: &[KnownInstance], spill: &Arc<Spill>) -> Self {
         let packed = Self::packed(tool, known);
