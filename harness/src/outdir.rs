@@ -177,6 +177,7 @@ impl OutputDir {
             // Left behind by a crashed run that had our pid.
             remove_path(&tmp)?;
         }
+        remove_leftovers(&parent, &name);
         fs::create_dir(&tmp).map_err(io_error(&tmp, "create directory"))?;
         Ok(Self {
             dir: dir.to_owned(),
@@ -262,6 +263,37 @@ fn lock_beside(dir: &Path, lock: &Path) -> Result<fs::File, OutputError> {
             op: "lock",
             source,
         }),
+    }
+}
+
+/// Remove what earlier writers of `<parent>/<name>` left beside it: the
+/// temporary directory of a run killed before it finished
+/// (`.<name>.tmp-<pid>`, its partial report) and an old report set aside
+/// but not removed (`.<name>.old-<pid>`). Called with the output's lock
+/// held, so no live writer owns any of them; only directories of exactly
+/// that name (a pid of digits) are touched (a file of that name is a
+/// single-file writer's, [`temp_sibling`]). Best effort: one that cannot
+/// be removed stays, and the run goes on.
+fn remove_leftovers(parent: &Path, name: &str) {
+    let Ok(entries) = fs::read_dir(parent) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let file = entry.file_name();
+        let Some(rest) = file
+            .to_str()
+            .and_then(|f| f.strip_prefix('.'))
+            .and_then(|f| f.strip_prefix(name))
+        else {
+            continue;
+        };
+        let pid = rest
+            .strip_prefix(".tmp-")
+            .or_else(|| rest.strip_prefix(".old-"));
+        let is_dir = entry.file_type().is_ok_and(|t| t.is_dir());
+        if is_dir && pid.is_some_and(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit())) {
+            let _ = fs::remove_dir_all(entry.path());
+        }
     }
 }
 
@@ -392,6 +424,41 @@ mod tests {
         // The lock went with the first writer: the next one may write.
         write_report(&dir, ReportKind::RUN, Rotate::Discard, "two");
         assert_eq!(names(root.path()), [".out.lock", "out"]);
+    }
+
+    /// A run killed before it finished leaves its temporary directory (its
+    /// partial report) beside the output; the next writer removes it, and
+    /// an old report set aside but not removed, and nothing else.
+    #[test]
+    fn the_next_writer_removes_what_killed_writers_left_and_nothing_else() {
+        let root = tempfile::tempdir().unwrap();
+        let dir = root.path().join("out");
+        let left = [".out.tmp-4242", ".out.old-7"];
+        let kept = [
+            ".out.tmp-",
+            ".out.tmp-12x",
+            ".out.tmpx-12",
+            ".outx.tmp-5",
+            "out.tmp-5",
+            ".other.tmp-5",
+        ];
+        for name in left.iter().chain(&kept) {
+            fs::create_dir(root.path().join(name)).unwrap();
+            fs::write(root.path().join(name).join("cases.json"), "{}").unwrap();
+        }
+        // A single-file writer's temporary sibling: a file, kept.
+        fs::write(root.path().join(".out.tmp-99"), "a file").unwrap();
+        let out = OutputDir::create(&dir, ReportKind::RUN, Rotate::Discard).unwrap();
+        let mut expected: Vec<String> = kept.iter().map(|k| (*k).to_owned()).collect();
+        expected.push(".out.lock".to_owned());
+        expected.push(".out.tmp-99".to_owned());
+        expected.push(format!(".out.tmp-{}", std::process::id()));
+        expected.sort();
+        assert_eq!(names(root.path()), expected);
+        drop(out);
+        for name in kept {
+            assert_eq!(names(&root.path().join(name)), ["cases.json"], "{name}");
+        }
     }
 
     #[test]
