@@ -158,8 +158,10 @@ impl Pass for StripKeywords {
 /// `enum`/`anyOf` (rule `xai-schema-construct-rejected`, documented).
 /// Tuple `items: [..]` is exactly `prefixItems: [..]` (the tuple's
 /// `additionalItems` becomes `items`) and `true` is exactly `{}`; a `false`
-/// property and an empty list have no accepted spelling, so they are removed
-/// and named in a description note. Each change is recorded.
+/// property, an empty list and a tuple `items` beside an existing
+/// `prefixItems` (draft 2020-12 reads the latter as the tuple) have no
+/// accepted spelling, so they are removed and named in a description note.
+/// Each change is recorded.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct XaiExactConstructs {
     /// Rewrite tuple `items` (mutation point).
@@ -223,6 +225,24 @@ impl Pass for XaiExactConstructs {
                         "the tuple's additionalItems spelled as items (the same constraint in draft 2020-12)",
                     );
                 }
+            } else if self.tuples
+                && node.field("items").is_some_and(Value::is_array)
+                && let Some(v) = node.shift_remove("items")
+            {
+                // `prefixItems` is already the tuple (draft 2020-12, xAI's
+                // dialect, reads it so): the array `items` beside it has
+                // no spelling of its own, so it goes and the model is told.
+                cx.record(
+                    path,
+                    "items",
+                    Action::Removed,
+                    "tuple items beside prefixItems: draft 2020-12 reads prefixItems as the tuple and xAI rejects array items",
+                );
+                lost.push(crate::passes::notes::Unenforced {
+                    pointer: path.to_owned(),
+                    keyword: "items".to_owned(),
+                    value: v,
+                });
             }
             if self.true_properties
                 && let Some(Value::Object(props)) = node.field_mut("properties")

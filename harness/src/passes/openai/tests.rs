@@ -1022,6 +1022,39 @@ fn xai_v1_spells_tuple_items_as_prefix_items_and_true_properties_as_empty_schema
     );
 }
 
+/// Found by the `shape_conforms` property: a tuple `items` beside a
+/// `prefixItems` already there shipped unchanged, and xAI rejects it.
+#[test]
+fn xai_v1_removes_tuple_items_beside_prefix_items_with_a_note() {
+    use crate::passes::test_support::run;
+    let r = run(
+        &super::XaiExactConstructs::default(),
+        Lane::Xai,
+        json!({"type":"object","properties":{"a":{"type":"array","items":[{"type":"string"}],"prefixItems":[{"type":"integer"}]}}}),
+    );
+    assert_eq!(
+        serde_json::to_string(r.schema()).unwrap(),
+        r#"{"type":"object","properties":{"a":{"type":"array","prefixItems":[{"type":"integer"}]}}}"#
+    );
+    assert_eq!(
+        r.marks(),
+        [
+            (
+                "/properties/a".to_owned(),
+                "items".to_owned(),
+                Action::Removed
+            ),
+            ("".to_owned(), "description".to_owned(), Action::Noted),
+        ]
+    );
+    assert_eq!(
+        r.tool.description.as_deref(),
+        Some(
+            r#"Constraints this schema does not enforce (still follow them): a: items [{"type":"string"}]."#
+        )
+    );
+}
+
 #[test]
 fn xai_v1_removes_a_false_property_and_an_empty_enum_with_a_note() {
     use crate::passes::test_support::run;
