@@ -1044,7 +1044,7 @@ fn xai_v1_removes_tuple_items_beside_prefix_items_with_a_note() {
                 "items".to_owned(),
                 Action::Removed
             ),
-            ("".to_owned(), "description".to_owned(), Action::Noted),
+            (String::new(), "description".to_owned(), Action::Noted),
         ]
     );
     assert_eq!(
