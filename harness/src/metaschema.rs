@@ -28,6 +28,11 @@ use crate::schema::{self, NAME_MAPS, TooDeep, child_path};
 /// The first reason `schema` is not a valid JSON Schema draft 2020-12
 /// document (checked against the draft's metaschema), if any.
 pub(crate) fn draft_2020_12_error(schema: &Value) -> Option<String> {
+    // The yes/no walk stops at the first failure and builds no error; the
+    // error walk, which names it, runs only for the few that fail.
+    if jsonschema::draft202012::meta::is_valid(schema) {
+        return None;
+    }
     jsonschema::draft202012::meta::validate(schema)
         .err()
         .map(|e| e.to_string())
