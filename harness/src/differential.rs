@@ -41,7 +41,7 @@ use crate::ledger::{LaneLedger, RunScope};
 use crate::outcome::{
     CaseOutcome, CasePlan, Class, LedgerIssue, LedgerMatch, LedgerTable, RunReport, Side, WirePair,
 };
-use crate::outcome::{RequestOutcome, Sha256Sum};
+use crate::outcome::{MAX_WIRE_PAIRS, RequestOutcome, Sha256Sum, wire_choice};
 use crate::pipeline::{Outcome, Pipeline, Shaped};
 use crate::prefix::{
     self, Held, HeldPair, HeldStore, PlannedRequest, RenderedPair, RequestPlan, ToolSource,
@@ -471,10 +471,6 @@ fn settle<T: Clone>(value: &T) -> T {
     value.clone()
 }
 
-/// How many divergent cases carry their two outputs and a unified diff
-/// (failures first, then by key): enough to review, bounded in size.
-pub(crate) const MAX_WIRE_PAIRS: usize = 1000;
-
 /// The two outputs of one case, pretty, with the unified diff.
 pub(crate) fn wire_pair(
     old: &dyn Pipeline,
@@ -598,28 +594,6 @@ fn attach_wire_pairs(opts: &DiffOptions<'_>, kept: &WireCandidates, outcomes: &m
     for (i, pair) in chosen.into_iter().zip(pairs) {
         outcomes[i].wire = pair.map(Box::new);
     }
-}
-
-/// The outcomes [`attach_wire_pairs`] gives a wire pair, at most `max`:
-/// the failing ones (in order), then the other divergent ones taking the
-/// lanes in turn (each lane's first, then each lane's second, …).
-pub(crate) fn wire_choice(outcomes: &[CaseOutcome], max: usize) -> Vec<usize> {
-    let mut rank = vec![0usize; outcomes.len()];
-    let mut seen: BTreeMap<Lane, usize> = BTreeMap::new();
-    let mut chosen = Vec::new();
-    for (i, o) in outcomes.iter().enumerate() {
-        if o.is_failure() {
-            chosen.push(i);
-        } else if o.class != Class::Identical {
-            let n = seen.entry(o.lane).or_default();
-            rank[i] = *n;
-            *n += 1;
-            chosen.push(i);
-        }
-    }
-    chosen.sort_by_key(|&i| (!outcomes[i].is_failure(), rank[i], outcomes[i].lane, i));
-    chosen.truncate(max);
-    chosen
 }
 
 /// Run every planned case on `jobs` threads (the worker pool's scoped

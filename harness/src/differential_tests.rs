@@ -500,6 +500,104 @@ fn wire_pairs_go_to_failures_first_then_to_the_lanes_in_turn() {
     assert_eq!(names(3), ["o#2", "a#1", "g#1"]);
 }
 
+/// `n` outcomes over three lanes, sorted by (lane, case), without pairs.
+fn mixed_outcomes(n: usize) -> Vec<CaseOutcome> {
+    let lanes = ["anthropic-messages", "gemini-openapi", "openai-chat"];
+    let classes = [
+        "identical",
+        "intended",
+        "reordered",
+        "intended",
+        "unexpected",
+        "identical",
+        "intended",
+    ];
+    let mut outcomes: Vec<CaseOutcome> = (0..n)
+        .map(|i| {
+            // Each lane's divergent cases bunch differently along the plan.
+            let class = classes[(i * 5 + i / 3 + i / 40) % 7];
+            outcome(lanes[i % 3], &format!("c#{:04}", i / 3), class)
+        })
+        .collect();
+    outcomes.sort_by(|a, b| (a.lane, &a.case).cmp(&(b.lane, &b.case)));
+    outcomes
+}
+
+/// `outcomes` with a wire pair on each case [`wire_choice`] chooses.
+fn with_chosen_pairs(mut outcomes: Vec<CaseOutcome>, max: usize) -> Vec<CaseOutcome> {
+    let pair = WirePair {
+        old: "{}".to_owned(),
+        new: "[]".to_owned(),
+        unified: String::new(),
+    };
+    for i in wire_choice(&outcomes, max) {
+        outcomes[i].wire = Some(Box::new(pair.clone()));
+    }
+    outcomes
+}
+
+/// The keys of the outcomes that carry a wire pair, in order.
+fn wired(outcomes: &[CaseOutcome]) -> Vec<String> {
+    outcomes
+        .iter()
+        .filter(|o| o.wire.is_some())
+        .map(|o| format!("{}::{}", o.lane, o.case))
+        .collect()
+}
+
+/// Shard `k` of `n` (1-based): every `n`-th case of the sorted plan.
+fn shard_of(outcomes: &[CaseOutcome], k: usize, n: usize) -> Vec<CaseOutcome> {
+    outcomes
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| i % n == k - 1)
+        .map(|(_, o)| o.clone())
+        .collect()
+}
+
+/// Each shard chooses at most the cap of its own cases for wire pairs;
+/// choosing again among the shards' pairs gives exactly the unsharded
+/// run's choice, for every cap and shard count (found on a 5-lane run of
+/// own + shared corpus: the merged report had 800 pairs on one lane and
+/// none on three, the unsharded one 200 on each).
+#[test]
+fn choosing_again_among_the_shards_wire_pairs_gives_the_unsharded_choice() {
+    let all = mixed_outcomes(150);
+    for n in 2..=5 {
+        for max in 1..=60 {
+            let whole = with_chosen_pairs(all.clone(), max);
+            let mut merged: Vec<CaseOutcome> = (1..=n)
+                .flat_map(|k| with_chosen_pairs(shard_of(&all, k, n), max))
+                .collect();
+            merged.sort_by(|a, b| (a.lane, &a.case).cmp(&(b.lane, &b.case)));
+            crate::outcome::keep_chosen_wire_pairs(&mut merged, max);
+            assert_eq!(wired(&merged), wired(&whole), "{n} shards, max {max}");
+        }
+    }
+}
+
+/// `report merge` at the real cap: four shards with fewer candidates each
+/// than the cap, more together; the merge keeps the unsharded run's.
+#[test]
+fn a_merge_keeps_the_wire_pairs_the_unsharded_run_chooses() {
+    let all = mixed_outcomes(3 * (MAX_WIRE_PAIRS + 200));
+    let whole = with_chosen_pairs(all.clone(), MAX_WIRE_PAIRS);
+    assert_eq!(wired(&whole).len(), MAX_WIRE_PAIRS);
+    let shards: Vec<RunReport> = (1..=4)
+        .map(|k| {
+            let outcomes = with_chosen_pairs(shard_of(&all, k, 4), MAX_WIRE_PAIRS);
+            assert!(wired(&outcomes).len() < MAX_WIRE_PAIRS);
+            RunReport {
+                outcomes,
+                sharded: true,
+                ..RunReport::default()
+            }
+        })
+        .collect();
+    let merged = crate::outcome::merge_reports(shards);
+    assert_eq!(wired(&merged.outcomes), wired(&whole));
+}
+
 /// `old` → `new` on `openai-chat` and `mistral` over the catalogs in
 /// `dir`, no ledger.
 fn chat_and_mistral<'a>(

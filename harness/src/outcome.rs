@@ -783,9 +783,57 @@ impl RunReport {
     }
 }
 
+/// How many divergent cases carry their two outputs and a unified diff
+/// (failures first, then by key): enough to review, bounded in size.
+pub(crate) const MAX_WIRE_PAIRS: usize = 1000;
+
+/// The outcomes that get a wire pair, at most `max`: the failing ones (in
+/// order), then the other divergent ones taking the lanes in turn (each
+/// lane's first, then each lane's second, …). `outcomes` sorted by (lane,
+/// case).
+///
+/// A shard chooses every case of its own that the whole run chooses: a
+/// shard's outcomes are a subset of the run's, so for any case, the
+/// failures, the case's rank in its lane and the number of each other
+/// lane's cases ranked ahead of it can only be smaller in the shard, and
+/// so is its place in the order. [`merge_reports`] therefore gets the
+/// whole run's choice back by choosing again among the shards' pairs.
+pub(crate) fn wire_choice(outcomes: &[CaseOutcome], max: usize) -> Vec<usize> {
+    let mut rank = vec![0usize; outcomes.len()];
+    let mut seen: BTreeMap<Lane, usize> = BTreeMap::new();
+    let mut chosen = Vec::new();
+    for (i, o) in outcomes.iter().enumerate() {
+        if o.is_failure() {
+            chosen.push(i);
+        } else if o.class != Class::Identical {
+            let n = seen.entry(o.lane).or_default();
+            rank[i] = *n;
+            *n += 1;
+            chosen.push(i);
+        }
+    }
+    chosen.sort_by_key(|&i| (!outcomes[i].is_failure(), rank[i], outcomes[i].lane, i));
+    chosen.truncate(max);
+    chosen
+}
+
+/// Drop every wire pair [`wire_choice`] (at most `max`) does not choose.
+pub(crate) fn keep_chosen_wire_pairs(outcomes: &mut [CaseOutcome], max: usize) {
+    let mut chosen = wire_choice(outcomes, max);
+    chosen.sort_unstable();
+    let mut next = chosen.into_iter().peekable();
+    for (i, o) in outcomes.iter_mut().enumerate() {
+        if next.next_if_eq(&i).is_none() {
+            o.wire = None;
+        }
+    }
+}
+
 /// Merge shard reports into the report one unsharded run would give: plans,
 /// outcomes and unusable files are united, ledger uses summed (an entry is
-/// unused only when no shard used it), stale entries united.
+/// unused only when no shard used it), stale entries united, and of the
+/// shards' wire pairs the ones the unsharded run chooses are kept (each
+/// shard chose up to [`MAX_WIRE_PAIRS`] of its own).
 pub(crate) fn merge_reports(shards: Vec<RunReport>) -> RunReport {
     let mut out = RunReport::default();
     let mut lanes: Vec<Lane> = Vec::new();
@@ -817,6 +865,7 @@ pub(crate) fn merge_reports(shards: Vec<RunReport>) -> RunReport {
     lanes.sort();
     lanes.dedup();
     out.finish(&lanes);
+    keep_chosen_wire_pairs(&mut out.outcomes, MAX_WIRE_PAIRS);
     out
 }
 
