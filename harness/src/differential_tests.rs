@@ -624,28 +624,8 @@ fn chat_and_mistral<'a>(
 /// the cases finish in, every case the choice picks has its tool kept.
 #[test]
 fn wire_candidates_keep_every_tool_the_choice_can_pick() {
-    let lanes = ["anthropic-messages", "gemini-openapi", "openai-chat"];
-    let classes = [
-        "identical",
-        "intended",
-        "reordered",
-        "intended",
-        "unexpected",
-        "identical",
-        "intended",
-    ];
     let n = 90;
-    let mut outcomes: Vec<CaseOutcome> = (0..n)
-        .map(|i| {
-            let lane = lanes[i % 3];
-            outcome(
-                lane,
-                &format!("c#{:02}", i / 3),
-                classes[(i * 5 + i / 3) % 7],
-            )
-        })
-        .collect();
-    outcomes.sort_by(|a, b| (a.lane, &a.case).cmp(&(b.lane, &b.case)));
+    let outcomes = mixed_outcomes(n);
     let orders: [Vec<usize>; 3] = [
         (0..n).collect(),
         (0..n).rev().collect(),
