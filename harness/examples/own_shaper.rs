@@ -61,14 +61,14 @@ reason = "this client never sends `format`: the property's description says what
 /// One removed `format`, as a degradation record of pass `strip-formats`.
 fn removed(tool: &Tool, lane: Lane, path: &str) -> Degradation {
     Degradation {
-        tool: tool.name.clone(),
+        tool: tool.name.as_str().into(),
         lane,
         path: path.to_owned(),
         keyword: "format".to_owned(),
         action: Action::Removed,
-        reason: "this client never sends `format`".to_owned(),
+        reason: "this client never sends `format`".into(),
         rule: None,
-        pass: "strip-formats".to_owned(),
+        pass: "strip-formats".into(),
         renamed_to: None,
     }
 }

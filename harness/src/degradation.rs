@@ -4,6 +4,9 @@
 //! a schema without a record naming the tool, lane, JSON Pointer (in the
 //! coordinates of the schema the pass received) and keyword.
 
+use std::borrow::Cow;
+use std::sync::Arc;
+
 use serde::{Deserialize, Serialize};
 
 use crate::lane::Lane;
@@ -39,16 +42,19 @@ impl Action {
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Degradation {
-    pub tool: String,
+    /// Shared by the records of one shaping.
+    pub tool: Arc<str>,
     pub lane: Lane,
     pub path: String,
     pub keyword: String,
     pub action: Action,
-    pub reason: String,
+    /// Borrowed when the pass says it in fixed words (most do): a run
+    /// holds hundreds of thousands of records until the report.
+    pub reason: Cow<'static, str>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub rule: Option<String>,
+    pub rule: Option<Cow<'static, str>>,
     /// The pass that produced the record.
-    pub pass: String,
+    pub pass: Cow<'static, str>,
     /// For a renamed property key: the name it has on the wire (a client
     /// maps a call's argument back to the author's name).
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -130,7 +130,7 @@ mod tests {
                     path: (*p).into(),
                     keyword: (*k).into(),
                     action: *a,
-                    reason: String::new(),
+                    reason: "".into(),
                     rule: None,
                     pass: "p".into(),
                     renamed_to: None,

@@ -266,7 +266,7 @@ fn run_case_rendered(
             .degradations
             .iter()
             .filter(|d| d.renamed_to.is_some())
-            .map(|d| d.pass.as_str())
+            .map(|d| &*d.pass)
             .collect();
         let mut records: Vec<String> = b
             .degradations
@@ -274,9 +274,9 @@ fn run_case_rendered(
             .filter(|d| {
                 d.keyword != "tool-name"
                     && d.renamed_to.is_none()
-                    && !(d.keyword == "required" && renaming.contains(&d.pass.as_str()))
+                    && !(d.keyword == "required" && renaming.contains(&&*d.pass))
             })
-            .map(|d| d.pass.clone())
+            .map(|d| d.pass.to_string())
             .collect();
         records.sort();
         records.dedup();

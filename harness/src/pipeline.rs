@@ -562,7 +562,7 @@ pub(crate) fn shape_response_format(
         .map(|d| RequestChange {
             member: "response_format",
             name: "shape-response-format",
-            rule: d.rule.clone().unwrap_or_default(),
+            rule: d.rule.as_deref().unwrap_or_default().to_owned(),
             reason: d.to_string(),
         })
         .collect()

@@ -221,7 +221,7 @@ pub(crate) fn run_example(pass: Option<&dyn Pass>, ex: &PassExample) -> ExampleR
                 path: d.path,
                 keyword: d.keyword,
                 action: d.action,
-                reason: d.reason,
+                reason: d.reason.into_owned(),
             })
             .collect(),
     }
@@ -248,7 +248,7 @@ pub(crate) fn run_pipeline_example(pipeline: &dyn Pipeline, ex: &PassExample) ->
                 path: d.path,
                 keyword: d.keyword,
                 action: d.action,
-                reason: d.reason,
+                reason: d.reason.into_owned(),
             })
             .collect(),
     }

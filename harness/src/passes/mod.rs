@@ -24,6 +24,8 @@ mod root;
 mod strict;
 mod subset;
 
+use std::borrow::Cow;
+
 use crate::config::PipelineConfig;
 use crate::degradation::{Action, Degradation};
 use crate::lane::Lane;
@@ -116,7 +118,7 @@ impl PassMutant {
 pub(crate) struct Cx<'a> {
     pub(crate) lane: Lane,
     pub(crate) config: &'a PipelineConfig,
-    pub(crate) tool_name: String,
+    pub(crate) tool_name: std::sync::Arc<str>,
     pub(crate) degradations: Vec<Degradation>,
     pass: &'static str,
     rule: Option<&'static str>,
@@ -127,7 +129,7 @@ impl<'a> Cx<'a> {
         Self {
             lane,
             config,
-            tool_name: tool_name.to_owned(),
+            tool_name: tool_name.into(),
             degradations: Vec::new(),
             pass: "",
             rule: None,
@@ -146,7 +148,7 @@ impl<'a> Cx<'a> {
         path: &str,
         keyword: &str,
         action: Action,
-        reason: impl Into<String>,
+        reason: impl Into<Cow<'static, str>>,
     ) {
         self.degradations.push(Degradation {
             tool: self.tool_name.clone(),
@@ -155,8 +157,8 @@ impl<'a> Cx<'a> {
             keyword: keyword.to_owned(),
             action,
             reason: reason.into(),
-            rule: self.rule.map(str::to_owned),
-            pass: self.pass.to_owned(),
+            rule: self.rule.map(Cow::Borrowed),
+            pass: Cow::Borrowed(self.pass),
             renamed_to: None,
         });
     }
@@ -171,15 +173,20 @@ impl<'a> Cx<'a> {
         path: &str,
         keyword: &str,
         action: Action,
-        reason: impl Into<String>,
+        reason: impl Into<Cow<'static, str>>,
     ) {
         self.record(path, keyword, action, reason);
         if let (Some(rule), Some(d)) = (rule, self.degradations.last_mut()) {
-            d.rule = Some(rule.to_owned());
+            d.rule = Some(Cow::Borrowed(rule));
         }
     }
 
-    pub(crate) fn record_rename(&mut self, path: &str, to: &str, reason: impl Into<String>) {
+    pub(crate) fn record_rename(
+        &mut self,
+        path: &str,
+        to: &str,
+        reason: impl Into<Cow<'static, str>>,
+    ) {
         self.record(path, "properties", Action::Rewritten, reason);
         if let Some(d) = self.degradations.last_mut() {
             d.renamed_to = Some(to.to_owned());
@@ -194,7 +201,7 @@ impl<'a> Cx<'a> {
         node: &mut serde_json::Map<String, serde_json::Value>,
         (after, key): (&str, &str),
         value: serde_json::Value,
-        reason: &str,
+        reason: impl Into<Cow<'static, str>>,
     ) {
         if node.field(key) == Some(&value) {
             return;
@@ -209,7 +216,12 @@ impl<'a> Cx<'a> {
     }
 
     /// Append a model-facing note to the tool's description and record it.
-    pub(crate) fn note(&mut self, tool: &mut Tool, text: &str, reason: &str) {
+    pub(crate) fn note(
+        &mut self,
+        tool: &mut Tool,
+        text: &str,
+        reason: impl Into<Cow<'static, str>>,
+    ) {
         self.record("", "description", Action::Noted, reason);
         tool.append_note(text);
     }

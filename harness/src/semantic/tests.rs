@@ -14,7 +14,7 @@ fn rename_record(lane: Lane, from: &str, to: &str) -> crate::degradation::Degrad
         path: format!("/properties/{from}"),
         keyword: "properties".into(),
         action: crate::degradation::Action::Rewritten,
-        reason: String::new(),
+        reason: "".into(),
         rule: None,
         pass: "sanitize-property-keys".into(),
         renamed_to: Some(to.into()),

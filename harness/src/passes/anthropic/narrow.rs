@@ -162,7 +162,7 @@ impl Pass for NarrowRootComposition {
             cx.note(
                 tool,
                 &n,
-                &format!("root {lead} constraint surfaced as a note"),
+                format!("root {lead} constraint surfaced as a note"),
             );
         }
         Ok(Step::Continue)

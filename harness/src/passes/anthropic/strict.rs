@@ -33,7 +33,7 @@ pub(super) fn note_lost(
     cx: &mut Cx<'_>,
     note: bool,
     lost: &[Unenforced],
-    why: &str,
+    why: &'static str,
 ) {
     if note && let Some(n) = notes::unenforced_note(lost) {
         cx.note(tool, &n, why);

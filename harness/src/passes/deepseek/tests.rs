@@ -583,7 +583,7 @@ fn deepseek_v1_replaces_a_root_that_is_not_a_json_object_as_deepseek_chat_does_t
         let records: Vec<(&str, &str, &str)> = s
             .degradations
             .iter()
-            .map(|d| (d.pass.as_str(), d.keyword.as_str(), d.lane.id()))
+            .map(|d| (&*d.pass, d.keyword.as_str(), d.lane.id()))
             .collect();
         assert_eq!(
             records,

@@ -701,7 +701,7 @@ fn openai_strict_and_responses_v1_ship_a_conditional_tool_non_strict_and_unclose
         assert_eq!(
             out.degradations
                 .iter()
-                .map(|d| (d.pass.as_str(), d.keyword.as_str()))
+                .map(|d| (&*d.pass, d.keyword.as_str()))
                 .collect::<Vec<_>>(),
             [("strict-fallback", "strict")],
             "{lane:?}"

@@ -98,14 +98,14 @@ fn sample_parts() -> (Vec<CaseOutcome>, Vec<LedgerUse>, Vec<LedgerIssue>) {
         .ledger
         .push(ledger_match("gemini.toml", 0, "intended"));
     intended.new.degradations.push(Degradation {
-        tool: "enum".to_owned(),
+        tool: "enum".into(),
         lane: Lane::GeminiOpenapi,
         path: "/properties/kind".to_owned(),
         keyword: "enum".to_owned(),
         action: Action::Rewritten,
-        reason: "integer enum becomes string enum".to_owned(),
+        reason: "integer enum becomes string enum".into(),
         rule: None,
-        pass: "enum-strings".to_owned(),
+        pass: "enum-strings".into(),
         renamed_to: None,
     });
     let mut errored = case(
