@@ -9,7 +9,7 @@ use anyhow::Result;
 use serde_json::{Value, json};
 
 use crate::corpus::{CorpusEntry, CorpusScan};
-use crate::{Catalog, Class, Lane, Outcome, Profile, RunReport, Shaped};
+use crate::{CaseOutcome, Catalog, Class, Lane, Outcome, Profile, RunReport, Shaped};
 
 /// Pretty JSON on stdout, key order preserved.
 pub(crate) fn json(v: &Value) -> Result<()> {
@@ -240,7 +240,13 @@ impl Progress {
 }
 
 /// The short summary a run prints on stdout.
-pub(crate) fn summary(report: &RunReport, dir: &std::path::Path, took: std::time::Duration) {
+/// `failing`: the failing cases, sorted by key.
+pub(crate) fn summary(
+    report: &RunReport,
+    failing: &[&CaseOutcome],
+    dir: &std::path::Path,
+    took: std::time::Duration,
+) {
     let s = &report.summary;
     let mut totals: std::collections::BTreeMap<&str, usize> = std::collections::BTreeMap::new();
     for row in s.classes.values() {
@@ -286,7 +292,6 @@ pub(crate) fn summary(report: &RunReport, dir: &std::path::Path, took: std::time
             println!("  {:<10} {}  {why}", r.class.id(), r.key());
         }
     }
-    let failing: Vec<_> = report.outcomes.iter().filter(|o| o.is_failure()).collect();
     for o in failing.iter().take(20) {
         let why = if !o.pin_breaks.is_empty() {
             o.pin_breaks

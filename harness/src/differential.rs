@@ -27,7 +27,7 @@
 //! Work is spread over `jobs` threads (the worker pool, `workers`);
 //! results are sorted by key, so the report does not depend on scheduling.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
@@ -38,10 +38,10 @@ use crate::generate::FuzzSpec;
 use crate::invariants;
 use crate::lane::Lane;
 use crate::ledger::{LaneLedger, RunScope};
+use crate::outcome::{CaseCounts, MAX_WIRE_PAIRS, OutcomeSink, RequestOutcome, Sha256Sum};
 use crate::outcome::{
     CaseOutcome, CasePlan, Class, LedgerIssue, LedgerMatch, LedgerTable, RunReport, Side, WirePair,
 };
-use crate::outcome::{MAX_WIRE_PAIRS, RequestOutcome, Sha256Sum, wire_choice};
 use crate::pipeline::{Outcome, Pipeline, Shaped};
 use crate::prefix::{
     self, Held, HeldPair, HeldStore, PlannedRequest, RenderedPair, RequestPlan, ToolSource,
@@ -512,7 +512,7 @@ fn capped(mut text: String) -> String {
     text
 }
 
-/// The tools whose cases [`wire_choice`] can still pick, kept while the
+/// The tools whose cases [`wire_choice`](crate::outcome::wire_choice) can still pick, kept while the
 /// run drops every other tool as its cases finish. The choice takes the
 /// failing outcomes in key order, then each lane's other divergent ones by
 /// their rank in the lane: a case is picked only if fewer than `max` cases
@@ -523,8 +523,8 @@ fn capped(mut text: String) -> String {
 /// pair is made (a 15-lane run can keep a thousand tools a lane).
 pub(crate) struct WireCandidates {
     max: usize,
-    failures: BTreeMap<(Lane, String), CorpusTool>,
-    divergent: BTreeMap<Lane, BTreeMap<String, CorpusTool>>,
+    failures: BTreeMap<(Lane, String), Option<CorpusTool>>,
+    divergent: BTreeMap<Lane, BTreeMap<String, Option<CorpusTool>>>,
 }
 
 impl WireCandidates {
@@ -541,17 +541,18 @@ impl WireCandidates {
         outcome.is_failure() || outcome.class != Class::Identical
     }
 
-    /// Keep `tool` for `outcome` if its case can still be picked.
-    pub(crate) fn offer(&mut self, outcome: &CaseOutcome, tool: &CorpusTool) {
+    /// Keep `outcome`'s case (with `tool`, none when it did not read) if
+    /// it can still be picked.
+    pub(crate) fn offer(&mut self, outcome: &CaseOutcome, tool: Option<&CorpusTool>) {
         if outcome.is_failure() {
             self.failures
-                .insert((outcome.lane, outcome.case.clone()), tool.clone());
+                .insert((outcome.lane, outcome.case.clone()), tool.cloned());
             if self.failures.len() > self.max {
                 self.failures.pop_last();
             }
         } else if outcome.class != Class::Identical {
             let lane = self.divergent.entry(outcome.lane).or_default();
-            lane.insert(outcome.case.clone(), tool.clone());
+            lane.insert(outcome.case.clone(), tool.cloned());
             if lane.len() > self.max {
                 lane.pop_last();
             }
@@ -562,25 +563,54 @@ impl WireCandidates {
         self.failures
             .get(&(lane, case.to_owned()))
             .or_else(|| self.divergent.get(&lane).and_then(|l| l.get(case)))
+            .and_then(Option::as_ref)
+    }
+
+    /// The cases [`wire_choice`](crate::outcome::wire_choice) picks among all the outcomes offered, in
+    /// its order: the failures in key order, then the other divergent
+    /// cases by their rank in their lane, then lane.
+    pub(crate) fn choice(&self) -> Vec<(Lane, &str)> {
+        let mut chosen: Vec<(Lane, &str)> = self
+            .failures
+            .keys()
+            .map(|(lane, case)| (*lane, case.as_str()))
+            .collect();
+        let mut divergent: Vec<(usize, Lane, &str)> = self
+            .divergent
+            .iter()
+            .flat_map(|(lane, cases)| {
+                cases
+                    .keys()
+                    .enumerate()
+                    .map(|(rank, case)| (rank, *lane, case.as_str()))
+            })
+            .collect();
+        divergent.sort_unstable();
+        chosen.extend(divergent.into_iter().map(|(_, lane, case)| (lane, case)));
+        chosen.truncate(self.max);
+        chosen
     }
 }
 
-/// Attach wire pairs to at most [`MAX_WIRE_PAIRS`] divergent or failing
-/// outcomes: failures first (in key order), then the lanes in turn, each
-/// lane's cases in key order, so every lane gets its share. Deterministic:
-/// the choice depends only on the sorted outcomes.
-fn attach_wire_pairs(opts: &DiffOptions<'_>, kept: &WireCandidates, outcomes: &mut [CaseOutcome]) {
-    let chosen = wire_choice(outcomes, MAX_WIRE_PAIRS);
+/// The wire pairs a run made ([`MAX_WIRE_PAIRS`] at most), by (lane, case).
+pub type WirePairs = BTreeMap<(Lane, String), WirePair>;
+
+/// Make the wire pairs of at most [`MAX_WIRE_PAIRS`] divergent or failing
+/// cases: failures first (in key order), then the lanes in turn, each
+/// lane's cases in key order, so every lane gets its share
+/// ([`wire_choice`](crate::outcome::wire_choice), from the candidates kept). Deterministic: the choice
+/// depends only on the outcomes.
+fn make_wire_pairs(opts: &DiffOptions<'_>, kept: &WireCandidates) -> WirePairs {
+    let chosen = kept.choice();
     let mut pairs: Vec<Option<WirePair>> = vec![None; chosen.len()];
     // Made on the worker threads (a large pair's diff takes seconds),
     // each into its own place.
-    let held: &[CaseOutcome] = outcomes;
     let work = |k: usize| {
-        let o = &held[chosen[k]];
+        let (lane, case) = chosen[k];
         // A tool that does not read back has its cases errored already.
-        kept.get(o.lane, &o.case)
+        kept.get(lane, case)
             .and_then(|tool| tool.unpack().ok())
-            .map(|(tool, _)| wire_pair(opts.old, opts.new, o.lane, &tool))
+            .map(|(tool, _)| wire_pair(opts.old, opts.new, lane, &tool))
     };
     workers::scoped(
         "wire pairs",
@@ -591,27 +621,67 @@ fn attach_wire_pairs(opts: &DiffOptions<'_>, kept: &WireCandidates, outcomes: &m
             pairs[k] = pair;
         },
     );
-    for (i, pair) in chosen.into_iter().zip(pairs) {
-        outcomes[i].wire = pair.map(Box::new);
-    }
+    chosen
+        .iter()
+        .zip(pairs)
+        .filter_map(|(&(lane, case), pair)| pair.map(|p| ((lane, case.to_owned()), p)))
+        .collect()
 }
 
 /// Run every planned case on `jobs` threads (the worker pool's scoped
-/// front end: cases borrow the pipelines). `on_result` gets every
-/// outcome finished so far (completion order) each time one finishes; it
-/// is called on the calling thread for each finished case, in completion
-/// order.
+/// front end: cases borrow the pipelines), every outcome held for the
+/// report. `on_result` gets every outcome finished so far (completion
+/// order) each time one finishes; it is called on the calling thread for
+/// each finished case, in completion order. [`execute_to`] hands each
+/// outcome on instead.
+pub fn execute(
+    opts: &DiffOptions<'_>,
+    inputs: Inputs,
+    on_result: &mut dyn FnMut(&[CaseOutcome]),
+) -> RunReport {
+    struct Held<'f> {
+        outcomes: Vec<CaseOutcome>,
+        on_result: &'f mut dyn FnMut(&[CaseOutcome]),
+    }
+    impl OutcomeSink for Held<'_> {
+        fn put(&mut self, outcome: CaseOutcome) {
+            self.outcomes.push(settle(&outcome));
+            (self.on_result)(&self.outcomes);
+        }
+    }
+    let mut held = Held {
+        outcomes: Vec::new(),
+        on_result,
+    };
+    let (mut report, pairs) = execute_to(opts, inputs, &mut held);
+    report.outcomes = held.outcomes;
+    report.finish(&opts.lanes);
+    for ((lane, case), pair) in pairs {
+        let at = report
+            .outcomes
+            .binary_search_by(|o| (o.lane, o.case.as_str()).cmp(&(lane, case.as_str())));
+        if let Ok(at) = at {
+            report.outcomes[at].wire = Some(Box::new(pair));
+        }
+    }
+    report
+}
+
+/// Run every planned case on `jobs` threads, each outcome handed to
+/// `sink` on the calling thread as it finishes (completion order), and
+/// counted there: the report comes back with no outcomes and their
+/// summary, with the wire pairs of the cases [`wire_choice`](crate::outcome::wire_choice) picks.
 ///
 /// Takes the inputs: each tool (its parsed schema and instances) is
 /// dropped as soon as its cases finish, and each request's tools once it
 /// is compared, so the corpus does not wait in memory for the last case.
 /// Only the tools whose cases can still get a wire pair are kept
 /// ([`WireCandidates`]).
-pub fn execute(
+pub fn execute_to(
     opts: &DiffOptions<'_>,
     inputs: Inputs,
-    on_result: &mut dyn FnMut(&[CaseOutcome]),
-) -> RunReport {
+    sink: &mut dyn OutcomeSink,
+) -> (RunReport, WirePairs) {
     let Inputs {
         cases,
         unusable,
@@ -661,7 +731,8 @@ pub fn execute(
     let groups: Vec<Mutex<Vec<(usize, PlannedCase)>>> =
         groups.into_iter().map(Mutex::new).collect();
     let items = groups.len() + fresh.len();
-    let mut outcomes = Vec::with_capacity(total);
+    let mut counts = CaseCounts::default();
+    let mut matched: HashMap<*const LedgerMatch, (Arc<LedgerMatch>, usize)> = HashMap::new();
     let mut compared: Vec<RequestOutcome> = Vec::new();
     let mut stale: Vec<LedgerIssue> = Vec::new();
     let mut entries = BTreeMap::new();
@@ -745,9 +816,7 @@ pub fn execute(
                     stale.push(l.stale_issue(i, &outcome.case));
                 }
             }
-            if let Some(tool) = &tool {
-                kept.offer(&outcome, tool);
-            }
+            kept.offer(&outcome, tool.as_ref());
             if let (Some((r, pos)), Some(rendered)) =
                 (feeds.get(index).copied().flatten(), rendered)
             {
@@ -770,25 +839,32 @@ pub fn execute(
                     compared.extend(compare_request(opts, &plans, &req, pairs));
                 }
             }
-            outcomes.push(settle(&outcome));
-            on_result(&outcomes);
+            if !generated.contains(outcome.case.as_str()) {
+                for m in &outcome.ledger {
+                    matched
+                        .entry(Arc::as_ptr(m))
+                        .or_insert_with(|| (Arc::clone(m), 0))
+                        .1 += 1;
+                }
+            }
+            counts.add(&outcome);
+            sink.put(outcome);
         }
     });
     let mut ledger_use = Vec::new();
-    let counts = crate::ledger::MatchCounts::of(
-        outcomes
-            .iter()
-            .filter(|o| !generated.contains(o.case.as_str()))
-            .flat_map(|o| o.ledger.iter().map(|m| &**m)),
+    let uses = crate::ledger::MatchCounts::of(
+        matched
+            .values()
+            .flat_map(|(m, n)| std::iter::repeat_n(&**m, *n)),
     );
     for l in ledgers.values() {
-        ledger_use.extend(l.uses(&counts, &scope));
+        ledger_use.extend(l.uses(&uses, &scope));
     }
     let mut report = RunReport {
         old: opts.old.id(),
         new: opts.new.id(),
         plan: plans,
-        outcomes,
+        outcomes: Vec::new(),
         ledger_use,
         ledger_issues: stale,
         unusable,
@@ -797,9 +873,9 @@ pub fn execute(
         fuzz: opts.fuzz,
         requests: compared,
     };
-    report.finish(&opts.lanes);
-    attach_wire_pairs(opts, &kept, &mut report.outcomes);
-    report
+    report.finish_counted(&opts.lanes, counts);
+    let pairs = make_wire_pairs(opts, &kept);
+    (report, pairs)
 }
 
 #[path = "differential_plan.rs"]

@@ -1,6 +1,7 @@
 //! Tests of the differential: wire-text caps, ledgers, shards, fuzz cases.
 
 use super::*;
+use crate::outcome::wire_choice;
 
 #[test]
 fn wire_texts_over_the_cap_are_cut_on_a_char_boundary_and_say_so() {
@@ -621,7 +622,8 @@ fn chat_and_mistral<'a>(
 
 /// The run drops each tool when its cases finish and keeps only the
 /// tools whose cases the wire-pair choice can still pick: whatever order
-/// the cases finish in, every case the choice picks has its tool kept.
+/// the cases finish in, every case the choice picks has its tool kept,
+/// and the candidates kept give the choice made from every outcome.
 #[test]
 fn wire_candidates_keep_every_tool_the_choice_can_pick() {
     let n = 90;
@@ -641,12 +643,19 @@ fn wire_candidates_keep_every_tool_the_choice_can_pick() {
                 assert_eq!(WireCandidates::wanted(o), o.class != Class::Identical);
                 kept.offer(
                     o,
-                    &CorpusTool::parsed(
+                    Some(&CorpusTool::parsed(
                         Tool::new(o.case.clone(), serde_json::json!({})),
                         Vec::new(),
-                    ),
+                    )),
                 );
             }
+            // The choice made from the candidates alone is the choice
+            // made from every outcome, in the same order.
+            let expected: Vec<(Lane, &str)> = chosen
+                .iter()
+                .map(|&i| (outcomes[i].lane, outcomes[i].case.as_str()))
+                .collect();
+            assert_eq!(kept.choice(), expected, "max {max}");
             for &i in &chosen {
                 let o = &outcomes[i];
                 let tool = kept.get(o.lane, &o.case).map(|t| t.unpack().unwrap().0);

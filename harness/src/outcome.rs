@@ -595,6 +595,63 @@ pub struct Rejected {
     pub declared: usize,
 }
 
+/// Where a run's outcomes go as they finish (in completion order).
+pub trait OutcomeSink {
+    fn put(&mut self, outcome: CaseOutcome);
+}
+
+/// What the summary counts of the outcomes, added one outcome at a time
+/// (in any order).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct CaseCounts {
+    classes: BTreeMap<Lane, BTreeMap<Class, usize>>,
+    cases: usize,
+    failures: usize,
+    violations: usize,
+    fixes: usize,
+    regressions: usize,
+    rejected: BTreeMap<Lane, Rejected>,
+    semantic: BTreeMap<Lane, SemanticCounts>,
+}
+
+impl CaseCounts {
+    pub fn add(&mut self, o: &CaseOutcome) {
+        *self
+            .classes
+            .entry(o.lane)
+            .or_default()
+            .entry(o.class)
+            .or_default() += 1;
+        self.cases += 1;
+        self.failures += usize::from(o.is_failure());
+        self.violations += o.violations.len();
+        self.fixes += usize::from(o.verdict == Some(Verdict::Fix));
+        self.regressions += usize::from(o.verdict == Some(Verdict::Regression));
+        let r = self.rejected.entry(o.lane).or_default();
+        r.old += usize::from(!o.old.rejected_by.is_empty());
+        r.new += usize::from(!o.new.rejected_by.is_empty());
+        r.declared +=
+            usize::from(o.verdict.is_some_and(Verdict::is_rejection) && !o.undeclared_rejection());
+        let row = self
+            .semantic
+            .entry(o.lane)
+            .or_insert_with(SemanticCounts::empty);
+        if let Some(s) = &o.old.semantic {
+            *row.old.entry(s.class.id().to_owned()).or_default() += 1;
+        }
+        if let Some(s) = &o.new.semantic {
+            *row.new.entry(s.class.id().to_owned()).or_default() += 1;
+            row.new_silent += usize::from(s.silent);
+            let declared = o
+                .ledger
+                .iter()
+                .any(|m| matches!(m.table, LedgerTable::Narrowing | LedgerTable::Widening));
+            row.new_declared += usize::from(declared);
+        }
+        row.new_undeclared += usize::from(o.undeclared_semantic().is_some());
+    }
+}
+
 /// Everything a run decided, sorted; what the report files are made from.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -626,6 +683,16 @@ impl RunReport {
     /// Sort everything by key and recompute the summary. `lanes` lists every
     /// lane that ran (so empty lanes still show zero counts).
     pub fn finish(&mut self, lanes: &[Lane]) {
+        let mut counts = CaseCounts::default();
+        for o in &self.outcomes {
+            counts.add(o);
+        }
+        self.finish_counted(lanes, counts);
+    }
+
+    /// [`finish`](Self::finish) with the outcomes' counts made elsewhere:
+    /// a run whose outcomes wait on disk counts each as it finishes.
+    pub fn finish_counted(&mut self, lanes: &[Lane], counts: CaseCounts) {
         self.plan.sort();
         self.plan.dedup();
         // By (lane id, case): `Lane` orders by id. Stable, by moving the
@@ -667,51 +734,6 @@ impl RunReport {
         }
         self.ledger_issues.sort();
         self.ledger_issues.dedup();
-        let mut classes: BTreeMap<Lane, BTreeMap<String, usize>> = BTreeMap::new();
-        for &lane in lanes {
-            let row = classes.entry(lane).or_default();
-            for c in Class::ALL {
-                row.insert(c.id().to_owned(), 0);
-            }
-        }
-        let mut rejected: BTreeMap<Lane, Rejected> =
-            lanes.iter().map(|&l| (l, Rejected::default())).collect();
-        for o in &self.outcomes {
-            let r = rejected.entry(o.lane).or_default();
-            r.old += usize::from(!o.old.rejected_by.is_empty());
-            r.new += usize::from(!o.new.rejected_by.is_empty());
-            r.declared += usize::from(
-                o.verdict.is_some_and(Verdict::is_rejection) && !o.undeclared_rejection(),
-            );
-        }
-        let mut semantic: BTreeMap<Lane, SemanticCounts> = lanes
-            .iter()
-            .map(|&l| (l, SemanticCounts::empty()))
-            .collect();
-        for o in &self.outcomes {
-            let row = semantic.entry(o.lane).or_insert_with(SemanticCounts::empty);
-            if let Some(s) = &o.old.semantic {
-                *row.old.entry(s.class.id().to_owned()).or_default() += 1;
-            }
-            if let Some(s) = &o.new.semantic {
-                *row.new.entry(s.class.id().to_owned()).or_default() += 1;
-                row.new_silent += usize::from(s.silent);
-                let declared = o
-                    .ledger
-                    .iter()
-                    .any(|m| matches!(m.table, LedgerTable::Narrowing | LedgerTable::Widening));
-                row.new_declared += usize::from(declared);
-            }
-            row.new_undeclared += usize::from(o.undeclared_semantic().is_some());
-        }
-        for o in &self.outcomes {
-            *classes
-                .entry(o.lane)
-                .or_default()
-                .entry(o.class.id().to_owned())
-                .or_default() += 1;
-        }
-        let failures = self.outcomes.iter().filter(|o| o.is_failure()).count();
         let unused = self
             .ledger_issues
             .iter()
@@ -722,23 +744,46 @@ impl RunReport {
             .iter()
             .filter(|i| i.kind == LedgerIssueKind::Stale)
             .count();
+        let CaseCounts {
+            classes: counted,
+            cases,
+            failures,
+            violations,
+            fixes,
+            regressions,
+            rejected: counted_rejected,
+            semantic: counted_semantic,
+        } = counts;
+        let mut classes: BTreeMap<Lane, BTreeMap<String, usize>> = BTreeMap::new();
+        for &lane in lanes {
+            let row = classes.entry(lane).or_default();
+            for c in Class::ALL {
+                row.insert(c.id().to_owned(), 0);
+            }
+        }
+        for (lane, row) in counted {
+            let into = classes.entry(lane).or_default();
+            for (class, n) in row {
+                *into.entry(class.id().to_owned()).or_default() += n;
+            }
+        }
+        let mut rejected: BTreeMap<Lane, Rejected> =
+            lanes.iter().map(|&l| (l, Rejected::default())).collect();
+        rejected.extend(counted_rejected);
+        let mut semantic: BTreeMap<Lane, SemanticCounts> = lanes
+            .iter()
+            .map(|&l| (l, SemanticCounts::empty()))
+            .collect();
+        semantic.extend(counted_semantic);
         self.summary = Summary {
             classes,
-            cases: self.outcomes.len(),
+            cases,
             failures,
-            violations: self.outcomes.iter().map(|o| o.violations.len()).sum(),
+            violations,
             unused_ledger_entries: unused,
             stale_ledger_entries: stale,
-            fixes: self
-                .outcomes
-                .iter()
-                .filter(|o| o.verdict == Some(Verdict::Fix))
-                .count(),
-            regressions: self
-                .outcomes
-                .iter()
-                .filter(|o| o.verdict == Some(Verdict::Regression))
-                .count(),
+            fixes,
+            regressions,
             rejected,
             semantic,
             requests: self.request_counts(),
@@ -769,7 +814,8 @@ impl RunReport {
     /// Failures (any failing case or request, or unused ledger entry) → 1,
     /// else 0.
     pub fn exit_status(&self) -> ExitStatus {
-        if self.outcomes.iter().any(CaseOutcome::is_failure)
+        if self.summary.failures > 0
+            || self.outcomes.iter().any(CaseOutcome::is_failure)
             || self.requests.iter().any(RequestOutcome::is_failure)
             || self
                 .ledger_issues

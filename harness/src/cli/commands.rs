@@ -177,21 +177,21 @@ pub(super) fn diff_run(
             .collect::<Vec<_>>(),
     )?;
     let total = inputs.cases.len();
-    let mut progress = console::Progress::new(total, !out.quiet);
-    let mut schedule = ProgressWrites::default();
-    let mut write_error = None;
-    let report = crate::execute(&opts, inputs, &mut |so_far| {
-        progress.tick(so_far.len());
-        if schedule.due(clock.elapsed())
-            && let Err(e) = writer.progress(so_far)
-        {
-            write_error.get_or_insert(e);
-        }
-    });
-    progress.finish();
-    if let Some(e) = write_error {
+    let mut sink = RunSink {
+        spilled: crate::report::Spilled::new(&opts.old.id(), &opts.new.id()),
+        progress: console::Progress::new(total, !out.quiet),
+        schedule: ProgressWrites::default(),
+        clock,
+        writer: &mut writer,
+        write_error: None,
+    };
+    let (report, pairs) = crate::execute_to(&opts, inputs, &mut sink);
+    sink.progress.finish();
+    if let Some(e) = sink.write_error {
         return Err(e.into());
     }
+    let mut spilled = sink.spilled;
+    spilled.set_wire_pairs(pairs);
     let meta = RunMeta {
         wireshape_version: env!("CARGO_PKG_VERSION").to_owned(),
         started_at: crate::date::utc_timestamp(started),
@@ -209,9 +209,35 @@ pub(super) fn diff_run(
         shard: p.corpus.shard.map(|s| s.to_string()),
         fuzz,
     };
-    let dir = writer.finish(&report, &meta)?;
-    console::summary(&report, &dir, clock.elapsed());
+    let dir = writer.finish_spilled(&report, &spilled, &meta)?;
+    console::summary(&report, &spilled.failing(), &dir, clock.elapsed());
     Ok(report.exit_status())
+}
+
+/// Where `run` puts each outcome as it finishes: on disk ([`Spilled`]),
+/// with the progress bar ticked and `outcomes.json` rewritten with the
+/// outcomes so far when a [`ProgressWrites`] write is due.
+///
+/// [`Spilled`]: crate::report::Spilled
+struct RunSink<'w> {
+    spilled: crate::report::Spilled,
+    progress: console::Progress,
+    schedule: ProgressWrites,
+    clock: std::time::Instant,
+    writer: &'w mut crate::report::ReportWriter,
+    write_error: Option<crate::report::ReportError>,
+}
+
+impl crate::OutcomeSink for RunSink<'_> {
+    fn put(&mut self, outcome: CaseOutcome) {
+        self.spilled.put(outcome);
+        self.progress.tick(self.spilled.len());
+        if self.schedule.due(self.clock.elapsed())
+            && let Err(e) = self.writer.progress_spilled(&self.spilled)
+        {
+            self.write_error.get_or_insert(e);
+        }
+    }
 }
 
 /// When a run rewrites `outcomes.json` with the outcomes so far: 10 s in,
@@ -446,7 +472,8 @@ pub(super) fn merge(a: &MergeArgs) -> Result<ExitStatus> {
     meta.shard = None;
     meta.command = std::env::args().skip(1).collect();
     let dir = crate::report::write_report(&a.output, &report, &meta)?;
-    console::summary(&report, &dir, clock.elapsed());
+    let failing: Vec<&CaseOutcome> = report.outcomes.iter().filter(|o| o.is_failure()).collect();
+    console::summary(&report, &failing, &dir, clock.elapsed());
     Ok(report.exit_status())
 }
 

@@ -43,53 +43,59 @@ pub(super) fn lane_file(lane: &str) -> String {
     format!("{DATA_DIR}/{lane}.js")
 }
 
-/// A case `index.html` lists: divergent (not identical) or failing.
-pub(super) fn listed(o: &CaseOutcome) -> bool {
-    o.class != Class::Identical || o.is_failure()
-}
+pub(super) use super::tally::listed;
 
 /// The cases that get a detail: failing ones first, then those with a
 /// wire pair, at most [`MAX_DETAILS`] (in sorted order within each group).
-pub(super) fn detailed<'a>(view: &View<'a>) -> Vec<&'a CaseOutcome> {
-    let failing = view.outcomes.iter().filter(|o| o.is_failure());
-    let wired = view
-        .outcomes
-        .iter()
-        .filter(|o| !o.is_failure() && o.wire.is_some());
-    failing.chain(wired).take(MAX_DETAILS).copied().collect()
+pub(super) fn detailed(view: &View<'_>) -> BTreeSet<(Lane, String)> {
+    let failing = view.tally.failing.iter().map(|o| (o.lane, o.case.clone()));
+    let wired = view.tally.wired.iter().cloned();
+    failing.chain(wired).take(MAX_DETAILS).collect()
 }
 
-/// Write `data/<lane>.js` for every lane with a listed case into `dir`.
-pub(super) fn write_lanes(dir: &Path, view: &View<'_>) -> Result<(), ReportError> {
-    let mut by_lane: BTreeMap<Lane, Vec<&CaseOutcome>> = BTreeMap::new();
-    for o in view.outcomes.iter().filter(|o| listed(o)) {
-        by_lane.entry(o.lane).or_default().push(o);
+/// The `data/<lane>.js` files of a report, written lane by lane into
+/// `dir` (the directory made with the first lane that lists a case).
+pub(super) struct LaneFiles<'d> {
+    dir: &'d Path,
+    made: bool,
+}
+
+impl<'d> LaneFiles<'d> {
+    pub(super) fn new(dir: &'d Path) -> Self {
+        Self { dir, made: false }
     }
-    if by_lane.is_empty() {
-        return Ok(());
-    }
-    let data = dir.join(DATA_DIR);
-    fs::create_dir(&data).map_err(io_error(&data, "create directory"))?;
-    let detailed: BTreeSet<(Lane, &str)> = detailed(view)
-        .into_iter()
-        .map(|o| (o.lane, o.case.as_str()))
-        .collect();
-    for (lane, cases) in by_lane {
-        let path = dir.join(lane_file(lane.id()));
+
+    /// `data/<lane>.js` of `lane`'s listed cases among `cases` (sorted by
+    /// case), when there is one.
+    pub(super) fn write(
+        &mut self,
+        lane: Lane,
+        cases: &[&CaseOutcome],
+        detailed: &BTreeSet<(Lane, String)>,
+    ) -> Result<(), ReportError> {
+        let cases: Vec<&CaseOutcome> = cases.iter().copied().filter(|o| listed(o)).collect();
+        if cases.is_empty() {
+            return Ok(());
+        }
+        if !self.made {
+            let data = self.dir.join(DATA_DIR);
+            fs::create_dir(&data).map_err(io_error(&data, "create directory"))?;
+            self.made = true;
+        }
+        let path = self.dir.join(lane_file(lane.id()));
         let file = fs::File::create(&path).map_err(io_error(&path, "write"))?;
         let mut w = io::BufWriter::new(file);
-        write_lane(&mut w, lane, &cases, &detailed)
+        write_lane(&mut w, lane, &cases, detailed)
             .and_then(|()| w.flush())
-            .map_err(io_error(&path, "write"))?;
+            .map_err(io_error(&path, "write"))
     }
-    Ok(())
 }
 
 fn write_lane(
     w: &mut impl io::Write,
     lane: Lane,
     cases: &[&CaseOutcome],
-    detailed: &BTreeSet<(Lane, &str)>,
+    detailed: &BTreeSet<(Lane, String)>,
 ) -> io::Result<()> {
     let ledger = stored::ledger_table(cases);
     let tags = stored::tag_table(cases);
@@ -108,7 +114,7 @@ fn write_lane(
     w.write_all(b"\n],\n\"details\": {")?;
     let mut first = true;
     for o in cases {
-        if !detailed.contains(&(lane, o.case.as_str())) {
+        if !detailed.contains(&(lane, o.case.clone())) {
             continue;
         }
         w.write_all(if first { b"\n" } else { b",\n" })?;

@@ -38,6 +38,9 @@ pub(crate) enum ReportError {
     /// not be set up or renamed into place.
     #[error(transparent)]
     Output(#[from] OutputError),
+    /// The outcomes a run wrote to its temporary file did not read back.
+    #[error("the run's outcomes on disk: {0}")]
+    Spill(String),
 }
 
 impl ReportError {
@@ -45,7 +48,7 @@ impl ReportError {
     /// (2); a failed write is an environment failure (70).
     pub(crate) fn exit_status(&self) -> ExitStatus {
         match self {
-            Self::Io { .. } => ExitStatus::Internal,
+            Self::Io { .. } | Self::Spill(_) => ExitStatus::Internal,
             Self::Load(e) => e.exit_status(),
             Self::Output(e) => e.exit_status(),
         }

@@ -12,7 +12,7 @@ use std::collections::BTreeMap;
 use maud::{DOCTYPE, Markup, PreEscaped, html};
 
 use super::data;
-use super::view::{View, declared_groups, exit_code_meaning, first_line, plural, sorted_refs};
+use super::view::{View, exit_code_meaning, first_line, plural, sorted_refs};
 use crate::outcome::{CaseOutcome, Class, RunReport};
 use crate::semantic::SemanticClass;
 
@@ -95,7 +95,7 @@ fn badge(class: &str) -> Markup {
 /// Headline numbers.
 fn stats(view: &View<'_>) -> Markup {
     let stats = [
-        ("cases", view.outcomes.len(), ""),
+        ("cases", view.tally.cases, ""),
         ("lanes", view.lanes.len(), ""),
         ("failing cases", view.failing, "bad"),
         ("invariant violations", view.violations, "bad"),
@@ -158,7 +158,7 @@ fn matrix(view: &View<'_>) -> Markup {
                     tr class="total" {
                         td { "total" }
                         @for &c in Class::ALL { (cell("", c, view.class_total(c))) }
-                        td class="n" { (view.outcomes.len()) }
+                        td class="n" { (view.tally.cases) }
                     }
                 }
             }
@@ -262,12 +262,7 @@ fn semantic(view: &View<'_>) -> Markup {
 /// The failing cases, at most [`FAILURE_ROWS`]; each opens its details
 /// from its lane's data file.
 fn failing(view: &View<'_>) -> Markup {
-    let failing: Vec<&CaseOutcome> = view
-        .outcomes
-        .iter()
-        .filter(|o| o.is_failure())
-        .copied()
-        .collect();
+    let failing: Vec<&CaseOutcome> = view.tally.failing.iter().collect();
     html! {
         section id="failures" {
             h2 { "Failing cases " span class="n" { "(" (failing.len()) ")" } }
@@ -326,7 +321,7 @@ fn badges(o: &CaseOutcome) -> Markup {
 /// Intended and reordered cases grouped by the class of the
 /// `[[divergence]]` entries that declare them, per lane, with counts.
 fn declared(view: &View<'_>) -> Markup {
-    let groups = declared_groups(view);
+    let groups = &view.tally.declared;
     html! {
         section id="declared" {
             h2 {
@@ -344,7 +339,7 @@ fn declared(view: &View<'_>) -> Markup {
                         }
                     }
                     tbody {
-                        @for ((class, lane), g) in &groups {
+                        @for ((class, lane), g) in groups {
                             tr {
                                 td { b { (class) } }
                                 td class="mono" { (lane) }
@@ -373,10 +368,12 @@ fn declared(view: &View<'_>) -> Markup {
 /// loaded from `data/<lane>.js` by the page's script, filtered and paged
 /// there, with a case's sides and diff on demand.
 fn cases(view: &View<'_>) -> Markup {
-    let mut listed: BTreeMap<&str, usize> = BTreeMap::new();
-    for o in view.outcomes.iter().filter(|o| data::listed(o)) {
-        *listed.entry(o.lane.id()).or_default() += 1;
-    }
+    let listed: BTreeMap<&str, usize> = view
+        .tally
+        .listed
+        .iter()
+        .map(|(lane, n)| (lane.id(), *n))
+        .collect();
     html! {
         section id="cases" {
             h2 { "Divergent and failing cases " span class="n" { "(" (listed.values().sum::<usize>()) ")" } }

@@ -9,7 +9,7 @@ use std::fmt::Write as _;
 
 use serde::Serialize;
 
-use super::view::{View, declared_groups, sorted_refs};
+use super::view::{View, sorted_refs};
 use crate::outcome::{CaseOutcome, Class, LedgerMatch, LedgerTable};
 
 #[derive(Serialize)]
@@ -76,7 +76,7 @@ impl<'a> From<&'a LedgerMatch> for LedgerRef<'a> {
 
 pub(super) fn divergences_jsonl(view: &View<'_>) -> String {
     let mut lines = Vec::new();
-    for o in view.outcomes.iter().filter(|o| o.is_failure()) {
+    for o in &view.tally.failing {
         lines.push(Line::Divergence {
             lane: o.lane.id(),
             case: &o.case,
@@ -85,9 +85,9 @@ pub(super) fn divergences_jsonl(view: &View<'_>) -> String {
             ledger: o.ledger.iter().map(|m| LedgerRef::from(&**m)).collect(),
         });
     }
-    for ((class, lane), g) in declared_groups(view) {
+    for ((class, lane), g) in &view.tally.declared {
         lines.push(Line::Declared {
-            lane,
+            lane: lane.id(),
             class,
             cases: g.cases,
             entries: g
@@ -97,7 +97,8 @@ pub(super) fn divergences_jsonl(view: &View<'_>) -> String {
                 .collect(),
         });
     }
-    for o in &view.outcomes {
+    // A case with a violation fails.
+    for o in &view.tally.failing {
         for v in sorted_refs(&o.violations) {
             lines.push(Line::Violation {
                 lane: o.lane.id(),
@@ -153,7 +154,8 @@ pub(super) fn write_key_lines<'a>(
 
 pub(super) fn violations_txt(view: &View<'_>) -> String {
     let mut out = String::new();
-    for o in &view.outcomes {
+    // A case with a violation fails.
+    for o in &view.tally.failing {
         for v in sorted_refs(&o.violations) {
             let _ = writeln!(out, "{}::{} {} {}", o.lane, o.case, v.invariant, v.pipeline);
         }
@@ -163,8 +165,8 @@ pub(super) fn violations_txt(view: &View<'_>) -> String {
 
 /// `failures.txt`: the failing cases' keys, then the failing requests'.
 pub(super) fn failures_txt(view: &View<'_>) -> String {
-    let failing = view.outcomes.iter().filter(|o| o.is_failure());
-    let mut failures = key_lines(failing);
+    let failing: Vec<&CaseOutcome> = view.tally.failing.iter().collect();
+    let mut failures = key_lines(failing.iter());
     for r in view.requests.iter().filter(|r| r.is_failure()) {
         failures.push_str(&r.key());
         failures.push('\n');

@@ -8,6 +8,7 @@ use std::io;
 use quick_junit::{NonSuccessKind, Report, TestCase, TestCaseStatus, TestSuite};
 
 use super::view::{View, clip, first_line, side_details, sorted_refs};
+use crate::lane::Lane;
 use crate::outcome::{CaseOutcome, Class};
 use crate::semantic::SemanticClass;
 
@@ -21,7 +22,28 @@ pub(super) fn junit_xml(view: &View<'_>) -> String {
     String::from_utf8(bytes).expect("quick-junit writes UTF-8")
 }
 
-/// Write the report as JUnit XML to `w`, one suite at a time: quick-junit
+/// Write the report as JUnit XML to `w`, one suite at a time
+/// ([`Suites`]).
+#[cfg(test)]
+pub(super) fn write_junit(view: &View<'_>, w: &mut impl io::Write) -> io::Result<()> {
+    write_junit_via(view, w, Waiting::new())
+}
+
+/// [`write_junit`], the suites waiting in `waiting`.
+#[cfg(test)]
+pub(super) fn write_junit_via(
+    view: &View<'_>,
+    w: &mut impl io::Write,
+    waiting: Waiting,
+) -> io::Result<()> {
+    let mut junit = Suites::via(waiting);
+    for suite in suites(view) {
+        junit.add(suite)?;
+    }
+    junit.finish(w)
+}
+
+/// The report as JUnit XML, written one suite at a time: quick-junit
 /// holds a whole report before it writes it, and the 250,000 cases of the
 /// 15-lane run took the process up by about 150 MB while `junit.xml` was
 /// made (sampled, 2026-12-05). Each suite is serialized as the only suite
@@ -32,42 +54,55 @@ pub(super) fn junit_xml(view: &View<'_>) -> String {
 /// The suites wait for the totals in an unnamed temporary file (in memory
 /// when none can be made): all of them are the whole file, 116 MB for the
 /// 15-lane run over four copies of the shared corpus.
-pub(super) fn write_junit(view: &View<'_>, w: &mut impl io::Write) -> io::Result<()> {
-    write_junit_via(view, w, Waiting::new())
+pub(super) struct Suites {
+    totals: Report,
+    waiting: Waiting,
 }
 
-/// [`write_junit`], the suites waiting in `waiting`.
-pub(super) fn write_junit_via(
-    view: &View<'_>,
-    w: &mut impl io::Write,
-    mut waiting: Waiting,
-) -> io::Result<()> {
-    use io::Seek as _;
-    let mut totals = Report::new("wireshape");
-    for suite in suites(view) {
+impl Suites {
+    pub(super) fn new() -> Self {
+        Self::via(Waiting::new())
+    }
+
+    fn via(waiting: Waiting) -> Self {
+        Self {
+            totals: Report::new("wireshape"),
+            waiting,
+        }
+    }
+
+    /// Serialize `suite` to the waiting place and count it.
+    pub(super) fn add(&mut self, suite: TestSuite) -> io::Result<()> {
         let mut one = Report::new("wireshape");
         one.add_test_suite(suite);
         let xml = serialized(&one)?;
-        waiting.write_all(&xml[inside(&xml)])?;
+        self.waiting.write_all(&xml[inside(&xml)])?;
         let mut counted = one.test_suites.pop().unwrap_or_else(|| TestSuite::new(""));
         counted.test_cases = Vec::new();
-        totals.add_test_suite(counted);
+        self.totals.add_test_suite(counted);
+        Ok(())
     }
-    if totals.test_suites.is_empty() {
-        return w.write_all(&serialized(&totals)?);
-    }
-    let xml = serialized(&totals)?;
-    let between = inside(&xml);
-    w.write_all(&xml[..between.start])?;
-    match waiting {
-        Waiting::File(file) => {
-            let mut file = file.into_inner().map_err(io::IntoInnerError::into_error)?;
-            file.rewind()?;
-            io::copy(&mut file, w)?;
+
+    /// Write the whole report to `w`.
+    pub(super) fn finish(self, w: &mut impl io::Write) -> io::Result<()> {
+        use io::Seek as _;
+        let Self { totals, waiting } = self;
+        if totals.test_suites.is_empty() {
+            return w.write_all(&serialized(&totals)?);
         }
-        Waiting::Memory(bytes) => w.write_all(&bytes)?,
+        let xml = serialized(&totals)?;
+        let between = inside(&xml);
+        w.write_all(&xml[..between.start])?;
+        match waiting {
+            Waiting::File(file) => {
+                let mut file = file.into_inner().map_err(io::IntoInnerError::into_error)?;
+                file.rewind()?;
+                io::copy(&mut file, w)?;
+            }
+            Waiting::Memory(bytes) => w.write_all(&bytes)?,
+        }
+        w.write_all(&xml[between.end..])
     }
-    w.write_all(&xml[between.end..])
 }
 
 /// Where the serialized suites wait for the totals.
@@ -122,22 +157,40 @@ fn inside(xml: &[u8]) -> std::ops::Range<usize> {
     start..end.max(start)
 }
 
-/// The suites, each built when it is asked for: one per lane, then the
-/// whole requests and the unused ledger entries when there are any.
-pub(super) fn suites<'v>(view: &'v View<'_>) -> impl Iterator<Item = TestSuite> + 'v {
-    let lanes = view.lanes.keys().map(|lane| {
-        let mut suite = TestSuite::new(*lane);
-        for o in view.outcomes.iter().filter(|o| o.lane.id() == *lane) {
-            let status = if o.is_failure() {
-                let (message, body, kind) = junit_failure(o);
-                failure(&message, kind, &body)
-            } else {
-                TestCaseStatus::success()
-            };
-            suite.add_test_case(case(o.lane.id(), &o.case, status));
-        }
-        suite
+/// Every suite: one per lane, then the whole requests and the unused
+/// ledger entries when there are any. The lanes' suites are made all at
+/// once: the report's writer makes each with [`lane_suite`] as it reads
+/// the lane.
+#[cfg(test)]
+pub(super) fn suites(view: &View<'_>) -> Vec<TestSuite> {
+    let mut suites = Vec::new();
+    // Reading the report's own outcomes cannot fail.
+    let _ = view.each_lane(&mut |lane, outcomes| {
+        suites.push(lane_suite(lane, outcomes));
+        Ok(())
     });
+    suites.extend(other_suites(view));
+    suites
+}
+
+/// One lane's suite, a test case per case (`outcomes` sorted by case).
+pub(super) fn lane_suite(lane: Lane, outcomes: &[&CaseOutcome]) -> TestSuite {
+    let mut suite = TestSuite::new(lane.id());
+    for o in outcomes {
+        let status = if o.is_failure() {
+            let (message, body, kind) = junit_failure(o);
+            failure(&message, kind, &body)
+        } else {
+            TestCaseStatus::success()
+        };
+        suite.add_test_case(case(o.lane.id(), &o.case, status));
+    }
+    suite
+}
+
+/// The suites after the lanes': the whole requests and the unused ledger
+/// entries, when there are any.
+pub(super) fn other_suites<'v>(view: &'v View<'_>) -> impl Iterator<Item = TestSuite> + 'v {
     let requests = (!view.requests.is_empty()).then(|| {
         let mut suite = TestSuite::new("requests");
         for r in &view.requests {
@@ -176,7 +229,7 @@ pub(super) fn suites<'v>(view: &'v View<'_>) -> impl Iterator<Item = TestSuite> 
         }
         suite
     });
-    lanes.chain(requests).chain(ledger)
+    requests.into_iter().chain(ledger)
 }
 
 fn case(classname: &str, name: &str, status: TestCaseStatus) -> TestCase {

@@ -84,7 +84,7 @@ fn write_summary_md(out: &mut String, view: &View<'_>) -> fmt::Result {
     writeln!(out)?;
     let scope = format!(
         "{} on {}",
-        plural(view.outcomes.len(), "case", "cases"),
+        plural(view.tally.cases, "case", "cases"),
         plural(view.lanes.len(), "lane", "lanes")
     );
     if view.failures() == 0 {
@@ -162,12 +162,13 @@ fn write_summary_md(out: &mut String, view: &View<'_>) -> fmt::Result {
     for &c in Class::ALL {
         write!(out, " {} |", view.class_total(c))?;
     }
-    writeln!(out, " {} |", view.outcomes.len())?;
+    writeln!(out, " {} |", view.tally.cases)?;
     write_rejected_md(out, view)?;
     write_semantic_md(out, view)?;
 
     let unexpected: Vec<_> = view
-        .outcomes
+        .tally
+        .failing
         .iter()
         .filter(|o| o.class == Class::Unexpected)
         .collect();
@@ -184,7 +185,8 @@ fn write_summary_md(out: &mut String, view: &View<'_>) -> fmt::Result {
     }
 
     let errored: Vec<_> = view
-        .outcomes
+        .tally
+        .failing
         .iter()
         .filter(|o| o.class == Class::Errored)
         .collect();
@@ -204,7 +206,8 @@ fn write_summary_md(out: &mut String, view: &View<'_>) -> fmt::Result {
     if view.violations > 0 {
         writeln!(out, "\n## Invariant violations ({})\n", view.violations)?;
         let all = view
-            .outcomes
+            .tally
+            .failing
             .iter()
             .flat_map(|o| sorted_refs(&o.violations).into_iter().map(move |v| (o, v)));
         for (o, v) in all.take(SUMMARY_LIST_LIMIT) {
@@ -221,7 +224,8 @@ fn write_summary_md(out: &mut String, view: &View<'_>) -> fmt::Result {
     }
 
     let broken: Vec<_> = view
-        .outcomes
+        .tally
+        .failing
         .iter()
         .flat_map(|o| o.pin_breaks.iter().map(move |b| (o, b)))
         .collect();
@@ -282,7 +286,8 @@ fn write_summary_md(out: &mut String, view: &View<'_>) -> fmt::Result {
 fn write_fuzz_md(out: &mut String, view: &View<'_>, fuzz: &FuzzSpec) -> fmt::Result {
     let prefix = format!("fuzz/{}#", fuzz.seed);
     let failing = view
-        .outcomes
+        .tally
+        .failing
         .iter()
         .filter(|o| o.case.starts_with(&prefix) && o.is_failure())
         .count();
@@ -418,7 +423,8 @@ fn write_rejected_md(out: &mut String, view: &View<'_>) -> fmt::Result {
         total.new - total.declared
     )?;
     let undeclared: Vec<_> = view
-        .outcomes
+        .tally
+        .failing
         .iter()
         .filter(|o| o.undeclared_rejection())
         .collect();
@@ -483,7 +489,8 @@ fn write_semantic_md(out: &mut String, view: &View<'_>) -> fmt::Result {
         )?;
     }
     let undeclared: Vec<_> = view
-        .outcomes
+        .tally
+        .failing
         .iter()
         .filter_map(|o| o.undeclared_semantic().map(|c| (o, c)))
         .collect();

@@ -10,12 +10,14 @@
 //! that is not a report is never replaced), [`write_report`], [`read_report`] and
 //! [`ReportError`]. One file per concern: `writer` (the directory and the
 //! JSON listings), `stored` (the stored form of outcomes and of the plan,
-//! format 2), `reader`, `data` (the lane files `index.html` loads, the
+//! format 3), `reader`, `data` (the lane files `index.html` loads, the
 //! only copy of the wire pairs), `view` (the sorted, counted report every
 //! renderer reads), `jsonl` (`divergences.jsonl` and the `*.txt` lists),
 //! `markdown` (`summary.md`), `junit` (`junit.xml`, the only user of
 //! quick-junit) and `html` (`index.html`, with `compare_html` the only
-//! users of maud).
+//! users of maud). `spilled` holds a run's outcomes on disk as they finish
+//! (what `run` writes its report from: one lane's outcomes in memory at a
+//! time), `tally` what the renderers count of them as they come.
 //!
 //! `wireshape compare` writes a directory of its own ([`CompareWriter`]):
 //! `compare.json`, `summary.md`, `index.html` and `run.json`, from a
@@ -38,7 +40,9 @@ mod junit;
 mod markdown;
 mod matrix;
 mod reader;
+mod spilled;
 mod stored;
+mod tally;
 #[cfg(test)]
 mod tests;
 mod view;
@@ -56,6 +60,7 @@ pub(crate) use compare_view::{
 pub(crate) use files::ReportError;
 pub(crate) use matrix::{markdown as matrix_markdown, write_matrix};
 pub(crate) use reader::read_report;
+pub(crate) use spilled::Spilled;
 pub(crate) use writer::ReportWriter;
 
 /// Create a report directory in one go: [`ReportWriter::create`] then

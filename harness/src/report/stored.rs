@@ -63,7 +63,7 @@ pub(super) struct SemanticTable<'a> {
     entries: Vec<&'a Semantics>,
     /// Each verdict the outcomes hold (sides share them), by address: its
     /// position in `entries`, so each is serialized once.
-    at: HashMap<*const Semantics, usize>,
+    at: HashMap<usize, usize>,
 }
 
 impl<'a> SemanticTable<'a> {
@@ -71,12 +71,19 @@ impl<'a> SemanticTable<'a> {
     /// sorted (the 15-lane run over four copies of the shared corpus held
     /// two copies of every text for its whole `outcomes.json`: about
     /// 140 MB; 2026-12-05).
+    #[cfg(test)]
     pub(super) fn new(outcomes: &[&'a CaseOutcome]) -> Self {
-        let mut held: Vec<&Semantics> = outcomes
-            .iter()
-            .flat_map(|o| [&o.old, &o.new])
-            .filter_map(|side| side.semantic.as_deref())
-            .collect();
+        Self::of(
+            outcomes
+                .iter()
+                .flat_map(|o| [&o.old, &o.new])
+                .filter_map(|side| side.semantic.as_deref())
+                .collect(),
+        )
+    }
+
+    /// The table of the verdicts `held` (each as many times as it is held).
+    pub(super) fn of(mut held: Vec<&'a Semantics>) -> Self {
         held.sort_unstable_by_key(|s| std::ptr::from_ref(*s));
         held.dedup_by_key(|s| std::ptr::from_ref(*s));
         let mut texts: Vec<(String, &Semantics)> =
@@ -88,7 +95,7 @@ impl<'a> SemanticTable<'a> {
             if i == 0 || texts[i - 1].0 != *text {
                 entries.push(*s);
             }
-            at.insert(std::ptr::from_ref(*s), entries.len() - 1);
+            at.insert(std::ptr::from_ref(*s).addr(), entries.len() - 1);
         }
         Self { entries, at }
     }
@@ -102,7 +109,7 @@ impl<'a> SemanticTable<'a> {
     /// table was made from, else by its text (a scan: never needed for
     /// those outcomes).
     pub(super) fn index(&self, s: &Semantics) -> Option<usize> {
-        if let Some(&i) = self.at.get(&std::ptr::from_ref(s)) {
+        if let Some(&i) = self.at.get(&std::ptr::from_ref(s).addr()) {
             return Some(i);
         }
         let text = semantic_text(s);
@@ -110,7 +117,7 @@ impl<'a> SemanticTable<'a> {
     }
 }
 
-fn semantic_text(s: &Semantics) -> String {
+pub(super) fn semantic_text(s: &Semantics) -> String {
     // A struct of strings, numbers and JSON values always serializes.
     serde_json::to_string(s).unwrap_or_default()
 }
@@ -214,14 +221,34 @@ impl<'a> OutcomeOut<'a> {
     /// The tables are [`ledger_table`], [`tag_table`] and
     /// [`SemanticTable`] of the outcomes written.
     pub(super) fn new(o: &'a CaseOutcome, tables: &Tables<'_, '_>) -> Self {
-        let (ledger, tags) = (tables.ledger, tables.tags);
-        let old = SideOut::new(&o.old, tables.semantics);
-        let new = SideOut::new(&o.new, tables.semantics);
+        let semantic = |s: &Side| {
+            s.semantic
+                .as_deref()
+                .and_then(|s| tables.semantics.index(s))
+        };
+        Self::with(
+            o,
+            indices(o.tags.iter().map(String::as_str), tables.tags),
+            indices(o.ledger.iter().map(|m| &**m), tables.ledger),
+            [semantic(&o.old), semantic(&o.new)],
+        )
+    }
+
+    /// `o` with its tags, ledger matches and sides' semantic verdicts
+    /// already looked up (old, new).
+    pub(super) fn with(
+        o: &'a CaseOutcome,
+        tags: Vec<usize>,
+        ledger: Vec<usize>,
+        semantic: [Option<usize>; 2],
+    ) -> Self {
+        let old = SideOut::new(&o.old, semantic[0]);
+        let new = SideOut::new(&o.new, semantic[1]);
         Self {
             case: &o.case,
             class: o.class,
-            tags: indices(o.tags.iter().map(String::as_str), tags),
-            ledger: indices(o.ledger.iter().map(|m| &**m), ledger),
+            tags,
+            ledger,
             new: (new != old).then_some(new),
             old,
             violations: &o.violations,
@@ -248,14 +275,14 @@ struct SideOut<'a> {
 }
 
 impl<'a> SideOut<'a> {
-    fn new(s: &'a Side, semantics: &SemanticTable<'_>) -> Self {
+    fn new(s: &'a Side, semantic: Option<usize>) -> Self {
         Self {
             outcome: s.outcome,
             detail: s.detail.as_deref(),
             sha256: &s.sha256,
             degradations: &s.degradations,
             rejected_by: &s.rejected_by,
-            semantic: s.semantic.as_deref().and_then(|s| semantics.index(s)),
+            semantic,
         }
     }
 }

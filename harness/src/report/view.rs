@@ -4,18 +4,24 @@
 
 use std::collections::BTreeMap;
 
-use crate::outcome::{
-    CaseOutcome, Class, LedgerIssue, LedgerMatch, LedgerTable, RequestOutcome, RunReport,
-};
+use super::files::ReportError;
+use super::spilled::Spilled;
+pub(crate) use super::tally::Tally;
+use super::tally::class_index;
+use crate::lane::Lane;
+use crate::outcome::{CaseOutcome, Class, LedgerIssue, LedgerMatch, RequestOutcome, RunReport};
 
-/// The report, sorted and counted once for all renderers.
+/// The report, sorted and counted once for all renderers. The outcomes
+/// themselves are read lane by lane ([`View::each_lane`]): held in the
+/// report, or waiting on disk ([`Spilled`]).
 pub(super) struct View<'a> {
     pub(super) report: &'a RunReport,
-    /// Sorted by (lane, case).
-    pub(super) outcomes: Vec<&'a CaseOutcome>,
+    /// What every renderer counts of the outcomes, and the failing ones.
+    pub(super) tally: Tally,
+    source: Source<'a>,
     /// Every lane that ran (the summary's lanes and the outcomes' lanes),
     /// with its count per class (indexed like [`Class::ALL`]).
-    pub(super) lanes: BTreeMap<&'a str, [usize; 5]>,
+    pub(super) lanes: BTreeMap<&'static str, [usize; 5]>,
     /// Failing cases (`CaseOutcome::is_failure`).
     pub(super) failing: usize,
     pub(super) violations: usize,
@@ -27,17 +33,42 @@ pub(super) struct View<'a> {
     pub(super) failing_requests: usize,
 }
 
+/// What [`View::each_lane`] calls with each lane's outcomes.
+pub(super) type LaneFn<'f> = dyn FnMut(Lane, &[&CaseOutcome]) -> Result<(), ReportError> + 'f;
+
+/// Where a view's outcomes are.
+enum Source<'a> {
+    /// The report's own, sorted by (lane, case).
+    Held(Vec<&'a CaseOutcome>),
+    Spilled(&'a Spilled),
+}
+
 impl<'a> View<'a> {
+    /// The view of a report that holds its outcomes.
     pub(super) fn new(report: &'a RunReport) -> Self {
         let outcomes = sorted_outcomes(&report.outcomes);
+        let mut tally = Tally::default();
+        for o in &outcomes {
+            tally.add(o);
+        }
+        Self::with(report, tally, Source::Held(outcomes))
+    }
+
+    /// The view of a report whose outcomes wait in `spilled`.
+    pub(super) fn spilled(report: &'a RunReport, spilled: &'a Spilled) -> Self {
+        Self::with(report, spilled.tally(), Source::Spilled(spilled))
+    }
+
+    fn with(report: &'a RunReport, mut tally: Tally, source: Source<'a>) -> Self {
+        tally.sort();
         let mut lanes: BTreeMap<&str, [usize; 5]> = report
             .summary
             .classes
             .keys()
             .map(|l| (l.id(), [0; 5]))
             .collect();
-        for o in &outcomes {
-            lanes.entry(o.lane.id()).or_default()[class_index(o.class)] += 1;
+        for (lane, counts) in &tally.lanes {
+            lanes.insert(lane.id(), *counts);
         }
         let issues = sorted_refs(&report.ledger_issues);
         let mut requests: Vec<&RequestOutcome> = report.requests.iter().collect();
@@ -45,8 +76,8 @@ impl<'a> View<'a> {
         Self {
             failing_requests: requests.iter().filter(|r| r.is_failure()).count(),
             requests,
-            failing: outcomes.iter().filter(|o| o.is_failure()).count(),
-            violations: outcomes.iter().map(|o| o.violations.len()).sum(),
+            failing: tally.failing.len(),
+            violations: tally.violations,
             unused: issues
                 .iter()
                 .copied()
@@ -58,8 +89,56 @@ impl<'a> View<'a> {
                 .filter(|i| i.kind != crate::outcome::LedgerIssueKind::Unused)
                 .collect(),
             report,
-            outcomes,
+            tally,
+            source,
             lanes,
+        }
+    }
+
+    /// Call `f` with each lane's outcomes sorted by case, every lane of
+    /// [`lanes`](Self::lanes) in order (a lane with none gets an empty
+    /// list): one lane's outcomes in memory at a time when they wait on
+    /// disk.
+    pub(super) fn each_lane(&self, f: &mut LaneFn<'_>) -> Result<(), ReportError> {
+        for id in self.lanes.keys() {
+            let Ok(lane) = Lane::parse(id) else {
+                continue;
+            };
+            match &self.source {
+                Source::Held(outcomes) => {
+                    let from = outcomes.partition_point(|o| o.lane < lane);
+                    let to = outcomes.partition_point(|o| o.lane <= lane);
+                    f(lane, &outcomes[from..to])?;
+                }
+                Source::Spilled(spilled) => {
+                    let outcomes = spilled.lane(lane)?;
+                    f(lane, &outcomes.iter().collect::<Vec<_>>())?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Every ledger match, tag and semantic verdict the outcomes hold
+    /// (each possibly many times): what `outcomes.json`'s tables are made of.
+    pub(super) fn held_tables(
+        &self,
+    ) -> (
+        Vec<&LedgerMatch>,
+        Vec<&str>,
+        Vec<&crate::semantic::Semantics>,
+    ) {
+        match &self.source {
+            Source::Held(outcomes) => (
+                super::stored::ledger_table(outcomes),
+                super::stored::tag_table(outcomes),
+                outcomes
+                    .iter()
+                    .flat_map(|o| [&o.old, &o.new])
+                    .filter_map(|side| side.semantic.as_deref())
+                    .collect(),
+            ),
+            Source::Spilled(spilled) => spilled.tables(),
         }
     }
 
@@ -76,10 +155,6 @@ impl<'a> View<'a> {
     pub(super) fn exit_code(&self) -> u8 {
         self.report.summary.exit_code
     }
-}
-
-fn class_index(class: Class) -> usize {
-    Class::ALL.iter().position(|c| *c == class).unwrap_or(0)
 }
 
 pub(super) fn first_line(s: &str) -> &str {
@@ -146,48 +221,4 @@ pub(super) fn clip(s: &str, max: usize) -> String {
         Some((at, _)) => format!("{}…", &s[..at]),
         None => s.to_owned(),
     }
-}
-
-/// One group of declared divergences: a ledger class on a lane.
-pub(super) struct Declared<'a> {
-    pub(super) cases: usize,
-    /// The entries of that class on that lane (`file#index`), sorted.
-    pub(super) entries: Vec<&'a LedgerMatch>,
-}
-
-/// Intended and reordered cases grouped by the class of the
-/// `[[divergence]]` entries that declare them, by (ledger class, lane),
-/// with counts: `index.html`'s table and `divergences.jsonl`'s `declared`
-/// lines. A case counts once per ledger class.
-pub(super) fn declared_groups<'a>(view: &View<'a>) -> BTreeMap<(&'a str, &'a str), Declared<'a>> {
-    let mut groups: BTreeMap<(&str, &str), Declared<'_>> = BTreeMap::new();
-    for o in view
-        .outcomes
-        .iter()
-        .filter(|o| matches!(o.class, Class::Intended | Class::Reordered))
-    {
-        let mut seen: Vec<&str> = Vec::new();
-        for m in o
-            .ledger
-            .iter()
-            .map(|m| &**m)
-            .filter(|m| m.table == LedgerTable::Divergence)
-        {
-            let g = groups
-                .entry((m.class.as_str(), o.lane.id()))
-                .or_insert_with(|| Declared {
-                    cases: 0,
-                    entries: Vec::new(),
-                });
-            if !g.entries.contains(&m) {
-                g.entries.push(m);
-                g.entries.sort();
-            }
-            if !seen.contains(&m.class.as_str()) {
-                seen.push(&m.class);
-                g.cases += 1;
-            }
-        }
-    }
-    groups
 }

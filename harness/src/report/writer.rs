@@ -12,9 +12,11 @@ use super::files::{
     CASES_JSON, DIVERGENCES_JSONL, FAILURES_TXT, INDEX_HTML, JUNIT_XML, OUTCOMES_JSON, RUN_JSON,
     ReportError, SUMMARY_MD, VIOLATIONS_TXT, io_error,
 };
+use super::spilled::Spilled;
 use super::stored::{self, OutcomeOut};
-use super::view::{View, sorted_outcomes, sorted_refs};
+use super::view::{View, sorted_refs};
 use super::{data, html, jsonl, junit, markdown};
+use crate::lane::Lane;
 use crate::outcome::{CaseOutcome, CasePlan, Class, RunMeta, RunReport};
 use crate::outdir::{OutputDir, ReportKind, Rotate};
 
@@ -52,53 +54,108 @@ impl ReportWriter {
     }
 
     /// Rewrite `outcomes.json` in the temp dir with the outcomes so far
-    /// (sorted, with a default summary). Called periodically as results arrive.
-    pub(crate) fn progress(&mut self, outcomes: &[CaseOutcome]) -> Result<(), ReportError> {
-        let partial = RunReport::default();
-        // Write beside and rename, so a reader never sees half a file.
+    /// (with a default summary), written beside and renamed, so a reader
+    /// never sees half a file. Called periodically as results arrive. The
+    /// outcomes wait in `spilled` and are not read back: their stored
+    /// lines are copied as they are, each lane's in the order its cases
+    /// finished, and the tables they point into in the order their entries
+    /// first came.
+    pub(crate) fn progress_spilled(&mut self, spilled: &Spilled) -> Result<(), ReportError> {
         let part = format!("{OUTCOMES_JSON}.part");
-        self.write_outcomes(&part, &partial, &sorted_outcomes(outcomes))?;
-        let from = self.tmp.join(&part);
+        let path = self.tmp.join(&part);
+        let (ledger, tags, semantics) = spilled.tables_in_order();
+        let partial = RunReport::default();
+        let mut file = OutcomesFile::open(&path, &partial, &ledger, &tags, &semantics)?;
+        for lane in spilled.lanes() {
+            file.raw_group(lane, |w| spilled.write_lines(lane, w))?;
+        }
+        file.close()?;
         let to = self.tmp.join(OUTCOMES_JSON);
-        fs::rename(&from, &to).map_err(io_error(&to, "replace"))
+        fs::rename(&path, &to).map_err(io_error(&to, "replace"))
     }
 
     /// Write every file from the final report and meta, then rename the
     /// directory into place (rotating the existing one). Returns the final dir.
     pub(crate) fn finish(self, report: &RunReport, meta: &RunMeta) -> Result<PathBuf, ReportError> {
-        let view = View::new(report);
-        self.write_json(RUN_JSON, meta)?;
-        self.write_cases(&report.old, &report.new, &report.plan)?;
-        // `outcomes.json` (a third of the writing) beside the other files:
-        // both stream, so the second thread adds little memory (0.6 s of
-        // the 15-lane run's 1.6 s of report; 2026-12-05).
-        std::thread::scope(|scope| {
-            let outcomes =
-                scope.spawn(|| self.write_outcomes(OUTCOMES_JSON, report, &view.outcomes));
-            let rest = self.write_views(&view);
-            outcomes
-                .join()
-                .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
-                .and(rest)
-        })?;
-        Ok(self.out.commit()?)
+        self.finish_view(&View::new(report), meta)
     }
 
-    /// Every file but `run.json`, `cases.json` and `outcomes.json`.
-    fn write_views(&self, view: &View<'_>) -> Result<(), ReportError> {
+    /// [`finish`](Self::finish) for a report whose outcomes wait in
+    /// `spilled` (`report.outcomes` is empty): they are read back one lane
+    /// at a time.
+    pub(crate) fn finish_spilled(
+        self,
+        report: &RunReport,
+        spilled: &Spilled,
+        meta: &RunMeta,
+    ) -> Result<PathBuf, ReportError> {
+        self.finish_view(&View::spilled(report, spilled), meta)
+    }
+
+    /// Every file, the files with a line per case (`outcomes.json`, the
+    /// lane files, `junit.xml`'s lane suites, the class lists) written in
+    /// one pass over the lanes, the rest from the view's counts.
+    fn finish_view(self, view: &View<'_>, meta: &RunMeta) -> Result<PathBuf, ReportError> {
+        let report = view.report;
+        self.write_json(RUN_JSON, meta)?;
+        self.write_cases(&report.old, &report.new, &report.plan)?;
+        let tables = view.held_tables();
+        let semantics = stored::SemanticTable::of(tables.2);
+        let tables = stored::Tables {
+            ledger: &tables.0,
+            tags: &tables.1,
+            semantics: &semantics,
+        };
+        let mut outcomes = OutcomesFile::open(
+            &self.tmp.join(OUTCOMES_JSON),
+            report,
+            &tables.ledger,
+            &tables.tags,
+            &semantics.values(),
+        )?;
+        let mut lists = Class::ALL
+            .iter()
+            .map(|class| Listing::create(&self.tmp.join(format!("{}.txt", class.id()))))
+            .collect::<Result<Vec<_>, _>>()?;
+        let mut junit = junit::Suites::new();
+        let detailed = data::detailed(view);
+        let mut lane_files = data::LaneFiles::new(&self.tmp);
+        view.each_lane(&mut |lane, cases| {
+            // `outcomes.json` (a third of the writing) beside the rest.
+            std::thread::scope(|scope| {
+                let group = scope.spawn(|| outcomes.group(lane, cases, &tables));
+                let rest = (|| {
+                    lane_files.write(lane, cases, &detailed)?;
+                    junit
+                        .add(junit::lane_suite(lane, cases))
+                        .map_err(io_error(&self.tmp.join(JUNIT_XML), "write"))?;
+                    for (class, list) in Class::ALL.iter().zip(&mut lists) {
+                        list.keys(cases.iter().filter(|o| o.class == *class))?;
+                    }
+                    Ok(())
+                })();
+                group
+                    .join()
+                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+                    .and(rest)
+            })
+        })?;
+        outcomes.close()?;
+        for list in lists {
+            list.close()?;
+        }
+        for suite in junit::other_suites(view) {
+            junit
+                .add(suite)
+                .map_err(io_error(&self.tmp.join(JUNIT_XML), "write"))?;
+        }
+        self.write_with(JUNIT_XML, |w| junit.finish(w))?;
         self.write_text(DIVERGENCES_JSONL, &jsonl::divergences_jsonl(view))?;
         self.write_text(SUMMARY_MD, &markdown::summary_md(view))?;
-        self.write_with(JUNIT_XML, |w| junit::write_junit(view, w))?;
         self.write_text(INDEX_HTML, &html::index_html(view))?;
-        data::write_lanes(&self.tmp, view)?;
-        for &class in Class::ALL {
-            let keys = view.outcomes.iter().filter(|o| o.class == class);
-            self.write_with(&format!("{}.txt", class.id()), |w| {
-                jsonl::write_key_lines(w, keys)
-            })?;
-        }
         self.write_text(VIOLATIONS_TXT, &jsonl::violations_txt(view))?;
-        self.write_text(FAILURES_TXT, &jsonl::failures_txt(view))
+        self.write_text(FAILURES_TXT, &jsonl::failures_txt(view))?;
+        Ok(self.out.commit()?)
     }
 
     /// `cases.json`: the lanes, the cases planned on every lane (one a
@@ -112,72 +169,19 @@ impl ReportWriter {
             member("lanes", &plan.lanes),
             member("only", &plan.only),
         ];
-        self.write_listing(CASES_JSON, &members, "cases", &Tail::List(&plan.every))
-    }
-
-    fn write_outcomes(
-        &self,
-        name: &str,
-        report: &RunReport,
-        outcomes: &[&CaseOutcome],
-    ) -> Result<(), ReportError> {
-        let ledger = stored::ledger_table(outcomes);
-        let tags = stored::tag_table(outcomes);
-        let semantics = stored::SemanticTable::new(outcomes);
-        let tables = stored::Tables {
-            ledger: &ledger,
-            tags: &tags,
-            semantics: &semantics,
-        };
-        let ledger_use = sorted_refs(&report.ledger_use);
-        let ledger_issues = sorted_refs(&report.ledger_issues);
-        let semantic_values = semantics.values();
-        let mut members = vec![
-            member("format", &stored::FORMAT),
-            member("old", &report.old),
-            member("new", &report.new),
-            member("summary", &report.summary),
-            member("ledger_use", &ledger_use),
-            member("ledger_issues", &ledger_issues),
-            member("unusable", &report.unusable),
-            member("sharded", &report.sharded),
-        ];
-        if let Some(fuzz) = &report.fuzz {
-            members.push(member("fuzz", fuzz));
-        }
-        // Each member is written straight from its value: the whole
-        // requests' list as a `serde_json::Value` took about 140 MB at the
-        // peak of the 15-lane run over four copies of the shared corpus
-        // (2026-12-05).
-        members.push(member("requests", &report.requests));
-        members.push(member("ledger", &ledger));
-        members.push(member("tags", &tags));
-        members.push(member("semantics", &semantic_values));
-        // By lane (the outcomes are sorted by lane), each line made as it
-        // is written: every outcome's stored form held at once (in every
-        // progress snapshot too) took RSS up by 50-100 MB while a snapshot
-        // of the 15-lane run was written (sampled, 2026-12-04).
-        let groups: Vec<(&str, &[&CaseOutcome])> = outcomes
-            .chunk_by(|a, b| a.lane == b.lane)
-            .map(|g| (g[0].lane.id(), g))
-            .collect();
-        self.write_listing::<()>(
-            name,
-            &members,
-            "outcomes",
-            &Tail::Outcomes(&groups, &tables),
-        )
+        self.write_listing(CASES_JSON, &members, "cases", &plan.every)
     }
 
     /// Write a JSON object whose last member (`tail`) holds one compact
     /// element per line (the big files: byte-stable, greppable, diffable),
-    /// every other member compact on its own line.
+    /// every other member compact on its own line: `cases.json`
+    /// (`outcomes.json` is an [`OutcomesFile`]).
     fn write_listing<T: Serialize>(
         &self,
         name: &str,
         members: &[Member<'_>],
         tail_name: &str,
-        tail: &Tail<'_, T>,
+        tail: &[T],
     ) -> Result<(), ReportError> {
         let path = self.tmp.join(name);
         let file = fs::File::create(&path).map_err(io_error(&path, "write"))?;
@@ -192,19 +196,7 @@ impl ReportWriter {
             }
             serde_json::to_writer(&mut w, tail_name)?;
             w.write_all(b": ")?;
-            match tail {
-                Tail::List(items) => write_lines(&mut w, items.iter())?,
-                Tail::Outcomes(groups, tables) => {
-                    w.write_all(b"{")?;
-                    for (i, (key, outcomes)) in groups.iter().enumerate() {
-                        w.write_all(if i == 0 { b"\n" } else { b",\n" })?;
-                        serde_json::to_writer(&mut w, key)?;
-                        w.write_all(b": ")?;
-                        write_lines(&mut w, outcomes.iter().map(|o| OutcomeOut::new(o, tables)))?;
-                    }
-                    w.write_all(b"\n}")?;
-                }
-            }
+            write_lines(&mut w, tail.iter())?;
             w.write_all(b"\n}\n")?;
             w.flush()
         };
@@ -242,16 +234,6 @@ impl ReportWriter {
     }
 }
 
-/// The last member of a listing file: one list, or the outcomes' lists by
-/// lane, each outcome's stored line made when it is written.
-enum Tail<'a, T> {
-    List(&'a [T]),
-    Outcomes(
-        &'a [(&'a str, &'a [&'a CaseOutcome])],
-        &'a stored::Tables<'a, 'a>,
-    ),
-}
-
 /// `[`, one element a line, `]`.
 fn write_lines<T: Serialize>(
     w: &mut impl io::Write,
@@ -280,4 +262,144 @@ fn sorted_plan(plan: &[CasePlan]) -> Vec<&CasePlan> {
     let mut v = sorted_refs(plan);
     v.dedup();
     v
+}
+
+/// `outcomes.json`, written as the lanes come: its members, then each
+/// lane's outcomes one a line, each line made as it is written (every
+/// outcome's stored form held at once, in every progress snapshot too,
+/// took RSS up by 50-100 MB while a snapshot of the 15-lane run was
+/// written; sampled, 2026-12-04).
+struct OutcomesFile {
+    path: PathBuf,
+    w: io::BufWriter<fs::File>,
+    groups: usize,
+}
+
+impl OutcomesFile {
+    /// The file's members up to `"outcomes": {`, with the tables
+    /// `ledger`, `tags` and `semantics` the outcomes point into.
+    fn open(
+        path: &Path,
+        report: &RunReport,
+        ledger: &impl Serialize,
+        tags: &impl Serialize,
+        semantics: &impl Serialize,
+    ) -> Result<Self, ReportError> {
+        let file = fs::File::create(path).map_err(io_error(path, "write"))?;
+        let mut w = io::BufWriter::new(file);
+        let ledger_use = sorted_refs(&report.ledger_use);
+        let ledger_issues = sorted_refs(&report.ledger_issues);
+        let mut members = vec![
+            member("format", &stored::FORMAT),
+            member("old", &report.old),
+            member("new", &report.new),
+            member("summary", &report.summary),
+            member("ledger_use", &ledger_use),
+            member("ledger_issues", &ledger_issues),
+            member("unusable", &report.unusable),
+            member("sharded", &report.sharded),
+        ];
+        if let Some(fuzz) = &report.fuzz {
+            members.push(member("fuzz", fuzz));
+        }
+        // Each member is written straight from its value: the whole
+        // requests' list as a `serde_json::Value` took about 140 MB at the
+        // peak of the 15-lane run over four copies of the shared corpus
+        // (2026-12-05).
+        members.push(member("requests", &report.requests));
+        members.push(member("ledger", ledger));
+        members.push(member("tags", tags));
+        members.push(member("semantics", semantics));
+        let mut go = || -> io::Result<()> {
+            w.write_all(b"{\n")?;
+            for (k, v) in &members {
+                serde_json::to_writer(&mut w, k)?;
+                w.write_all(b": ")?;
+                v(&mut w)?;
+                w.write_all(b",\n")?;
+            }
+            w.write_all(b"\"outcomes\": {")
+        };
+        go().map_err(io_error(path, "write"))?;
+        Ok(Self {
+            path: path.to_owned(),
+            w,
+            groups: 0,
+        })
+    }
+
+    /// One lane's outcomes (sorted by case; none: nothing is written).
+    fn group(
+        &mut self,
+        lane: Lane,
+        outcomes: &[&CaseOutcome],
+        tables: &stored::Tables<'_, '_>,
+    ) -> Result<(), ReportError> {
+        if outcomes.is_empty() {
+            return Ok(());
+        }
+        let w = &mut self.w;
+        let first = self.groups == 0;
+        self.groups += 1;
+        let mut go = || -> io::Result<()> {
+            w.write_all(if first { b"\n" } else { b",\n" })?;
+            serde_json::to_writer(&mut *w, lane.id())?;
+            w.write_all(b": ")?;
+            write_lines(w, outcomes.iter().map(|o| OutcomeOut::new(o, tables)))
+        };
+        go().map_err(io_error(&self.path, "write"))
+    }
+
+    /// One lane's outcomes written by `lines` (a JSON list).
+    fn raw_group(
+        &mut self,
+        lane: Lane,
+        lines: impl FnOnce(&mut dyn io::Write) -> io::Result<()>,
+    ) -> Result<(), ReportError> {
+        let w = &mut self.w;
+        let first = self.groups == 0;
+        self.groups += 1;
+        let go = || -> io::Result<()> {
+            w.write_all(if first { b"\n" } else { b",\n" })?;
+            serde_json::to_writer(&mut *w, lane.id())?;
+            w.write_all(b": ")?;
+            lines(w)
+        };
+        go().map_err(io_error(&self.path, "write"))
+    }
+
+    fn close(mut self) -> Result<(), ReportError> {
+        self.w
+            .write_all(b"\n}\n}\n")
+            .and_then(|()| self.w.flush())
+            .map_err(io_error(&self.path, "write"))
+    }
+}
+
+/// A `<class>.txt` list: each case's key (`lane::case`) a line, written as
+/// the lanes come (the identical cases' list of a large run is tens of MB).
+struct Listing {
+    path: PathBuf,
+    w: io::BufWriter<fs::File>,
+}
+
+impl Listing {
+    fn create(path: &Path) -> Result<Self, ReportError> {
+        let file = fs::File::create(path).map_err(io_error(path, "write"))?;
+        Ok(Self {
+            path: path.to_owned(),
+            w: io::BufWriter::new(file),
+        })
+    }
+
+    fn keys<'a>(
+        &mut self,
+        outcomes: impl Iterator<Item = &'a &'a CaseOutcome>,
+    ) -> Result<(), ReportError> {
+        jsonl::write_key_lines(&mut self.w, outcomes).map_err(io_error(&self.path, "write"))
+    }
+
+    fn close(mut self) -> Result<(), ReportError> {
+        self.w.flush().map_err(io_error(&self.path, "write"))
+    }
 }

@@ -269,7 +269,11 @@ fn progress_writes_partial_outcomes_json_into_the_temp_dir_only() {
         .sum();
     assert_eq!(only, report.plan.len());
 
-    writer.progress(&report.outcomes[..2]).unwrap();
+    let mut spilled = crate::report::Spilled::new("v0", "v1");
+    for o in &report.outcomes[..2] {
+        crate::OutcomeSink::put(&mut spilled, o.clone());
+    }
+    writer.progress_spilled(&spilled).unwrap();
 
     assert!(!latest.exists());
     let partial: serde_json::Value = serde_json::from_str(&read(&tmp_dir, OUTCOMES_JSON)).unwrap();

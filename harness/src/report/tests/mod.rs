@@ -6,6 +6,7 @@ mod files;
 mod html;
 mod junit;
 mod markdown;
+mod spilled;
 
 use std::collections::BTreeMap;
 use std::fs;
