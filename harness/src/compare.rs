@@ -360,7 +360,7 @@ pub fn compare(
             stats: served.then(|| tally.finish()),
         });
     }
-    let mut planned: Vec<&str> = inputs.cases.iter().map(|c| c.plan.case.as_str()).collect();
+    let mut planned: Vec<&str> = inputs.cases.iter().map(|c| &*c.plan.case).collect();
     planned.sort_unstable();
     planned.dedup();
     Compared {

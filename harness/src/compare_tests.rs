@@ -99,7 +99,7 @@ fn inputs(lanes: &[Lane]) -> Inputs {
             cases.push(PlannedCase {
                 plan: CasePlan {
                     lane,
-                    case: format!("t#{}", tool.name),
+                    case: format!("t#{}", tool.name).into(),
                 },
                 lane,
                 tool: crate::catalog::CorpusTool::parsed(tool.clone(), Vec::new()),

@@ -153,7 +153,7 @@ fn unreadable(
     message: &str,
 ) -> CaseOutcome {
     let shaped = Shaped {
-        tool: Tool::new(case.plan.case.clone(), serde_json::Value::Null),
+        tool: Tool::new(case.plan.case.to_string(), serde_json::Value::Null),
         degradations: Vec::new(),
         outcome: Outcome::Errored {
             message: message.to_owned(),
@@ -161,7 +161,7 @@ fn unreadable(
     };
     CaseOutcome {
         lane: case.plan.lane,
-        case: case.plan.case.clone(),
+        case: case.plan.case.to_string(),
         class: Class::Errored,
         tags: Vec::new(),
         ledger: Vec::new(),
@@ -334,7 +334,7 @@ fn run_case_rendered(
     new_side.semantic = Some(new_semantic);
     let outcome = CaseOutcome {
         lane: case.plan.lane,
-        case: case.plan.case.clone(),
+        case: case.plan.case.to_string(),
         class,
         tags,
         ledger: matches.into_iter().map(Arc::new).collect(),
@@ -377,7 +377,7 @@ fn tool_groups(cases: &[PlannedCase]) -> Vec<Vec<usize>> {
     let mut groups: BTreeMap<(&str, *const ()), Vec<usize>> = BTreeMap::new();
     for (i, c) in cases.iter().enumerate() {
         groups
-            .entry((c.plan.case.as_str(), c.tool.id()))
+            .entry((&*c.plan.case, c.tool.id()))
             .or_default()
             .push(i);
     }
@@ -692,10 +692,10 @@ pub fn execute_to(
     let total = cases.len();
     let plans: Vec<CasePlan> = cases.iter().map(|c| c.plan.clone()).collect();
     // Generated cases are judged by the ledger but never count as its use.
-    let generated: std::collections::BTreeSet<String> = cases
+    let generated: std::collections::BTreeSet<std::sync::Arc<str>> = cases
         .iter()
         .filter(|c| c.generated)
-        .map(|c| c.plan.case.clone())
+        .map(|c| Arc::clone(&c.plan.case))
         .collect();
     // Requests no case of this run feeds are work items of their own.
     let reused = |r: &PlannedRequest| {

@@ -114,11 +114,12 @@ fn prepare_with(opts: &DiffOptions<'_>, pack: bool) -> Result<Inputs, LoadError>
     let mut cases = Vec::new();
     for catalog in &catalogs {
         for (name, tool) in &catalog.tools {
+            let case: std::sync::Arc<str> = format!("{}#{name}", catalog.id).into();
             for lane in &opts.lanes {
                 cases.push(PlannedCase {
                     plan: CasePlan {
                         lane: *lane,
-                        case: format!("{}#{name}", catalog.id),
+                        case: std::sync::Arc::clone(&case),
                     },
                     lane: *lane,
                     tool: tool.clone(),
@@ -144,11 +145,12 @@ fn prepare_with(opts: &DiffOptions<'_>, pack: bool) -> Result<Inputs, LoadError>
         }
         for (i, tool) in spec.tools().enumerate() {
             let tool = CorpusTool::parsed(tool, Vec::new());
+            let case: std::sync::Arc<str> = spec.case_id(i).into();
             for lane in &opts.lanes {
                 cases.push(PlannedCase {
                     plan: CasePlan {
                         lane: *lane,
-                        case: spec.case_id(i),
+                        case: std::sync::Arc::clone(&case),
                     },
                     lane: *lane,
                     tool: tool.clone(),
@@ -220,7 +222,7 @@ fn plan_requests(
         for (pos, (name, tool)) in catalog_tools.iter().enumerate() {
             let key = CasePlan {
                 lane,
-                case: format!("{id}#{name}"),
+                case: format!("{id}#{name}").into(),
             };
             let at = cases
                 .binary_search_by(|c| c.plan.cmp(&key))

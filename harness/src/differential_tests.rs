@@ -706,7 +706,7 @@ fn each_tool_is_dropped_once_its_cases_finish() {
         let tools: BTreeMap<String, Box<dyn Fn() -> bool>> = inputs
             .cases
             .iter()
-            .map(|c| (c.plan.case.clone(), alive(&c.tool)))
+            .map(|c| (c.plan.case.to_string(), alive(&c.tool)))
             .collect();
         assert_eq!(tools.len(), 3);
         assert!(
@@ -797,7 +797,11 @@ fn a_packed_tool_that_does_not_read_back_errors_its_cases() {
     let opts = chat_and_mistral(dir.path(), &v1, &v1, 1);
     let mut inputs = prepare_packed(&opts).unwrap();
     let broken = CorpusTool::Packed(Arc::from("[{\"name\": 1}, []]"));
-    for c in inputs.cases.iter_mut().filter(|c| c.plan.case == "c#beta") {
+    for c in inputs
+        .cases
+        .iter_mut()
+        .filter(|c| &*c.plan.case == "c#beta")
+    {
         c.tool = broken.clone();
     }
     let report = execute(&opts, inputs, &mut |_| {});

@@ -23,8 +23,9 @@ use crate::verdict::Verdict;
 #[serde(deny_unknown_fields)]
 pub struct CasePlan {
     pub lane: Lane,
-    /// `<catalog>#<tool>`.
-    pub case: String,
+    /// `<catalog>#<tool>` (one allocation for the tool's cases on every
+    /// lane: a run holds its whole plan).
+    pub case: std::sync::Arc<str>,
 }
 
 impl CasePlan {

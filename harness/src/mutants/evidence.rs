@@ -405,7 +405,8 @@ impl MutantEvidence {
         base.outputs.iter().find_map(|(i, want)| {
             let case = &self.inputs.cases[*i];
             let (tool, _) = case.tool.unpack().ok()?;
-            (output_bytes(&m.pipeline.shape(lane, &tool)) != *want).then(|| case.plan.case.clone())
+            (output_bytes(&m.pipeline.shape(lane, &tool)) != *want)
+                .then(|| case.plan.case.to_string())
         })
     }
 

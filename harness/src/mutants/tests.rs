@@ -54,7 +54,7 @@ fn strict_evidence() -> MutantEvidence {
     let case = |id: &str, schema: serde_json::Value| PlannedCase {
         plan: CasePlan {
             lane,
-            case: format!("t#{id}"),
+            case: format!("t#{id}").into(),
         },
         lane,
         tool: crate::catalog::CorpusTool::parsed(Tool::new(id, schema), Vec::new()),

@@ -159,7 +159,7 @@ impl<'a> PlanOut<'a> {
             .map(|(c, _)| *c)
             .collect();
         let mut only: BTreeMap<Lane, Vec<&str>> = BTreeMap::new();
-        for p in plan.iter().filter(|p| on[p.case.as_str()] != lanes.len()) {
+        for p in plan.iter().filter(|p| on[&*p.case] != lanes.len()) {
             only.entry(p.lane).or_default().push(&p.case);
         }
         Self { lanes, every, only }
@@ -172,19 +172,21 @@ pub(super) fn plan_in(
     every: &[String],
     only: BTreeMap<Lane, Vec<String>>,
 ) -> Vec<CasePlan> {
-    let mut plan: Vec<CasePlan> =
-        lanes
-            .iter()
-            .flat_map(|&lane| {
-                every.iter().map(move |case| CasePlan {
-                    lane,
-                    case: case.clone(),
-                })
+    let mut plan: Vec<CasePlan> = lanes
+        .iter()
+        .flat_map(|&lane| {
+            every.iter().map(move |case| CasePlan {
+                lane,
+                case: case.as_str().into(),
             })
-            .chain(only.into_iter().flat_map(|(lane, cases)| {
-                cases.into_iter().map(move |case| CasePlan { lane, case })
-            }))
-            .collect();
+        })
+        .chain(only.into_iter().flat_map(|(lane, cases)| {
+            cases.into_iter().map(move |case| CasePlan {
+                lane,
+                case: case.into(),
+            })
+        }))
+        .collect();
     plan.sort();
     plan
 }

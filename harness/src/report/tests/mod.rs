@@ -192,7 +192,7 @@ fn report_from(
             .iter()
             .map(|o| CasePlan {
                 lane: o.lane,
-                case: o.case.clone(),
+                case: o.case.as_str().into(),
             })
             .collect(),
         outcomes,
