@@ -884,3 +884,35 @@ fn a_tools_equal_verdicts_on_its_lanes_are_held_once() {
     }
     assert_eq!(shared, 6, "three tools, two lanes each");
 }
+
+/// A wire pair of outputs over [`MAX_WIRE_TEXT`] diffs the two texts as
+/// kept, not the whole outputs (whose line diff took seconds on a tool of
+/// 5,001 properties).
+#[test]
+fn a_wire_pair_of_outputs_over_the_cap_diffs_the_texts_as_kept() {
+    let properties: serde_json::Map<String, serde_json::Value> = (0..3000)
+        .map(|i| (format!("p{i:04}"), serde_json::json!({"type": "string"})))
+        .collect();
+    let tool = Tool::new(
+        "big",
+        serde_json::json!({"type": "object", "properties": properties}),
+    );
+    let v0 = Profile::V0.with_config(PipelineConfig::default());
+    let lane = Lane::OpenaiStrict;
+    let pair = wire_pair(&v0, &v1(), lane, &tool);
+    let cut = "prints it whole\n";
+    assert!(pair.old.ends_with(cut) && pair.new.ends_with(cut));
+    assert!(pair.old.len() < MAX_WIRE_TEXT + 200 && pair.new.len() < MAX_WIRE_TEXT + 200);
+    let kept = capped(diff::unified(&pair.old, &pair.new, &v0.id(), &v1().id()));
+    assert!(pair.unified == kept, "not the diff of the texts as kept");
+    let whole = capped(diff::unified(
+        &diff::pretty(&lane.render(&v0.shape(lane, &tool).tool)),
+        &diff::pretty(&lane.render(&v1().shape(lane, &tool).tool)),
+        &v0.id(),
+        &v1().id(),
+    ));
+    assert!(
+        pair.unified != whole,
+        "the texts as kept diff like the whole outputs"
+    );
+}
