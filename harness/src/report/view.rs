@@ -19,6 +19,8 @@ pub(super) struct View<'a> {
     /// What every renderer counts of the outcomes, and the failing ones.
     pub(super) tally: Tally,
     source: Source<'a>,
+    /// The keys of [`lanes`](Self::lanes), as lanes.
+    lane_order: Vec<Lane>,
     /// Every lane that ran (the summary's lanes and the outcomes' lanes),
     /// with its count per class (indexed like [`Class::ALL`]).
     pub(super) lanes: BTreeMap<&'static str, [usize; 5]>,
@@ -67,9 +69,13 @@ impl<'a> View<'a> {
             .keys()
             .map(|l| (l.id(), [0; 5]))
             .collect();
+        let mut lane_order: Vec<Lane> = report.summary.classes.keys().copied().collect();
         for (lane, counts) in &tally.lanes {
             lanes.insert(lane.id(), *counts);
+            lane_order.push(*lane);
         }
+        lane_order.sort();
+        lane_order.dedup();
         let issues = sorted_refs(&report.ledger_issues);
         let mut requests: Vec<&RequestOutcome> = report.requests.iter().collect();
         requests.sort_by_key(|r| (r.lane, r.catalog.as_str(), r.kind));
@@ -91,6 +97,7 @@ impl<'a> View<'a> {
             report,
             tally,
             source,
+            lane_order,
             lanes,
         }
     }
@@ -100,10 +107,7 @@ impl<'a> View<'a> {
     /// list): one lane's outcomes in memory at a time when they wait on
     /// disk.
     pub(super) fn each_lane(&self, f: &mut LaneFn<'_>) -> Result<(), ReportError> {
-        for id in self.lanes.keys() {
-            let Ok(lane) = Lane::parse(id) else {
-                continue;
-            };
+        for &lane in &self.lane_order {
             match &self.source {
                 Source::Held(outcomes) => {
                     let from = outcomes.partition_point(|o| o.lane < lane);

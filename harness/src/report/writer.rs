@@ -338,16 +338,9 @@ impl OutcomesFile {
         if outcomes.is_empty() {
             return Ok(());
         }
-        let w = &mut self.w;
-        let first = self.groups == 0;
-        self.groups += 1;
-        let mut go = || -> io::Result<()> {
-            w.write_all(if first { b"\n" } else { b",\n" })?;
-            serde_json::to_writer(&mut *w, lane.id())?;
-            w.write_all(b": ")?;
-            write_lines(w, outcomes.iter().map(|o| OutcomeOut::new(o, tables)))
-        };
-        go().map_err(io_error(&self.path, "write"))
+        self.raw_group(lane, |mut w| {
+            write_lines(&mut w, outcomes.iter().map(|o| OutcomeOut::new(o, tables)))
+        })
     }
 
     /// One lane's outcomes written by `lines` (a JSON list).
