@@ -213,8 +213,7 @@ fn run_own_corpus(b: Bencher) {
     };
     let cases = wireshape::prepare(&opts)
         .expect("the own corpus")
-        .cases
-        .len();
+        .case_count();
     b.counter(ItemsCount::new(cases)).bench_local(|| {
         let inputs = wireshape::prepare(&opts).expect("the own corpus");
         black_box(wireshape::execute(&opts, inputs, &mut |_| {}))

@@ -189,15 +189,17 @@ fn main() {
         shard: None,
         jobs: 1,
     };
-    let inputs = Arc::new(wireshape::prepare(&opts).expect("the corpus loads"));
-    let trials = (0..inputs.cases.len())
+    let inputs = wireshape::prepare(&opts).expect("the corpus loads");
+    let cases: Arc<[wireshape::PlannedCase]> = inputs.cases().into();
+    let ledgers = Arc::new(inputs.ledgers);
+    let trials = (0..cases.len())
         .map(|i| {
-            let case = &inputs.cases[i];
+            let case = &cases[i];
             let name = format!("{}::{}", case.lane, case.plan.case);
-            let inputs = Arc::clone(&inputs);
+            let (cases, ledgers) = (Arc::clone(&cases), Arc::clone(&ledgers));
             Trial::test(name, move || {
-                let case = &inputs.cases[i];
-                let ledger = inputs.ledgers.get(&case.lane);
+                let case = &cases[i];
+                let ledger = ledgers.get(&case.lane);
                 let (outcome, _) = wireshape::run_case(&Released, &Branch, case, ledger);
                 if !outcome.is_failure() {
                     return Ok(());

@@ -302,7 +302,7 @@ fn percent(n: usize, of: usize) -> Option<f64> {
     (of > 0).then(|| ((n * 1000 + of / 2) / of) as f64 / 10.0)
 }
 
-/// Run every pipeline over `inputs.cases` on the lanes it serves, on
+/// Run every pipeline over the cases of `inputs` on the lanes it serves, on
 /// `opts.jobs` threads. `on_progress(done, total)` runs on the calling
 /// thread after each job. Never fails: an errored case is a count.
 pub fn compare(
@@ -312,13 +312,13 @@ pub fn compare(
 ) -> Compared {
     let lanes = opts.sorted_lanes();
     let pipelines = opts.pipelines;
+    let cases = inputs.cases();
     let np = pipelines.len();
     // Cell `l * np + p`: lane `l` (sorted), pipeline `p` (given order).
     let cell_of = |lane: Lane, p: usize| lanes.binary_search(&lane).ok().map(|l| l * np + p);
     let jobs: Vec<(usize, usize)> = (0..np)
         .flat_map(|p| {
-            inputs
-                .cases
+            cases
                 .iter()
                 .enumerate()
                 .filter(move |(_, c)| pipelines[p].serves(c.lane))
@@ -328,13 +328,13 @@ pub fn compare(
     let mut tallies: Vec<Tally> = (0..lanes.len() * np).map(|_| Tally::default()).collect();
     let work = |i: usize| {
         let (p, c) = jobs[i];
-        run_one(pipelines[p], &inputs.cases[c])
+        run_one(pipelines[p], &cases[c])
     };
     let total = jobs.len();
     let mut done = 0;
     workers::scoped("compare", opts.jobs, total, &work, &mut |i, result| {
         let (p, c) = jobs[i];
-        let case = &inputs.cases[c];
+        let case = &cases[c];
         if let Some(at) = cell_of(case.lane, p) {
             tallies[at].add(&case.plan.case, &result);
         }
@@ -360,7 +360,7 @@ pub fn compare(
             stats: served.then(|| tally.finish()),
         });
     }
-    let mut planned: Vec<&str> = inputs.cases.iter().map(|c| &*c.plan.case).collect();
+    let mut planned: Vec<&str> = cases.iter().map(|c| &*c.plan.case).collect();
     planned.sort_unstable();
     planned.dedup();
     Compared {

@@ -3,7 +3,6 @@ use std::collections::BTreeMap;
 use serde_json::json;
 
 use super::*;
-use crate::outcome::CasePlan;
 use crate::pipeline::{Outcome, Shaped};
 use crate::tool::Tool;
 
@@ -91,32 +90,38 @@ fn tools() -> Vec<Tool> {
     ]
 }
 
-/// The five tools of catalog `t` on `lanes`, planned as `prepare` plans them.
+/// The five tools of catalog `t` on `lanes`, planned by `prepare_compare`
+/// from an MCP `tools/list` file `t.json`.
 fn inputs(lanes: &[Lane]) -> Inputs {
-    let mut cases = Vec::new();
-    for tool in tools() {
-        for &lane in lanes {
-            cases.push(PlannedCase {
-                plan: CasePlan {
-                    lane,
-                    case: format!("t#{}", tool.name).into(),
-                },
-                lane,
-                tool: crate::catalog::CorpusTool::parsed(tool.clone(), Vec::new()),
-                external: false,
-                generated: false,
-                semantic_memo: None,
-            });
-        }
+    let dir = tempfile::tempdir().unwrap();
+    let listed: Vec<serde_json::Value> = tools()
+        .iter()
+        .map(|t| json!({"name": t.name, "inputSchema": t.input_schema}))
+        .collect();
+    std::fs::write(
+        dir.path().join("t.json"),
+        json!({ "tools": listed }).to_string(),
+    )
+    .unwrap();
+    let inputs = prepare_compare(&CompareOptions {
+        pipelines: &[],
+        lanes: lanes.to_vec(),
+        own_corpus: vec![dir.path().to_owned()],
+        external_corpus: Vec::new(),
+        fuzz: None,
+        shard: None,
+        jobs: 1,
+    })
+    .unwrap();
+    // Each tool as given, on every lane.
+    let cases = inputs.cases();
+    assert_eq!(cases.len(), tools().len() * lanes.len());
+    for c in &cases {
+        let name = c.plan.case.strip_prefix("t#").unwrap();
+        let want = tools().into_iter().find(|t| t.name == name).unwrap();
+        assert_eq!(*c.tool.unpack().unwrap().0, want);
     }
-    cases.sort_by(|a, b| a.plan.cmp(&b.plan));
-    Inputs {
-        cases,
-        unusable: BTreeMap::new(),
-        scope: crate::ledger::RunScope::default(),
-        ledgers: BTreeMap::new(),
-        requests: crate::prefix::RequestPlan::default(),
-    }
+    inputs
 }
 
 fn counts<const N: usize>(pairs: [(&str, usize); N]) -> BTreeMap<String, usize> {

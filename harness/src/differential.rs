@@ -30,6 +30,7 @@
 use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write as _;
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
 use crate::catalog::{CorpusTool, KnownInstance};
@@ -37,15 +38,13 @@ use crate::diff::{self, Comparison};
 use crate::generate::FuzzSpec;
 use crate::invariants;
 use crate::lane::Lane;
-use crate::ledger::{LaneLedger, RunScope};
+use crate::ledger::LaneLedger;
 use crate::outcome::{CaseCounts, MAX_WIRE_PAIRS, OutcomeSink, RequestOutcome, Sha256Sum};
 use crate::outcome::{
     CaseOutcome, CasePlan, Class, LedgerIssue, LedgerMatch, LedgerTable, RunReport, Side, WirePair,
 };
 use crate::pipeline::{Outcome, Pipeline, Shaped};
-use crate::prefix::{
-    self, Held, HeldPair, HeldStore, PlannedRequest, RenderedPair, RequestPlan, ToolSource,
-};
+use crate::prefix::{self, Held, HeldPair, HeldStore, RenderedPair};
 use crate::semantic;
 use crate::tool::Tool;
 use crate::verdict::{Verdict, rejected_by};
@@ -91,17 +90,6 @@ pub struct PlannedCase {
     pub generated: bool,
     /// Set by callers that judge the case many times (`mutants`).
     pub(crate) semantic_memo: Option<semantic::Memo>,
-}
-
-/// The loaded inputs of a run.
-pub struct Inputs {
-    pub cases: Vec<PlannedCase>,
-    pub unusable: BTreeMap<String, String>,
-    /// The own and external catalogs loaded: which ledger entries the run judges.
-    pub scope: RunScope,
-    pub ledgers: BTreeMap<Lane, LaneLedger>,
-    /// Whole-request comparisons (this shard's share).
-    pub requests: RequestPlan,
 }
 
 /// `sha256`: of the rendered wire tool.
@@ -351,8 +339,8 @@ fn run_case_rendered(
 
 /// One finished case, as a worker hands it to the collecting thread.
 struct CaseDone {
-    /// Its index in [`Inputs::cases`].
-    index: usize,
+    /// Its tool's index in [`Inputs::tools`].
+    at: usize,
     outcome: CaseOutcome,
     stale: Vec<usize>,
     /// Its rendered outputs, when a request reuses them.
@@ -368,20 +356,6 @@ enum Done {
     Cases(Vec<CaseDone>),
     /// A request that reuses no case of this run was compared.
     Requests(Vec<RequestOutcome>),
-}
-
-/// The cases of each tool (its lanes in this shard), in key order: one
-/// work item each, so a tool's semantic side is computed once for all its
-/// lanes and both pipelines, and dropped when they are done.
-fn tool_groups(cases: &[PlannedCase]) -> Vec<Vec<usize>> {
-    let mut groups: BTreeMap<(&str, *const ()), Vec<usize>> = BTreeMap::new();
-    for (i, c) in cases.iter().enumerate() {
-        groups
-            .entry((&*c.plan.case, c.tool.id()))
-            .or_default()
-            .push(i);
-    }
-    groups.into_values().collect()
 }
 
 /// Make `outcome`'s semantic verdicts the ones in `seen` they equal, and
@@ -417,45 +391,51 @@ fn share_matches(
     }
 }
 
-/// Compare `req` (taken from its slot by the caller, and dropped with its
-/// tools after), shaping the tools no finished case rendered. A tool a case fed
-/// takes its name from the case's key (`<catalog>#<name>`).
+/// Compare `catalog`'s request on `lane` (whose bit in a planned tool's
+/// lanes is `bit`), shaping the tools no case of this run renders on that
+/// lane. `slots` holds the outputs the finished cases handed over, by
+/// position; a tool a case fed takes its name from the case's key
+/// (`<catalog>#<name>`).
 fn compare_request(
     opts: &DiffOptions<'_>,
-    plans: &[CasePlan],
-    req: &PlannedRequest,
+    tools: &[ToolKey],
+    (lane, bit): (Lane, u64),
+    catalog: &PlannedCatalog,
     mut slots: Vec<Option<HeldPair>>,
 ) -> Vec<RequestOutcome> {
-    let mut names: Vec<std::borrow::Cow<'_, str>> = Vec::with_capacity(req.tools.len());
-    let mut tools: Vec<RenderedPair> = Vec::with_capacity(req.tools.len());
-    for (i, source) in req.tools.iter().enumerate() {
+    let mut names: Vec<std::borrow::Cow<'_, str>> = Vec::with_capacity(catalog.tools.len());
+    let mut pairs: Vec<RenderedPair> = Vec::with_capacity(catalog.tools.len());
+    for (i, listed) in catalog.tools.iter().enumerate() {
         let held = slots.get_mut(i).and_then(Option::take);
-        let (name, pair) = match (source, held) {
-            (ToolSource::Case(at), Some(held)) => {
-                let Some(plan) = plans.get(*at) else { continue };
-                let name = plan
-                    .case
-                    .strip_prefix(req.catalog.as_str())
+        let fed = listed.planned.filter(|&t| tools[t].on(bit));
+        let (name, pair) = match (fed, held) {
+            (Some(t), Some(held)) => {
+                let case = &tools[t].case;
+                let name = case
+                    .strip_prefix(catalog.id.as_str())
                     .and_then(|n| n.strip_prefix('#'))
-                    .unwrap_or(&plan.case);
+                    .unwrap_or(case);
                 (name.into(), held.release())
             }
-            (ToolSource::Tool(t), _) => {
-                // A tool that does not read back is left out, as below.
-                let Ok((t, _)) = t.unpack() else { continue };
-                let pair = prefix::render_pair(opts.old, opts.new, req.lane, &t);
+            (None, _) => {
+                // A tool that does not read back is left out, as below (and
+                // one that is not kept: every lane's case feeds it).
+                let Some(Ok((t, _))) = listed.tool.as_ref().map(CorpusTool::unpack) else {
+                    continue;
+                };
+                let pair = prefix::render_pair(opts.old, opts.new, lane, &t);
                 (t.name.clone().into(), pair)
             }
             // A case that fed no output (none: every feeding case hands
             // its rendered pair over): the tool is left out, and the
             // comparison reports the request's tools as they were sent.
-            (ToolSource::Case(_), None) => continue,
+            (Some(_), None) => continue,
         };
         names.push(name);
-        tools.push(pair);
+        pairs.push(pair);
     }
     let names: Vec<&str> = names.iter().map(AsRef::as_ref).collect();
-    prefix::compare(opts.old, opts.new, req.lane, &req.catalog, &names, &tools)
+    prefix::compare(opts.old, opts.new, lane, &catalog.id, &names, &pairs)
 }
 
 /// A copy of `value` made on the collecting thread, for what is kept
@@ -675,9 +655,9 @@ pub fn execute(
 /// counted there: the report comes back with no outcomes and their
 /// summary, with the wire pairs of the cases [`wire_choice`](crate::outcome::wire_choice) picks.
 ///
-/// Takes the inputs: each tool (its parsed schema and instances) is
-/// dropped as soon as its cases finish, and each request's tools once it
-/// is compared, so the corpus does not wait in memory for the last case.
+/// A tool is read (parsed, when the plan holds it packed or on disk, as
+/// `run`'s does) when its cases start, and dropped when they finish; a
+/// catalog's outputs wait (on disk) only until its requests are compared.
 /// Only the tools whose cases can still get a wire pair are kept
 /// ([`WireCandidates`]).
 pub fn execute_to(
@@ -685,85 +665,101 @@ pub fn execute_to(
     inputs: Inputs,
     sink: &mut dyn OutcomeSink,
 ) -> (RunReport, WirePairs) {
+    let plans = inputs.plan();
+    let bits: BTreeMap<Lane, u64> = inputs.lanes.iter().map(|&l| (l, inputs.bit(l))).collect();
+    let bit = |lane: Lane| bits.get(&lane).copied().unwrap_or(0);
     let Inputs {
-        cases,
+        tools,
         unusable,
         scope,
         ledgers,
-        requests: RequestPlan { requests, feeds },
+        requests: RequestPlan { catalogs, requests },
+        ..
     } = inputs;
-    let total = cases.len();
-    let plans: Vec<CasePlan> = cases.iter().map(|c| c.plan.clone()).collect();
     // Generated cases are judged by the ledger but never count as its use.
-    let generated: std::collections::BTreeSet<std::sync::Arc<str>> = cases
+    let generated: std::collections::BTreeSet<Arc<str>> = tools
         .iter()
-        .filter(|c| c.generated)
-        .map(|c| Arc::clone(&c.plan.case))
+        .filter(|t| t.generated)
+        .map(|t| Arc::clone(&t.case))
         .collect();
-    // Requests no case of this run feeds are work items of their own.
-    let reused = |r: &PlannedRequest| {
-        r.tools
-            .iter()
-            .filter(|s| matches!(s, ToolSource::Case(_)))
-            .count()
+    // Each tool is taken by the worker that runs its cases and dropped
+    // when they finish; the rest read only its key and lanes.
+    let keys: Vec<ToolKey> = tools.iter().map(PlannedTool::key).collect();
+    let queue: Vec<Mutex<Option<PlannedTool>>> =
+        tools.into_iter().map(|t| Mutex::new(Some(t))).collect();
+    let tools = keys;
+    // Each request's index by (lane, catalog).
+    let request_at: HashMap<(Lane, usize), usize> = requests
+        .iter()
+        .enumerate()
+        .map(|(r, &key)| (key, r))
+        .collect();
+    // The (request, position) the case of tool `t` on `lane` feeds.
+    let feeds = |t: usize, lane: Lane| {
+        let (c, pos) = tools.get(t)?.home()?;
+        Some((*request_at.get(&(lane, c))?, pos))
     };
-    let mut remaining: Vec<usize> = requests.iter().map(reused).collect();
-    let sizes: Vec<usize> = requests.iter().map(|r| r.tools.len()).collect();
+    // How many of each request's tools its cases feed; requests no case
+    // of this run feeds are work items of their own.
+    let mut remaining: Vec<usize> = requests
+        .iter()
+        .map(|&(lane, c)| {
+            catalogs[c]
+                .tools
+                .iter()
+                .filter(|l| l.planned.is_some_and(|t| tools[t].on(bit(lane))))
+                .count()
+        })
+        .collect();
     let fresh: Vec<usize> = (0..requests.len()).filter(|&r| remaining[r] == 0).collect();
-    let requests: Vec<Mutex<Option<PlannedRequest>>> =
-        requests.into_iter().map(|r| Mutex::new(Some(r))).collect();
+    let taken: Vec<AtomicBool> = requests.iter().map(|_| AtomicBool::new(false)).collect();
+    // Compared once: by the worker of a fresh request, or on the
+    // collecting thread when its last case arrives.
+    let compare_once = |r: usize, slots: Vec<Option<HeldPair>>| {
+        if taken[r].swap(true, Ordering::Relaxed) {
+            return Vec::new();
+        }
+        let (lane, c) = requests[r];
+        compare_request(opts, &tools, (lane, bit(lane)), &catalogs[c], slots)
+    };
     // Each fed request's pairs so far, waiting in `store` (on disk).
     let mut slots: Vec<Vec<Option<Held>>> = std::iter::repeat_with(Vec::new)
         .take(requests.len())
         .collect();
     let mut store = HeldStore::new();
-    // Each case moves into its tool's group; the group is taken by the
-    // worker that runs it and dropped with its tool when it is done.
-    let index = tool_groups(&cases);
-    let mut groups: Vec<Vec<(usize, PlannedCase)>> =
-        index.iter().map(|g| Vec::with_capacity(g.len())).collect();
-    let mut owner = vec![0; total];
-    for (g, members) in index.iter().enumerate() {
-        for &i in members {
-            owner[i] = g;
-        }
-    }
-    for (i, case) in cases.into_iter().enumerate() {
-        groups[owner[i]].push((i, case));
-    }
-    let groups: Vec<Mutex<Vec<(usize, PlannedCase)>>> =
-        groups.into_iter().map(Mutex::new).collect();
-    let items = groups.len() + fresh.len();
+    let items = tools.len() + fresh.len();
     let mut counts = CaseCounts::default();
     let mut matched: HashMap<*const LedgerMatch, (Arc<LedgerMatch>, usize)> = HashMap::new();
-    let mut compared: Vec<RequestOutcome> = Vec::new();
+    // Its final size (no doubling while the run holds it).
+    let mut compared: Vec<RequestOutcome> =
+        Vec::with_capacity(requests.len() * crate::request::RequestKind::ALL.len());
     let mut stale: Vec<LedgerIssue> = Vec::new();
     let mut entries = BTreeMap::new();
     let mut kept = WireCandidates::new(MAX_WIRE_PAIRS);
-    // Item `i` is the tool group `i`, then the requests no case feeds.
+    // Item `i` is the planned tool `i` (its cases, one per lane), then
+    // the requests no case feeds.
     let work = |i: usize| {
-        let Some(group) = groups.get(i) else {
-            let r = fresh[i - groups.len()];
-            return Done::Requests(
-                take(&requests[r])
-                    .map(|req| compare_request(opts, &plans, &req, Vec::new()))
-                    .unwrap_or_default(),
-            );
+        let Some(slot) = queue.get(i) else {
+            return Done::Requests(compare_once(fresh[i - tools.len()], Vec::new()));
         };
-        let group = take(group);
-        let Some((_, first)) = group.first() else {
+        let Some(planned) = take(slot) else {
             return Done::Cases(Vec::new());
         };
-        // The tool is parsed here (when packed) and dropped with the group.
-        let (tool, known) = match first.tool.unpack() {
+        let lanes: Vec<Lane> = bits
+            .iter()
+            .filter(|(_, bit)| tools[i].on(**bit))
+            .map(|(lane, _)| *lane)
+            .collect();
+        let cases = lanes.iter().map(|&lane| planned.case_on(lane));
+        // The tool is parsed here (when packed) and dropped with its cases.
+        let (tool, known) = match planned.tool.unpack() {
             Ok(parsed) => parsed,
             Err(message) => {
                 return Done::Cases(
-                    group
-                        .iter()
-                        .map(|(index, case)| CaseDone {
-                            index: *index,
-                            outcome: unreadable(opts.old, opts.new, case, &message),
+                    cases
+                        .map(|case| CaseDone {
+                            at: i,
+                            outcome: unreadable(opts.old, opts.new, &case, &message),
                             stale: Vec::new(),
                             rendered: None,
                             tool: None,
@@ -774,25 +770,24 @@ pub fn execute_to(
         };
         let shared = semantic::Shared::new(&tool, &known);
         let mut verdicts = Vec::new();
-        let mut done = Vec::with_capacity(group.len());
-        for (index, case) in &group {
+        let mut done = Vec::with_capacity(lanes.len());
+        for case in cases {
             let (mut outcome, stale, rendered) = run_case_rendered(
                 opts.old,
                 opts.new,
-                case,
+                &case,
                 &tool,
                 &known,
                 ledgers.get(&case.lane),
                 Some(&shared),
             );
             share_verdicts(&mut verdicts, &mut outcome);
-            let feeds = feeds.get(*index).copied().flatten().is_some();
             done.push(CaseDone {
-                index: *index,
-                tool: WireCandidates::wanted(&outcome).then(|| first.tool.clone()),
+                at: i,
+                tool: WireCandidates::wanted(&outcome).then(|| planned.tool.clone()),
+                rendered: feeds(i, case.lane).map(|_| HeldPair::hold(&rendered)),
                 outcome,
                 stale,
-                rendered: feeds.then(|| HeldPair::hold(&rendered)),
             });
         }
         Done::Cases(done)
@@ -806,7 +801,7 @@ pub fn execute_to(
             Done::Cases(cases) => cases,
         };
         for CaseDone {
-            index,
+            at,
             mut outcome,
             stale: stale_idx,
             rendered,
@@ -820,26 +815,22 @@ pub fn execute_to(
                 }
             }
             kept.offer(&outcome, tool.as_ref());
-            if let (Some((r, pos)), Some(rendered)) =
-                (feeds.get(index).copied().flatten(), rendered)
-            {
+            if let (Some((r, pos)), Some(rendered)) = (feeds(at, outcome.lane), rendered) {
                 let slot = &mut slots[r];
                 if slot.is_empty() {
-                    slot.resize_with(sizes[r], || None);
+                    slot.resize_with(catalogs[requests[r].1].tools.len(), || None);
                 }
                 slot[pos] = Some(match store.put(rendered) {
                     Held::Memory(pair) => Held::Memory(settle(&pair)),
                     on_disk @ Held::File { .. } => on_disk,
                 });
                 remaining[r] -= 1;
-                if remaining[r] == 0
-                    && let Some(req) = take(&requests[r])
-                {
+                if remaining[r] == 0 {
                     let pairs = std::mem::take(slot)
                         .into_iter()
                         .map(|held| held.map(|h| store.take(h)))
                         .collect();
-                    compared.extend(compare_request(opts, &plans, &req, pairs));
+                    compared.extend(compare_once(r, pairs));
                 }
             }
             if !generated.contains(outcome.case.as_str()) {
@@ -883,7 +874,8 @@ pub fn execute_to(
 
 #[path = "differential_plan.rs"]
 mod plan;
-pub use plan::{prepare, prepare_packed};
+pub use plan::{Inputs, PlannedTool, RequestPlan, prepare, prepare_packed};
+use plan::{PlannedCatalog, ToolKey};
 
 #[cfg(test)]
 #[path = "differential_tests.rs"]

@@ -1,17 +1,214 @@
 //! Planning a run: the corpus loaded (each catalog's tools parsed or
-//! packed as it loads), the cases and the whole-request comparisons.
+//! packed as it loads), the planned tools and the whole-request
+//! comparisons.
+//!
+//! The plan is held per tool, not per case: a tool's cases are its lanes
+//! in this run (one bit each), and a catalog's tools are listed once for
+//! the requests of every lane. What the plan holds grows with the
+//! corpus's tools, not with tools × lanes (at 15 lanes a case cost the
+//! plan about 180 bytes; a tool now costs it about as much).
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
+use std::sync::Arc;
 
-use super::{DiffOptions, Inputs, PlannedCase};
+use super::{DiffOptions, PlannedCase};
 use crate::catalog::CorpusTool;
 use crate::corpus::{CorpusEntry, scan_corpus_each};
 use crate::error::LoadError;
 use crate::lane::Lane;
-use crate::ledger::{self, RunScope};
-use crate::outcome::CasePlan;
-use crate::prefix::{PlannedRequest, RequestPlan, ToolSource};
+use crate::ledger::{self, LaneLedger, RunScope};
+use crate::outcome::{CasePlan, Plan};
+
+// A tool's lanes are bits of a `u64`.
+const _: () = assert!(Lane::ALL.len() <= 64);
+
+/// One planned tool: its cases are the tool on each of its lanes.
+#[derive(Debug, Clone)]
+pub struct PlannedTool {
+    /// `<catalog>#<tool>` (or a generated tool's `fuzz/<seed>#<i>`): one
+    /// allocation for its cases on every lane, the report's too.
+    pub case: Arc<str>,
+    /// The tool and the instances the corpus gives for it with their
+    /// expected verdict (for the semantic judgement), shared by its cases.
+    pub tool: CorpusTool,
+    pub external: bool,
+    /// From the generator (`--fuzz`): neither own nor external, and its
+    /// ledger matches do not count toward an entry's use.
+    pub generated: bool,
+    /// Its lanes in this run (this shard's share): bit `j` is
+    /// [`Inputs::lanes`]`[j]`.
+    on: u64,
+    /// The (catalog, position) of [`RequestPlan::catalogs`] whose tool it
+    /// is: its outputs feed that catalog's requests on its lanes.
+    home: Option<(usize, usize)>,
+}
+
+impl PlannedTool {
+    /// The tool's case on `lane`.
+    pub(crate) fn case_on(&self, lane: Lane) -> PlannedCase {
+        PlannedCase {
+            plan: CasePlan {
+                lane,
+                case: Arc::clone(&self.case),
+            },
+            lane,
+            tool: self.tool.clone(),
+            external: self.external,
+            generated: self.generated,
+            semantic_memo: None,
+        }
+    }
+
+    /// What the requests read of it.
+    pub(crate) fn key(&self) -> ToolKey {
+        ToolKey {
+            case: Arc::clone(&self.case),
+            on: self.on,
+            home: self.home,
+        }
+    }
+}
+
+/// A planned tool's case key, lanes and place in its catalog: what the
+/// requests read of it once the tool itself is dropped.
+pub(crate) struct ToolKey {
+    pub(crate) case: Arc<str>,
+    on: u64,
+    home: Option<(usize, usize)>,
+}
+
+impl ToolKey {
+    /// Whether it has a case on the lane of bit `bit`.
+    pub(crate) fn on(&self, bit: u64) -> bool {
+        self.on & bit != 0
+    }
+
+    /// The (catalog, position) of [`RequestPlan::catalogs`] its outputs feed.
+    pub(crate) fn home(&self) -> Option<(usize, usize)> {
+        self.home
+    }
+}
+
+/// The loaded inputs of a run.
+pub struct Inputs {
+    /// The run's lanes, sorted by id, each once.
+    pub lanes: Vec<Lane>,
+    /// The planned tools, sorted by case, each case once (the first loaded
+    /// of a duplicate); only tools with a case in this shard.
+    pub tools: Vec<PlannedTool>,
+    pub unusable: BTreeMap<String, String>,
+    /// The own and external catalogs loaded: which ledger entries the run judges.
+    pub scope: RunScope,
+    pub ledgers: BTreeMap<Lane, LaneLedger>,
+    /// Whole-request comparisons (this shard's share).
+    pub requests: RequestPlan,
+}
+
+impl Inputs {
+    /// The bit of `lane` in [`PlannedTool`]'s lanes (0: not a lane of the run).
+    pub(crate) fn bit(&self, lane: Lane) -> u64 {
+        self.lanes.binary_search(&lane).map_or(0, |j| 1 << j)
+    }
+
+    /// Whether `tool` has a case on the lane of bit `bit`.
+    fn on(tool: &PlannedTool, bit: u64) -> bool {
+        tool.on & bit != 0
+    }
+
+    /// How many cases the run has.
+    pub fn case_count(&self) -> usize {
+        self.tools.iter().map(|t| t.on.count_ones() as usize).sum()
+    }
+
+    /// Every case, in (lane, case) order (the order plans sort in).
+    pub fn cases(&self) -> Vec<PlannedCase> {
+        self.each_case(PlannedTool::case_on)
+    }
+
+    /// The run's plan: its name for each tool, once (not once per lane).
+    pub fn plan(&self) -> Plan {
+        // The lanes with a case; a tool on each of them is on every lane.
+        let all = self.tools.iter().fold(0, |all, t| all | t.on);
+        let mut plan = Plan {
+            lanes: self.lanes_on(all).collect(),
+            ..Plan::default()
+        };
+        for t in &self.tools {
+            if t.on == all {
+                plan.every.push(Arc::clone(&t.case));
+            } else {
+                for lane in self.lanes_on(t.on) {
+                    plan.only.entry(lane).or_default().push(Arc::clone(&t.case));
+                }
+            }
+        }
+        plan
+    }
+
+    /// The lanes of the bits of `on`, in order.
+    fn lanes_on(&self, on: u64) -> impl Iterator<Item = Lane> + '_ {
+        self.lanes
+            .iter()
+            .enumerate()
+            .filter(move |(j, _)| on & (1 << j) != 0)
+            .map(|(_, lane)| *lane)
+    }
+
+    fn each_case<T>(&self, f: impl Fn(&PlannedTool, Lane) -> T) -> Vec<T> {
+        let mut out = Vec::with_capacity(self.case_count());
+        for (j, lane) in self.lanes.iter().enumerate() {
+            out.extend(
+                self.tools
+                    .iter()
+                    .filter(|t| Self::on(t, 1 << j))
+                    .map(|t| f(t, *lane)),
+            );
+        }
+        out
+    }
+}
+
+/// One tool of a catalog's requests.
+#[derive(Debug, Clone)]
+pub(crate) struct CatalogTool {
+    /// The planned tool (index in [`Inputs::tools`]) it is, when it is
+    /// one: on that tool's lanes its case's outputs are reused.
+    pub(crate) planned: Option<usize>,
+    /// The tool, shaped with the request on a lane where no case of this
+    /// run shapes it (another shard's, a duplicate name); `None` when its
+    /// cases are on every lane (so the tool is dropped with its cases).
+    pub(crate) tool: Option<CorpusTool>,
+}
+
+/// A catalog with tools, as its requests send them.
+#[derive(Debug, Clone)]
+pub(crate) struct PlannedCatalog {
+    pub(crate) id: String,
+    /// In catalog order.
+    pub(crate) tools: Vec<CatalogTool>,
+}
+
+/// Every request comparison of a run: each catalog with tools on each
+/// lane, this shard's share.
+#[derive(Debug, Clone, Default)]
+pub struct RequestPlan {
+    /// Sorted by id, each id once (the first loaded).
+    pub(crate) catalogs: Vec<PlannedCatalog>,
+    /// (lane, index in `catalogs`), sorted by (lane, catalog id).
+    pub(crate) requests: Vec<(Lane, usize)>,
+}
+
+impl RequestPlan {
+    /// How many requests (each compared as every kind).
+    pub fn len(&self) -> usize {
+        self.requests.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.requests.is_empty()
+    }
+}
 
 /// Load corpora and ledgers and build the (sharded) plan, every tool
 /// parsed.
@@ -22,8 +219,9 @@ pub fn prepare(opts: &DiffOptions<'_>) -> Result<Inputs, LoadError> {
 /// [`prepare`], each catalog's tools packed as it loads and stored on disk
 /// ([`CorpusTool::stored`]; packed in memory when no temporary file can be
 /// made): what `run` does, so that memory holds one parsed catalog at a
-/// time while loading and one tool per worker while running ([`execute`]
-/// reads and parses a tool when its cases start).
+/// time while loading and one tool per worker while running
+/// ([`execute`](super::execute) reads and parses a tool when its cases
+/// start).
 pub fn prepare_packed(opts: &DiffOptions<'_>) -> Result<Inputs, LoadError> {
     prepare_with(opts, true)
 }
@@ -40,10 +238,7 @@ fn prepare_with(opts: &DiffOptions<'_>, pack: bool) -> Result<Inputs, LoadError>
     let mut catalogs: Vec<Planned> = Vec::new();
     let mut unusable = BTreeMap::new();
     // Packed tools wait on disk when a temporary file can be made.
-    let spill = pack
-        .then(crate::spill::Spill::new)
-        .flatten()
-        .map(std::sync::Arc::new);
+    let spill = pack.then(crate::spill::Spill::new).flatten().map(Arc::new);
     let keep = |mut c: crate::catalog::Catalog, external: bool| {
         let mut instances = std::mem::take(&mut c.instances).into_iter();
         let tools = std::mem::take(&mut c.tools)
@@ -109,25 +304,19 @@ fn prepare_with(opts: &DiffOptions<'_>, pack: bool) -> Result<Inputs, LoadError>
         own: ids(false),
         external: ids(true),
     };
-    // Each tool is one shared entry for its lanes (and the whole
-    // requests): nothing is copied per lane.
-    let mut cases = Vec::new();
+    let planned = |case: Arc<str>, tool: CorpusTool, external, generated| PlannedTool {
+        case,
+        tool,
+        external,
+        generated,
+        on: 0,
+        home: None,
+    };
+    let mut tools = Vec::new();
     for catalog in &catalogs {
         for (name, tool) in &catalog.tools {
-            let case: std::sync::Arc<str> = format!("{}#{name}", catalog.id).into();
-            for lane in &opts.lanes {
-                cases.push(PlannedCase {
-                    plan: CasePlan {
-                        lane: *lane,
-                        case: std::sync::Arc::clone(&case),
-                    },
-                    lane: *lane,
-                    tool: tool.clone(),
-                    external: catalog.external,
-                    generated: false,
-                    semantic_memo: None,
-                });
-            }
+            let case = format!("{}#{name}", catalog.id).into();
+            tools.push(planned(case, tool.clone(), catalog.external, false));
         }
     }
     if let Some(spec) = &opts.fuzz {
@@ -145,41 +334,36 @@ fn prepare_with(opts: &DiffOptions<'_>, pack: bool) -> Result<Inputs, LoadError>
         }
         for (i, tool) in spec.tools().enumerate() {
             let tool = CorpusTool::parsed(tool, Vec::new());
-            let case: std::sync::Arc<str> = spec.case_id(i).into();
-            for lane in &opts.lanes {
-                cases.push(PlannedCase {
-                    plan: CasePlan {
-                        lane: *lane,
-                        case: std::sync::Arc::clone(&case),
-                    },
-                    lane: *lane,
-                    tool: tool.clone(),
-                    external: false,
-                    generated: true,
-                    semantic_memo: None,
-                });
+            tools.push(planned(spec.case_id(i).into(), tool, false, true));
+        }
+    }
+    // Stable: a case id loaded twice keeps its first tool.
+    tools.sort_by(|a, b| a.case.cmp(&b.case));
+    tools.dedup_by(|a, b| a.case == b.case);
+    let mut lanes = opts.lanes.clone();
+    lanes.sort();
+    lanes.dedup();
+    // The cases in (lane, case) order are lane `j`'s tool `i` at `j × tools
+    // + i`: a shard takes every n-th of them.
+    let count = tools.len();
+    for j in 0..lanes.len() {
+        for (i, t) in tools.iter_mut().enumerate() {
+            if in_shard(opts.shard, j * count + i) {
+                t.on |= 1 << j;
             }
         }
     }
-    cases.sort_by(|a, b| a.plan.cmp(&b.plan));
-    cases.dedup_by(|a, b| a.plan == b.plan);
-    if let Some((k, n)) = opts.shard {
-        cases = cases
-            .into_iter()
-            .enumerate()
-            .filter(|(i, _)| i % n == k - 1)
-            .map(|(_, c)| c)
-            .collect();
-    }
+    tools.retain(|t| t.on != 0);
     let mut ledgers = BTreeMap::new();
     if let Some(dir) = &opts.ledger_dir {
         for lane in &opts.lanes {
             ledgers.insert(*lane, ledger::load_lane(dir, lane.id())?);
         }
     }
-    let requests = plan_requests(&catalogs, &opts.lanes, &cases, opts.shard);
+    let requests = plan_requests(catalogs, &lanes, &mut tools, opts.shard);
     Ok(Inputs {
-        cases,
+        lanes,
+        tools,
         unusable,
         scope,
         ledgers,
@@ -187,60 +371,60 @@ fn prepare_with(opts: &DiffOptions<'_>, pack: bool) -> Result<Inputs, LoadError>
     })
 }
 
+/// Whether item `i` of a sorted list is this shard's (`(k, n)`: the k-th
+/// of n, 1-based).
+fn in_shard(shard: Option<(usize, usize)>, i: usize) -> bool {
+    shard.is_none_or(|(k, n)| i % n == k - 1)
+}
+
 /// Every (lane, catalog with tools) request comparison, in (lane, catalog
-/// id) order, this shard's share; each tool reuses its case when the case is
-/// in `cases` (same tool), else is kept to be shaped with the request.
+/// id) order, this shard's share. A catalog tool that is a planned tool
+/// (same key, same tool) is marked so, and the planned tool gets its
+/// place: its cases' outputs feed the requests on its lanes.
 fn plan_requests(
-    catalogs: &[Planned],
+    catalogs: Vec<Planned>,
     lanes: &[Lane],
-    cases: &[PlannedCase],
+    tools: &mut [PlannedTool],
     shard: Option<(usize, usize)>,
 ) -> RequestPlan {
-    let mut plan = RequestPlan {
-        feeds: vec![None; cases.len()],
-        ..RequestPlan::default()
-    };
-    let mut order: Vec<(Lane, &Planned)> = lanes
-        .iter()
-        .flat_map(|l| {
-            catalogs
-                .iter()
-                .filter(|c| !c.tools.is_empty())
-                .map(move |c| (*l, c))
-        })
+    let mut order: Vec<Planned> = catalogs
+        .into_iter()
+        .filter(|c| !c.tools.is_empty())
         .collect();
     // Stable: a catalog id loaded twice keeps its first catalog.
-    order.sort_by(|a, b| (a.0.id(), &a.1.id).cmp(&(b.0.id(), &b.1.id)));
-    order.dedup_by(|a, b| (a.0, &a.1.id) == (b.0, &b.1.id));
-    for (j, (lane, catalog)) in order.into_iter().enumerate() {
-        let (id, catalog_tools) = (catalog.id.as_str(), &catalog.tools);
-        if shard.is_some_and(|(k, n)| j % n != k - 1) {
-            continue;
-        }
-        let r = plan.requests.len();
-        let mut tools = Vec::with_capacity(catalog_tools.len());
-        for (pos, (name, tool)) in catalog_tools.iter().enumerate() {
-            let key = CasePlan {
-                lane,
-                case: format!("{id}#{name}").into(),
-            };
-            let at = cases
-                .binary_search_by(|c| c.plan.cmp(&key))
+    order.sort_by(|a, b| a.id.cmp(&b.id));
+    order.dedup_by(|a, b| a.id == b.id);
+    let every_lane = u64::MAX >> (64 - lanes.len().max(1));
+    let mut plan = RequestPlan::default();
+    for (c, catalog) in order.into_iter().enumerate() {
+        let mut listed = Vec::with_capacity(catalog.tools.len());
+        for (pos, (name, tool)) in catalog.tools.into_iter().enumerate() {
+            let key = format!("{}#{name}", catalog.id);
+            let at = tools
+                .binary_search_by(|t| (*t.case).cmp(key.as_str()))
                 .ok()
-                .filter(|&at| plan.feeds[at].is_none() && cases[at].tool.same(tool));
-            tools.push(match at {
-                Some(at) => {
-                    plan.feeds[at] = Some((r, pos));
-                    ToolSource::Case(at)
-                }
-                None => ToolSource::Tool(tool.clone()),
+                .filter(|&t| tools[t].home.is_none() && tools[t].tool.same(&tool));
+            if let Some(t) = at {
+                tools[t].home = Some((c, pos));
+            }
+            let fed_everywhere = at.is_some_and(|t| tools[t].on == every_lane);
+            listed.push(CatalogTool {
+                planned: at,
+                tool: (!fed_everywhere).then_some(tool),
             });
         }
-        plan.requests.push(PlannedRequest {
-            lane,
-            catalog: id.to_owned(),
-            tools,
+        plan.catalogs.push(PlannedCatalog {
+            id: catalog.id,
+            tools: listed,
         });
+    }
+    let count = plan.catalogs.len();
+    for (j, lane) in lanes.iter().enumerate() {
+        for c in 0..count {
+            if in_shard(shard, j * count + c) {
+                plan.requests.push((*lane, c));
+            }
+        }
     }
     plan
 }

@@ -101,7 +101,8 @@ fn fuzz_plans_each_generated_tool_on_every_lane_as_generated_cases() {
         jobs: 1,
     };
     let inputs = prepare(&opts).unwrap();
-    let keys: Vec<String> = inputs.cases.iter().map(|c| c.plan.key()).collect();
+    let cases = inputs.cases();
+    let keys: Vec<String> = cases.iter().map(|c| c.plan.key()).collect();
     assert_eq!(
         keys,
         [
@@ -113,12 +114,12 @@ fn fuzz_plans_each_generated_tool_on_every_lane_as_generated_cases() {
             "openai-responses::fuzz/9#2",
         ]
     );
-    assert!(inputs.cases.iter().all(|c| c.generated && !c.external));
+    assert!(cases.iter().all(|c| c.generated && !c.external));
     assert_eq!(
-        *inputs.cases[1].tool.unpack().unwrap().0,
+        *cases[1].tool.unpack().unwrap().0,
         crate::generate::seeded(9, 1)
     );
-    assert_eq!(inputs.scope, RunScope::default());
+    assert_eq!(inputs.scope, crate::ledger::RunScope::default());
 }
 
 #[test]
@@ -704,16 +705,16 @@ fn each_tool_is_dropped_once_its_cases_finish() {
         (prepare_packed(&opts).unwrap(), true),
     ] {
         let tools: BTreeMap<String, Box<dyn Fn() -> bool>> = inputs
-            .cases
+            .tools
             .iter()
-            .map(|c| (c.plan.case.to_string(), alive(&c.tool)))
+            .map(|t| (t.case.to_string(), alive(&t.tool)))
             .collect();
         assert_eq!(tools.len(), 3);
         assert!(
             inputs
-                .cases
+                .tools
                 .iter()
-                .all(|c| matches!(c.tool, CorpusTool::Stored(_)) == packed)
+                .all(|t| matches!(t.tool, CorpusTool::Stored(_)) == packed)
         );
         let mut checked = 0;
         let report = execute(&opts, inputs, &mut |so_far| {
@@ -768,21 +769,23 @@ fn packed_tools_give_the_report_parsed_ones_give() {
     let json = |inputs| serde_json::to_string(&execute(&opts, inputs, &mut |_| {})).unwrap();
     let parsed = prepare(&opts).unwrap();
     let bench: Vec<usize> = parsed
-        .cases
+        .cases()
         .iter()
         .filter(|c| c.plan.case.starts_with("bench#"))
         .map(|c| c.tool.unpack().unwrap().1.len())
         .collect();
     assert_eq!(bench, [2, 3, 2, 3, 2, 3]);
-    assert!(parsed.cases.len() > 100, "{}", parsed.cases.len());
+    assert!(parsed.case_count() > 100, "{}", parsed.case_count());
     let packed = prepare_packed(&opts).unwrap();
     // Every tool waits on disk (a temporary file), and reads back as the
     // tool it was.
-    for (p, c) in packed.cases.iter().zip(&parsed.cases) {
-        assert!(matches!(p.tool, CorpusTool::Stored(_)), "{}", p.plan.case);
+    assert_eq!(packed.tools.len(), parsed.tools.len());
+    for (p, c) in packed.tools.iter().zip(&parsed.tools) {
+        assert_eq!(p.case, c.case);
+        assert!(matches!(p.tool, CorpusTool::Stored(_)), "{}", p.case);
         let (back, known) = p.tool.unpack().unwrap();
         let (tool, known_parsed) = c.tool.unpack().unwrap();
-        assert_eq!((&back, &known), (&tool, &known_parsed), "{}", p.plan.case);
+        assert_eq!((&back, &known), (&tool, &known_parsed), "{}", p.case);
     }
     assert_eq!(json(packed), json(parsed));
 }
@@ -797,12 +800,8 @@ fn a_packed_tool_that_does_not_read_back_errors_its_cases() {
     let opts = chat_and_mistral(dir.path(), &v1, &v1, 1);
     let mut inputs = prepare_packed(&opts).unwrap();
     let broken = CorpusTool::Packed(Arc::from("[{\"name\": 1}, []]"));
-    for c in inputs
-        .cases
-        .iter_mut()
-        .filter(|c| &*c.plan.case == "c#beta")
-    {
-        c.tool = broken.clone();
+    for t in inputs.tools.iter_mut().filter(|t| &*t.case == "c#beta") {
+        t.tool = broken.clone();
     }
     let report = execute(&opts, inputs, &mut |_| {});
     let classes: Vec<(&str, Class)> = report

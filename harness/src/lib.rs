@@ -106,14 +106,16 @@ pub use verdict::Verdict;
 // (`outcome` holds every type of a run's result).
 pub use catalog::CorpusTool;
 pub use differential::{
-    DiffOptions, Inputs, PlannedCase, WirePairs, execute, execute_to, prepare, prepare_packed,
-    run_case,
+    DiffOptions, Inputs, PlannedCase, PlannedTool, RequestPlan, WirePairs, execute, execute_to,
+    prepare, prepare_packed, run_case,
 };
 pub use external::{
     ExternalPipeline, Implementation, LaneInfo, Limits as ExternalLimits, Spec as ExternalSpec,
 };
 pub use generate::FuzzSpec;
-pub use outcome::{CaseCounts, CaseOutcome, CasePlan, Class, OutcomeSink, RunReport, Summary};
+pub use outcome::{
+    CaseCounts, CaseOutcome, CasePlan, Class, OutcomeSink, Plan, RunReport, Summary,
+};
 
 // The comparison: several pipelines side by side over a corpus.
 pub use compare::{

@@ -659,7 +659,7 @@ impl CaseCounts {
 pub struct RunReport {
     pub old: String,
     pub new: String,
-    pub plan: Vec<CasePlan>,
+    pub plan: Plan,
     pub outcomes: Vec<CaseOutcome>,
     /// Every ledger entry of the lanes that ran, with its use count.
     pub ledger_use: Vec<LedgerUse>,
@@ -694,8 +694,6 @@ impl RunReport {
     /// [`finish`](Self::finish) with the outcomes' counts made elsewhere:
     /// a run whose outcomes wait on disk counts each as it finishes.
     pub fn finish_counted(&mut self, lanes: &[Lane], counts: CaseCounts) {
-        self.plan.sort();
-        self.plan.dedup();
         // By (lane id, case): `Lane` orders by id. Stable, by moving the
         // outcomes along a sorted order of their indices: `sort_by` on the
         // outcomes themselves takes a buffer of half of them (60 MB for
@@ -883,6 +881,7 @@ pub(crate) fn keep_chosen_wire_pairs(outcomes: &mut [CaseOutcome], max: usize) {
 /// shard chose up to [`MAX_WIRE_PAIRS`] of its own).
 pub(crate) fn merge_reports(shards: Vec<RunReport>) -> RunReport {
     let mut out = RunReport::default();
+    let mut plans = Vec::with_capacity(shards.len());
     let mut lanes: Vec<Lane> = Vec::new();
     let mut uses: BTreeMap<(String, LedgerTable, usize), LedgerUse> = BTreeMap::new();
     for shard in shards {
@@ -892,7 +891,7 @@ pub(crate) fn merge_reports(shards: Vec<RunReport>) -> RunReport {
         }
         out.fuzz = out.fuzz.or(shard.fuzz);
         lanes.extend(shard.summary.classes.into_keys());
-        out.plan.extend(shard.plan);
+        plans.push(shard.plan);
         out.outcomes.extend(shard.outcomes);
         out.requests.extend(shard.requests);
         out.unusable.extend(shard.unusable);
@@ -909,6 +908,7 @@ pub(crate) fn merge_reports(shards: Vec<RunReport>) -> RunReport {
         }
     }
     out.ledger_use = uses.into_values().collect();
+    out.plan = Plan::of(plans.iter().flat_map(Plan::iter));
     lanes.sort();
     lanes.dedup();
     out.finish(&lanes);
@@ -953,6 +953,10 @@ fn permute<T>(v: &mut [T], mut order: Vec<usize>) {
         }
     }
 }
+
+#[path = "outcome_plan.rs"]
+mod plan;
+pub use plan::Plan;
 
 #[cfg(test)]
 mod tests {

@@ -39,34 +39,6 @@ use crate::pipeline::Pipeline;
 use crate::request::{RequestBody, RequestChange, RequestKind};
 use crate::tool::Tool;
 
-/// Where one tool of a planned request comes from.
-#[derive(Debug, Clone)]
-pub enum ToolSource {
-    /// The planned case (index) whose outputs it reuses.
-    Case(usize),
-    /// A tool no case of this run shapes (another shard's, a duplicate
-    /// name): shaped when the request is compared.
-    Tool(crate::catalog::CorpusTool),
-}
-
-/// One planned request comparison: a catalog on a lane (every kind).
-#[derive(Debug, Clone)]
-pub struct PlannedRequest {
-    pub lane: Lane,
-    pub catalog: String,
-    /// The catalog's tools, in catalog order.
-    pub tools: Vec<ToolSource>,
-}
-
-/// Every request comparison of a run.
-#[derive(Debug, Clone, Default)]
-pub struct RequestPlan {
-    /// Sorted by (lane, catalog id).
-    pub requests: Vec<PlannedRequest>,
-    /// Per planned case: the (request, tool position) its outputs feed.
-    pub feeds: Vec<Option<(usize, usize)>>,
-}
-
 /// A tool's old and new rendered outputs, as compact JSON (bytes only: a
 /// `Value` takes several times the memory).
 #[derive(Debug, Clone)]

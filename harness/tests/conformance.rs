@@ -41,21 +41,23 @@ fn main() {
         shard: None,
         jobs: 1,
     };
-    let inputs = Arc::new(wireshape::prepare(&opts).expect("corpus and ledger load"));
+    let inputs = wireshape::prepare(&opts).expect("corpus and ledger load");
+    let cases: Arc<[wireshape::PlannedCase]> = inputs.cases().into();
+    let ledgers = Arc::new(inputs.ledgers);
     let pipelines = Arc::new((old.clone(), new.clone()));
-    let mut trials = Vec::with_capacity(inputs.cases.len());
-    for i in 0..inputs.cases.len() {
-        let c = &inputs.cases[i];
+    let mut trials = Vec::with_capacity(cases.len());
+    for i in 0..cases.len() {
+        let c = &cases[i];
         let name = format!("{}::{}", c.plan.lane, c.plan.case.replacen('#', "::", 1));
-        let (inputs, pipelines) = (Arc::clone(&inputs), Arc::clone(&pipelines));
+        let (cases, ledgers, pipelines) = (
+            Arc::clone(&cases),
+            Arc::clone(&ledgers),
+            Arc::clone(&pipelines),
+        );
         trials.push(Trial::test(name, move || {
-            let case = &inputs.cases[i];
-            let (outcome, _) = wireshape::run_case(
-                &pipelines.0,
-                &pipelines.1,
-                case,
-                inputs.ledgers.get(&case.lane),
-            );
+            let case = &cases[i];
+            let (outcome, _) =
+                wireshape::run_case(&pipelines.0, &pipelines.1, case, ledgers.get(&case.lane));
             if !outcome.is_failure() {
                 return Ok(());
             }

@@ -168,15 +168,8 @@ pub(super) fn diff_run(
     p.corpus.check_ledger()?;
     let opts = p.diff_options(fuzz);
     let inputs = crate::prepare_packed(&opts)?;
-    let mut writer = crate::report::ReportWriter::create(
-        &out.output,
-        &inputs
-            .cases
-            .iter()
-            .map(|c| c.plan.clone())
-            .collect::<Vec<_>>(),
-    )?;
-    let total = inputs.cases.len();
+    let mut writer = crate::report::ReportWriter::create(&out.output, &inputs.plan())?;
+    let total = inputs.case_count();
     let mut sink = RunSink {
         spilled: crate::report::Spilled::new(&opts.old.id(), &opts.new.id()),
         progress: console::Progress::new(total, !out.quiet),

@@ -10,7 +10,7 @@ use std::sync::Arc;
 
 use serde::Deserialize;
 
-use crate::differential::{self, DiffOptions, Inputs, PlannedCase};
+use crate::differential::{self, DiffOptions, PlannedCase};
 use crate::error::LoadError;
 use crate::lane::Lane;
 use crate::ledger::LaneLedger;
@@ -73,7 +73,10 @@ pub(crate) enum EquivalentOn {
 /// judges a mutant owns one).
 #[derive(Clone)]
 pub(crate) struct MutantEvidence {
-    pub(super) inputs: Arc<Inputs>,
+    /// The corpus's cases (each with its semantic memo: every case is
+    /// judged once per mutant) and the lanes' ledgers.
+    pub(super) cases: Arc<[PlannedCase]>,
+    pub(super) ledgers: Arc<BTreeMap<Lane, LaneLedger>>,
     pub(super) recordings: Arc<[Recording]>,
     pub(super) gaps: Arc<[KnownGap]>,
     pub(super) examples: Arc<BTreeMap<String, Vec<PassExample>>>,
@@ -88,7 +91,7 @@ pub(crate) fn load_evidence(
 ) -> Result<MutantEvidence, LoadError> {
     let v0 = Profile::V0.with_config(opts.config.clone());
     let v1 = Profile::V1.with_config(opts.config.clone());
-    let mut inputs = differential::prepare(&DiffOptions {
+    let inputs = differential::prepare(&DiffOptions {
         old: &v0,
         new: &v1,
         lanes: lanes.to_vec(),
@@ -100,7 +103,8 @@ pub(crate) fn load_evidence(
         jobs: 1,
     })?;
     // Every case is judged once per mutant: its semantic side is memoised.
-    for case in &mut inputs.cases {
+    let mut cases = inputs.cases();
+    for case in &mut cases {
         case.semantic_memo = Some(crate::semantic::Memo::default());
     }
     let recordings = if opts.recordings_dir.is_dir() {
@@ -124,7 +128,8 @@ pub(crate) fn load_evidence(
         }
     };
     Ok(MutantEvidence {
-        inputs: Arc::new(inputs),
+        cases: cases.into(),
+        ledgers: Arc::new(inputs.ledgers),
         recordings: recordings.into(),
         gaps: gaps.into(),
         examples: Arc::new(load_examples(
@@ -308,8 +313,7 @@ fn output_bytes(shaped: &crate::pipeline::Shaped) -> String {
 
 impl MutantEvidence {
     fn lane_cases(&self, lane: Lane) -> impl Iterator<Item = (usize, &PlannedCase)> {
-        self.inputs
-            .cases
+        self.cases
             .iter()
             .enumerate()
             .filter(move |(_, c)| c.lane == lane)
@@ -350,7 +354,7 @@ impl MutantEvidence {
         let cases: Vec<(usize, CaseVerdict)> = self
             .lane_cases(lane)
             .map(|(i, c)| {
-                let v = CaseVerdict::of(&v0, &v1, c, self.inputs.ledgers.get(&lane));
+                let v = CaseVerdict::of(&v0, &v1, c, self.ledgers.get(&lane));
                 if let Some(why) = v.failure() {
                     problems.push(format!("{} {}: {why}", lane.id(), c.plan.case));
                 }
@@ -403,7 +407,7 @@ impl MutantEvidence {
     pub(super) fn witness(&self, base: &LaneBaseline, m: &Mutant) -> Option<String> {
         let lane = m.info.lane;
         base.outputs.iter().find_map(|(i, want)| {
-            let case = &self.inputs.cases[*i];
+            let case = &self.cases[*i];
             let (tool, _) = case.tool.unpack().ok()?;
             (output_bytes(&m.pipeline.shape(lane, &tool)) != *want)
                 .then(|| case.plan.case.to_string())

@@ -252,8 +252,8 @@ pub(super) fn judge(
             exhausted = true;
             break;
         }
-        let case = &ev.inputs.cases[*i];
-        let got = CaseVerdict::of(&v0, mutant, case, ev.inputs.ledgers.get(&lane));
+        let case = &ev.cases[*i];
+        let got = CaseVerdict::of(&v0, mutant, case, ev.ledgers.get(&lane));
         for (check, detail) in got.differences(want) {
             noticed.note(check, || format!("{}: {detail}", case.plan.case));
         }

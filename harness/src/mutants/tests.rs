@@ -16,7 +16,7 @@ use super::plan::MutantKind;
 use super::summary::{PassCounts, percent};
 use super::writer::list;
 use super::*;
-use crate::differential::{Inputs, PlannedCase};
+use crate::differential::PlannedCase;
 use crate::lane::Lane;
 use crate::pipeline::{PipelineConfig, Profile};
 use crate::tool::Tool;
@@ -64,30 +64,25 @@ fn strict_evidence() -> MutantEvidence {
     };
     let string = serde_json::json!({"type": "string"});
     MutantEvidence {
-        inputs: Arc::new(Inputs {
-            cases: vec![
-                // Both passes act, and the largest input: a witness too.
-                case(
-                    "big",
-                    serde_json::json!({"type": "object", "description": "a long description",
+        cases: Arc::from(vec![
+            // Both passes act, and the largest input: a witness too.
+            case(
+                "big",
+                serde_json::json!({"type": "object", "description": "a long description",
                         "properties": {"a": string, "b": string}}),
-                ),
-                // The smallest input: already closed and required, so
-                // the order of the two passes changes nothing here.
-                case(
-                    "plain",
-                    serde_json::json!({"type": "object", "additionalProperties": false}),
-                ),
-                case(
-                    "small",
-                    serde_json::json!({"type": "object", "properties": {"a": string}}),
-                ),
-            ],
-            unusable: BTreeMap::new(),
-            scope: crate::ledger::RunScope::default(),
-            ledgers: BTreeMap::new(),
-            requests: crate::prefix::RequestPlan::default(),
-        }),
+            ),
+            // The smallest input: already closed and required, so
+            // the order of the two passes changes nothing here.
+            case(
+                "plain",
+                serde_json::json!({"type": "object", "additionalProperties": false}),
+            ),
+            case(
+                "small",
+                serde_json::json!({"type": "object", "properties": {"a": string}}),
+            ),
+        ]),
+        ledgers: Arc::new(BTreeMap::new()),
         recordings: Arc::from(Vec::new()),
         gaps: Arc::from(Vec::new()),
         examples: Arc::default(),
@@ -400,13 +395,8 @@ fn an_exhausted_budget_keeps_what_the_examples_caught() {
     };
     example.expect = Some(run_example(Some(pass.as_ref()), &example));
     let ev = MutantEvidence {
-        inputs: Arc::new(Inputs {
-            cases: Vec::new(),
-            unusable: BTreeMap::new(),
-            scope: crate::ledger::RunScope::default(),
-            ledgers: BTreeMap::new(),
-            requests: crate::prefix::RequestPlan::default(),
-        }),
+        cases: Arc::from(Vec::new()),
+        ledgers: Arc::new(BTreeMap::new()),
         recordings: Arc::from(Vec::new()),
         gaps: Arc::from(Vec::new()),
         examples: Arc::new(

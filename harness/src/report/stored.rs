@@ -20,7 +20,7 @@ use serde::{Deserialize, Serialize};
 use crate::degradation::Degradation;
 use crate::lane::Lane;
 use crate::outcome::{
-    CaseOutcome, CasePlan, Class, LedgerMatch, PinBreak, Sha256Sum, Side, Violation,
+    CaseOutcome, CasePlan, Class, LedgerMatch, PinBreak, Plan, Sha256Sum, Side, Violation,
 };
 use crate::pipeline::OutcomeKind;
 use crate::semantic::Semantics;
@@ -133,62 +133,22 @@ pub(super) fn indices<T: Ord, U: std::borrow::Borrow<T>>(
         .collect()
 }
 
-/// The plan as written: the lanes, the cases planned on every lane, and
-/// per lane the cases planned on it but not on every lane (a sharded run's
-/// plan, a fuzz case on some lanes), so a plan that is lanes × cases names
-/// each case once.
-pub(super) struct PlanOut<'a> {
-    pub(super) lanes: Vec<Lane>,
-    pub(super) every: Vec<&'a str>,
-    pub(super) only: BTreeMap<Lane, Vec<&'a str>>,
-}
-
-impl<'a> PlanOut<'a> {
-    /// `plan` sorted and deduplicated.
-    pub(super) fn new(plan: &[&'a CasePlan]) -> Self {
-        let mut lanes: Vec<Lane> = plan.iter().map(|p| p.lane).collect();
-        lanes.sort();
-        lanes.dedup();
-        let mut on: BTreeMap<&str, usize> = BTreeMap::new();
-        for p in plan {
-            *on.entry(&p.case).or_default() += 1;
-        }
-        let every: Vec<&str> = on
-            .iter()
-            .filter(|(_, n)| **n == lanes.len())
-            .map(|(c, _)| *c)
-            .collect();
-        let mut only: BTreeMap<Lane, Vec<&str>> = BTreeMap::new();
-        for p in plan.iter().filter(|p| on[&*p.case] != lanes.len()) {
-            only.entry(p.lane).or_default().push(&p.case);
-        }
-        Self { lanes, every, only }
-    }
-}
-
-/// The plan as read back, sorted.
-pub(super) fn plan_in(
-    lanes: &[Lane],
-    every: &[String],
-    only: BTreeMap<Lane, Vec<String>>,
-) -> Vec<CasePlan> {
-    let mut plan: Vec<CasePlan> = lanes
-        .iter()
-        .flat_map(|&lane| {
-            every.iter().map(move |case| CasePlan {
-                lane,
-                case: case.as_str().into(),
-            })
+/// The plan as read back (`cases.json`'s lanes, cases on every lane, and
+/// each lane's own).
+pub(super) fn plan_in(lanes: &[Lane], every: &[String], only: BTreeMap<Lane, Vec<String>>) -> Plan {
+    let every = lanes.iter().flat_map(|&lane| {
+        every.iter().map(move |case| CasePlan {
+            lane,
+            case: case.as_str().into(),
         })
-        .chain(only.into_iter().flat_map(|(lane, cases)| {
-            cases.into_iter().map(move |case| CasePlan {
-                lane,
-                case: case.into(),
-            })
-        }))
-        .collect();
-    plan.sort();
-    plan
+    });
+    let only = only.into_iter().flat_map(|(lane, cases)| {
+        cases.into_iter().map(move |case| CasePlan {
+            lane,
+            case: case.into(),
+        })
+    });
+    Plan::of(every.chain(only))
 }
 
 /// The tables an outcome's indices point into.

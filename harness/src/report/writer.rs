@@ -17,7 +17,7 @@ use super::stored::{self, OutcomeOut};
 use super::view::{View, sorted_refs};
 use super::{data, html, jsonl, junit, markdown};
 use crate::lane::Lane;
-use crate::outcome::{CaseOutcome, CasePlan, Class, RunMeta, RunReport};
+use crate::outcome::{CaseOutcome, Class, Plan, RunMeta, RunReport};
 use crate::outdir::{OutputDir, ReportKind, Rotate};
 
 /// Writes one report directory atomically (an [`OutputDir`] of
@@ -43,7 +43,7 @@ impl ReportWriter {
     ///
     /// `old` and `new` in this early `cases.json` are empty; `finish` rewrites
     /// it from the final report.
-    pub(crate) fn create(dir: &Path, plan: &[CasePlan]) -> Result<Self, ReportError> {
+    pub(crate) fn create(dir: &Path, plan: &Plan) -> Result<Self, ReportError> {
         let out = OutputDir::create(dir, ReportKind::RUN, Rotate::ToPrevious)?;
         let writer = Self {
             tmp: out.tmp().to_owned(),
@@ -160,8 +160,7 @@ impl ReportWriter {
 
     /// `cases.json`: the lanes, the cases planned on every lane (one a
     /// line) and, per lane, the cases planned on some lanes only.
-    fn write_cases(&self, old: &str, new: &str, plan: &[CasePlan]) -> Result<(), ReportError> {
-        let plan = stored::PlanOut::new(&sorted_plan(plan));
+    fn write_cases(&self, old: &str, new: &str, plan: &Plan) -> Result<(), ReportError> {
         let members = [
             member("format", &stored::FORMAT),
             member("old", &old),
@@ -256,12 +255,6 @@ type Member<'m> = (
 
 fn member<'m, T: Serialize + ?Sized>(name: &'static str, value: &'m T) -> Member<'m> {
     (name, Box::new(move |w| serde_json::to_writer(w, value)))
-}
-
-fn sorted_plan(plan: &[CasePlan]) -> Vec<&CasePlan> {
-    let mut v = sorted_refs(plan);
-    v.dedup();
-    v
 }
 
 /// `outcomes.json`, written as the lanes come: its members, then each

@@ -298,7 +298,8 @@ fn progress_writes_partial_outcomes_json_into_the_temp_dir_only() {
 #[test]
 fn dropping_a_writer_without_finish_removes_its_temp_dir() {
     let tmp = tempfile::tempdir().unwrap();
-    let writer = ReportWriter::create(&tmp.path().join("latest"), &[]).unwrap();
+    let writer =
+        ReportWriter::create(&tmp.path().join("latest"), &crate::outcome::Plan::default()).unwrap();
     assert_eq!(
         names(tmp.path()),
         [
