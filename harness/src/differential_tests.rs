@@ -85,6 +85,68 @@ fn unused(report: &RunReport) -> Vec<String> {
         .collect()
 }
 
+/// A shard plans every n-th case of the whole run's sorted plan, from the
+/// k-th; its plan (`cases.json`'s) is exactly its cases, and the shards'
+/// plans unite to the whole run's (a name its catalog repeats is a case
+/// of its own, `b~2`; a lane given twice runs once).
+#[test]
+fn a_shard_plans_every_nth_case_of_the_sorted_plan() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("c.json"), ABC).unwrap();
+    let twice = r#"{"tools":[{"name":"b","input_schema":{"type":"object"}},
+        {"name":"a","input_schema":{"type":"object"}},
+        {"name":"b","input_schema":{"type":"object","properties":{"x":{"type":"string"}}}}]}"#;
+    std::fs::write(dir.path().join("d.json"), twice).unwrap();
+    let v1 = v1();
+    let plan_of = |shard| {
+        let opts = DiffOptions {
+            old: &v1,
+            new: &v1,
+            lanes: vec![Lane::Mistral, Lane::OpenaiChat, Lane::Mistral, Lane::Groq],
+            own_corpus: vec![dir.path().to_owned()],
+            external_corpus: Vec::new(),
+            ledger_dir: None,
+            fuzz: Some(FuzzSpec { count: 2, seed: 3 }),
+            shard,
+            jobs: 1,
+        };
+        let inputs = prepare(&opts).unwrap();
+        let keys: Vec<String> = inputs.cases().iter().map(|c| c.plan.key()).collect();
+        let plan = inputs.plan();
+        assert_eq!(
+            plan,
+            crate::outcome::Plan::of(inputs.cases().into_iter().map(|c| c.plan))
+        );
+        assert_eq!((inputs.case_count(), plan.len()), (keys.len(), keys.len()));
+        (keys, plan)
+    };
+    let (all, whole) = plan_of(None);
+    // 3 + 3 + 2 tools on 3 lanes, sorted by lane, then case.
+    assert_eq!(all.len(), 24, "{all:?}");
+    assert_eq!(
+        all[..8],
+        [
+            "groq::c#alpha",
+            "groq::c#beta",
+            "groq::c#gamma",
+            "groq::d#a",
+            "groq::d#b",
+            "groq::d#b~2",
+            "groq::fuzz/3#0",
+            "groq::fuzz/3#1",
+        ]
+    );
+    assert_eq!(all[8], "mistral::c#alpha");
+    let mut united = Vec::new();
+    for k in 1..=4 {
+        let (keys, plan) = plan_of(Some((k, 4)));
+        let want: Vec<String> = all.iter().skip(k - 1).step_by(4).cloned().collect();
+        assert_eq!(keys, want, "shard {k}/4");
+        united.extend(plan.iter());
+    }
+    assert_eq!(crate::outcome::Plan::of(united), whole);
+}
+
 #[test]
 fn fuzz_plans_each_generated_tool_on_every_lane_as_generated_cases() {
     let dir = tempfile::tempdir().unwrap();
