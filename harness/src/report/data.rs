@@ -16,7 +16,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
 use std::io::{self, Write as _};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
@@ -65,18 +65,15 @@ impl<'d> LaneFiles<'d> {
         Self { dir, made: false }
     }
 
-    /// `data/<lane>.js` of `lane`'s listed cases among `cases` (sorted by
-    /// case), when there is one.
-    pub(super) fn write(
+    /// Start `data/<lane>.js` with its tables, `ledger` and `tags` (those
+    /// of the lane's listed cases, sorted, each once); its rows and details
+    /// follow as the lane's cases come ([`LaneFile::add`]).
+    pub(super) fn open<'t>(
         &mut self,
         lane: Lane,
-        cases: &[&CaseOutcome],
-        detailed: &BTreeSet<(Lane, String)>,
-    ) -> Result<(), ReportError> {
-        let cases: Vec<&CaseOutcome> = cases.iter().copied().filter(|o| listed(o)).collect();
-        if cases.is_empty() {
-            return Ok(());
-        }
+        ledger: Vec<&'t LedgerMatch>,
+        tags: Vec<&'t str>,
+    ) -> Result<LaneFile<'t>, ReportError> {
         if !self.made {
             let data = self.dir.join(DATA_DIR);
             fs::create_dir(&data).map_err(io_error(&data, "create directory"))?;
@@ -84,47 +81,82 @@ impl<'d> LaneFiles<'d> {
         }
         let path = self.dir.join(lane_file(lane.id()));
         let file = fs::File::create(&path).map_err(io_error(&path, "write"))?;
-        let mut w = io::BufWriter::new(file);
-        write_lane(&mut w, lane, &cases, detailed)
-            .and_then(|()| w.flush())
-            .map_err(io_error(&path, "write"))
+        let mut file = LaneFile {
+            w: io::BufWriter::new(file),
+            path,
+            lane,
+            ledger,
+            tags,
+            rows: 0,
+            details: Vec::new(),
+        };
+        let head = |f: &mut LaneFile<'t>| -> io::Result<()> {
+            let w = &mut f.w;
+            w.write_all(OPEN.as_bytes())?;
+            w.write_all(b"{\"lane\": ")?;
+            serde_json::to_writer(&mut *w, lane.id())?;
+            w.write_all(b",\n\"ledger\": ")?;
+            serde_json::to_writer(&mut *w, &f.ledger)?;
+            w.write_all(b",\n\"tags\": ")?;
+            serde_json::to_writer(&mut *w, &f.tags)?;
+            w.write_all(b",\n\"cases\": [")
+        };
+        head(&mut file).map_err(io_error(&file.path, "write"))?;
+        Ok(file)
     }
 }
 
-fn write_lane(
-    w: &mut impl io::Write,
+/// One lane's `data/<lane>.js` being written: its rows go out as the
+/// cases come, its details (few) wait until the rows are done.
+pub(super) struct LaneFile<'t> {
+    path: PathBuf,
+    w: io::BufWriter<fs::File>,
     lane: Lane,
-    cases: &[&CaseOutcome],
-    detailed: &BTreeSet<(Lane, String)>,
-) -> io::Result<()> {
-    let ledger = stored::ledger_table(cases);
-    let tags = stored::tag_table(cases);
-    w.write_all(OPEN.as_bytes())?;
-    w.write_all(b"{\"lane\": ")?;
-    serde_json::to_writer(&mut *w, lane.id())?;
-    w.write_all(b",\n\"ledger\": ")?;
-    serde_json::to_writer(&mut *w, &ledger)?;
-    w.write_all(b",\n\"tags\": ")?;
-    serde_json::to_writer(&mut *w, &tags)?;
-    w.write_all(b",\n\"cases\": [")?;
-    for (i, o) in cases.iter().enumerate() {
-        w.write_all(if i == 0 { b"\n" } else { b",\n" })?;
-        serde_json::to_writer(&mut *w, &Row::new(o, &ledger, &tags))?;
+    ledger: Vec<&'t LedgerMatch>,
+    tags: Vec<&'t str>,
+    rows: usize,
+    /// The details so far, as written.
+    details: Vec<u8>,
+}
+
+impl LaneFile<'_> {
+    /// The rows (and details) of the listed ones among the lane's next
+    /// `cases` (sorted by case).
+    pub(super) fn add(
+        &mut self,
+        cases: &[&CaseOutcome],
+        detailed: &BTreeSet<(Lane, String)>,
+    ) -> Result<(), ReportError> {
+        let mut go = || -> io::Result<()> {
+            for o in cases.iter().filter(|o| listed(o)) {
+                self.w
+                    .write_all(if self.rows == 0 { b"\n" } else { b",\n" })?;
+                self.rows += 1;
+                serde_json::to_writer(&mut self.w, &Row::new(o, &self.ledger, &self.tags))?;
+                if !detailed.contains(&(self.lane, o.case.clone())) {
+                    continue;
+                }
+                let d = &mut self.details;
+                d.extend_from_slice(if d.is_empty() { b"\n" } else { b",\n" });
+                serde_json::to_writer(&mut *d, &o.case)?;
+                d.extend_from_slice(b": ");
+                serde_json::to_writer(&mut *d, &Detail::new(o))?;
+            }
+            Ok(())
+        };
+        go().map_err(io_error(&self.path, "write"))
     }
-    w.write_all(b"\n],\n\"details\": {")?;
-    let mut first = true;
-    for o in cases {
-        if !detailed.contains(&(lane, o.case.clone())) {
-            continue;
-        }
-        w.write_all(if first { b"\n" } else { b",\n" })?;
-        first = false;
-        serde_json::to_writer(&mut *w, &o.case)?;
-        w.write_all(b": ")?;
-        serde_json::to_writer(&mut *w, &Detail::new(o))?;
+
+    pub(super) fn close(mut self) -> Result<(), ReportError> {
+        let mut go = || -> io::Result<()> {
+            self.w.write_all(b"\n],\n\"details\": {")?;
+            self.w.write_all(&self.details)?;
+            self.w.write_all(b"\n}}")?;
+            self.w.write_all(CLOSE.as_bytes())?;
+            self.w.flush()
+        };
+        go().map_err(io_error(&self.path, "write"))
     }
-    w.write_all(b"\n}}")?;
-    w.write_all(CLOSE.as_bytes())
 }
 
 /// One listed case: what the table shows and filters on.

@@ -159,23 +159,33 @@ fn inside(xml: &[u8]) -> std::ops::Range<usize> {
 
 /// Every suite: one per lane, then the whole requests and the unused
 /// ledger entries when there are any. The lanes' suites are made all at
-/// once: the report's writer makes each with [`lane_suite`] as it reads
+/// once: the report's writer fills each with [`add_cases`] as it reads
 /// the lane.
 #[cfg(test)]
 pub(super) fn suites(view: &View<'_>) -> Vec<TestSuite> {
     let mut suites = Vec::new();
     // Reading the report's own outcomes cannot fail.
-    let _ = view.each_lane(&mut |lane, outcomes| {
-        suites.push(lane_suite(lane, outcomes));
+    let mut suite = None;
+    let _ = view.each_lane(&mut |lane, outcomes, part| {
+        let s = suite.get_or_insert_with(|| lane_suite(lane));
+        add_cases(s, outcomes);
+        if part.last {
+            suites.extend(suite.take());
+        }
         Ok(())
     });
     suites.extend(other_suites(view));
     suites
 }
 
-/// One lane's suite, a test case per case (`outcomes` sorted by case).
-pub(super) fn lane_suite(lane: Lane, outcomes: &[&CaseOutcome]) -> TestSuite {
-    let mut suite = TestSuite::new(lane.id());
+/// The suite of `lane`'s cases, empty: [`add_cases`] fills it.
+pub(super) fn lane_suite(lane: Lane) -> TestSuite {
+    TestSuite::new(lane.id())
+}
+
+/// A test case per case of `outcomes` (sorted by case) in `suite`, the
+/// suite of their lane ([`lane_suite`]).
+pub(super) fn add_cases(suite: &mut TestSuite, outcomes: &[&CaseOutcome]) {
     for o in outcomes {
         let status = if o.is_failure() {
             let (message, body, kind) = junit_failure(o);
@@ -185,7 +195,6 @@ pub(super) fn lane_suite(lane: Lane, outcomes: &[&CaseOutcome]) -> TestSuite {
         };
         suite.add_test_case(case(o.lane.id(), &o.case, status));
     }
-    suite
 }
 
 /// The suites after the lanes': the whole requests and the unused ledger

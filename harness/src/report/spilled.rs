@@ -10,7 +10,7 @@
 //! stay in memory when no such file can be made. What every renderer
 //! counts is counted as the outcomes arrive ([`Tally`]).
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::io;
 use std::sync::Arc;
 
@@ -24,6 +24,8 @@ use crate::spill::Spill;
 
 /// Bytes of stored lines a lane gathers before they go to disk.
 const BLOCK: usize = 1 << 20;
+/// Outcomes read back and handed to the report at a time.
+const CHUNK: usize = 4096;
 
 /// A run's outcomes, on disk by lane (see the module).
 pub(crate) struct Spilled {
@@ -49,14 +51,39 @@ pub(crate) struct Spilled {
     count: usize,
     /// Bytes a lane's open block takes before it goes to disk.
     block: usize,
+    /// Outcomes [`each_chunk`](Self::each_chunk) hands over at a time.
+    chunk: usize,
 }
 
 /// One lane's stored lines: full blocks (on disk, or in memory when the
-/// disk refused them) and the block being filled.
+/// disk refused them) and the block being filled; and the tags and ledger
+/// entries of its listed cases (the lane file's tables), as indices.
 #[derive(Default)]
 struct Blocks {
     full: Vec<Block>,
     open: Vec<u8>,
+    listed_tags: BTreeSet<usize>,
+    listed_ledger: BTreeSet<usize>,
+}
+
+/// What [`Spilled::each_chunk`] calls with each chunk of a lane's
+/// outcomes, and whether it is the lane's last.
+pub(super) type ChunkFn<'f> = dyn FnMut(&[&CaseOutcome], bool) -> Result<(), ReportError> + 'f;
+
+/// Where one stored line is: its case, its block (`full`'s index, or
+/// `full.len()` for the open block) and its bytes within the block.
+struct Line {
+    case: String,
+    block: usize,
+    at: usize,
+    len: usize,
+}
+
+/// Only the case of a stored line.
+#[derive(serde::Deserialize)]
+struct CaseOf<'a> {
+    #[serde(borrow)]
+    case: std::borrow::Cow<'a, str>,
 }
 
 enum Block {
@@ -71,12 +98,12 @@ impl Spilled {
     /// Outcomes of the pipelines named `old` and `new`, on an unnamed
     /// temporary file (in memory when none can be made).
     pub(crate) fn new(old: &str, new: &str) -> Self {
-        Self::with_blocks(old, new, BLOCK)
+        Self::with_blocks(old, new, BLOCK, CHUNK)
     }
 
     /// [`new`](Self::new), each lane's lines going to disk in blocks of
-    /// about `block` bytes.
-    pub(crate) fn with_blocks(old: &str, new: &str, block: usize) -> Self {
+    /// about `block` bytes, and read back `chunk` outcomes at a time.
+    pub(crate) fn with_blocks(old: &str, new: &str, block: usize, chunk: usize) -> Self {
         Self {
             old: old.to_owned(),
             new: new.to_owned(),
@@ -93,6 +120,7 @@ impl Spilled {
             pairs: BTreeMap::new(),
             count: 0,
             block,
+            chunk: chunk.max(1),
         }
     }
 
@@ -188,33 +216,108 @@ impl Spilled {
     }
 
     /// `lane`'s outcomes so far, sorted by case (equal cases in the order
-    /// they were put), each with its wire pair.
-    pub(super) fn lane(&self, lane: Lane) -> Result<Vec<CaseOutcome>, ReportError> {
+    /// they were put), each with its wire pair, handed to `f` a chunk at a
+    /// time (with whether it is the lane's last): the lane's stored lines are indexed by case (the
+    /// case of each line read, the rest skipped), the index sorted, and
+    /// the lines read in that order (they came nearly sorted: each block
+    /// is read about once).
+    pub(super) fn each_chunk(&self, lane: Lane, f: &mut ChunkFn<'_>) -> Result<(), ReportError> {
+        let chunk = self.chunk;
+        let failed =
+            |e: io::Error| ReportError::Spill(format!("lane {lane}'s outcomes read back: {e}"));
+        let Some(blocks) = self.lanes.get(&lane) else {
+            return Ok(());
+        };
+        let mut lines = Vec::new();
+        let mut block = 0;
+        self.each_block(lane, &mut |bytes| {
+            let mut at = 0;
+            for line in bytes.split(|&b| b == b'\n') {
+                if !line.is_empty() {
+                    let case = serde_json::from_slice::<CaseOf<'_>>(line)
+                        .map_err(io::Error::other)?
+                        .case
+                        .into_owned();
+                    lines.push(Line {
+                        case,
+                        block,
+                        at,
+                        len: line.len(),
+                    });
+                }
+                at += line.len() + 1;
+            }
+            block += 1;
+            Ok(())
+        })
+        .map_err(failed)?;
+        lines.sort_by(|a, b| a.case.cmp(&b.case));
         let tables = TablesIn {
             ledger: &self.ledger,
             tags: &self.tags,
             semantics: &self.semantics,
         };
-        let mut outcomes = Vec::new();
-        self.each_block(lane, &mut |bytes| {
-            for line in bytes.split(|&b| b == b'\n').filter(|l| !l.is_empty()) {
-                let back = serde_json::from_slice::<OutcomeIn>(line)
-                    .map_err(|e| e.to_string())
-                    .and_then(|o| o.into_outcome(lane, &self.old, &self.new, &tables))
-                    .map_err(io::Error::other)?;
-                outcomes.push(back);
+        // The last two blocks read from disk.
+        let mut read: Vec<(usize, Vec<u8>)> = Vec::with_capacity(2);
+        let mut outcomes = Vec::with_capacity(chunk.min(lines.len()));
+        for (i, line) in lines.iter().enumerate() {
+            let bytes: &[u8] = match blocks.full.get(line.block) {
+                None => &blocks.open,
+                Some(Block::Memory(bytes)) => bytes,
+                Some(Block::Disk { at, len }) => {
+                    if !read.iter().any(|(b, _)| *b == line.block) {
+                        let spill = self.spill.as_ref().ok_or_else(|| {
+                            failed(io::Error::other("a block on disk with no file"))
+                        })?;
+                        if read.len() == 2 {
+                            read.remove(0);
+                        }
+                        read.push((line.block, spill.get(*at, *len).map_err(failed)?));
+                    }
+                    read.iter()
+                        .find(|(b, _)| *b == line.block)
+                        .map_or(&[][..], |(_, bytes)| bytes)
+                }
+            };
+            let text = bytes.get(line.at..line.at + line.len).unwrap_or_default();
+            let mut back = serde_json::from_slice::<OutcomeIn>(text)
+                .map_err(|e| e.to_string())
+                .and_then(|o| o.into_outcome(lane, &self.old, &self.new, &tables))
+                .map_err(|e| failed(io::Error::other(e)))?;
+            if let Some(pair) = self.pairs.get(&(lane, back.case.clone())) {
+                back.wire = Some(Box::new(pair.clone()));
             }
-            Ok(())
-        })
-        .map_err(|e| ReportError::Spill(format!("lane {lane}'s outcomes read back: {e}")))?;
-        outcomes.sort_by(|a, b| a.case.cmp(&b.case));
-        let pairs = self.pairs.range((lane, String::new())..);
-        for ((_, case), pair) in pairs.take_while(|((l, _), _)| *l == lane) {
-            if let Ok(at) = outcomes.binary_search_by(|o| o.case.as_str().cmp(case)) {
-                outcomes[at].wire = Some(Box::new(pair.clone()));
+            outcomes.push(back);
+            let last = i + 1 == lines.len();
+            if outcomes.len() == chunk || last {
+                f(&outcomes.iter().collect::<Vec<_>>(), last)?;
+                outcomes.clear();
             }
         }
-        Ok(outcomes)
+        Ok(())
+    }
+
+    /// The ledger entries and tags of `lane`'s listed cases (divergent or
+    /// failing), each sorted and once: the lane file's tables.
+    pub(super) fn listed_tables(&self, lane: Lane) -> (Vec<&LedgerMatch>, Vec<&str>) {
+        let Some(blocks) = self.lanes.get(&lane) else {
+            return (Vec::new(), Vec::new());
+        };
+        let mut ledger: Vec<&LedgerMatch> = blocks
+            .listed_ledger
+            .iter()
+            .filter_map(|&i| self.ledger.get(i).map(|m| &**m))
+            .collect();
+        ledger.sort();
+        ledger.dedup();
+        let mut tags: Vec<&str> = blocks
+            .listed_tags
+            .iter()
+            .filter_map(|&i| self.tags.get(i).map(String::as_str))
+            .collect();
+        tags.sort_unstable();
+        tags.dedup();
+        (ledger, tags)
     }
 
     fn tag(&mut self, tag: &str) -> usize {
@@ -257,16 +360,20 @@ impl Spilled {
     }
 
     fn store(&mut self, outcome: &CaseOutcome) -> io::Result<()> {
-        let tags = outcome.tags.iter().map(|t| self.tag(t)).collect();
-        let ledger = outcome
+        let tags: Vec<usize> = outcome.tags.iter().map(|t| self.tag(t)).collect();
+        let ledger: Vec<usize> = outcome
             .ledger
             .iter()
             .map(|m| self.ledger_match(m))
             .collect();
         let semantic = [&outcome.old, &outcome.new]
             .map(|side| side.semantic.as_ref().map(|s| self.semantic(s)));
-        let line = OutcomeOut::with(outcome, tags, ledger, semantic);
         let blocks = self.lanes.entry(outcome.lane).or_default();
+        if super::tally::listed(outcome) {
+            blocks.listed_tags.extend(&tags);
+            blocks.listed_ledger.extend(&ledger);
+        }
+        let line = OutcomeOut::with(outcome, tags, ledger, semantic);
         serde_json::to_writer(&mut blocks.open, &line)?;
         blocks.open.push(b'\n');
         if blocks.open.len() >= self.block {

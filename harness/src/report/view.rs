@@ -35,8 +35,23 @@ pub(super) struct View<'a> {
     pub(super) failing_requests: usize,
 }
 
-/// What [`View::each_lane`] calls with each lane's outcomes.
-pub(super) type LaneFn<'f> = dyn FnMut(Lane, &[&CaseOutcome]) -> Result<(), ReportError> + 'f;
+/// What [`View::each_lane`] calls with each part of a lane's outcomes.
+pub(super) type LaneFn<'f> = dyn FnMut(Lane, &[&CaseOutcome], Part) -> Result<(), ReportError> + 'f;
+
+/// Where a part of a lane's outcomes is in the lane.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct Part {
+    pub(super) first: bool,
+    pub(super) last: bool,
+}
+
+impl Part {
+    /// The whole lane at once.
+    pub(super) const WHOLE: Self = Self {
+        first: true,
+        last: true,
+    };
+}
 
 /// Where a view's outcomes are.
 enum Source<'a> {
@@ -103,24 +118,52 @@ impl<'a> View<'a> {
     }
 
     /// Call `f` with each lane's outcomes sorted by case, every lane of
-    /// [`lanes`](Self::lanes) in order (a lane with none gets an empty
-    /// list): one lane's outcomes in memory at a time when they wait on
-    /// disk.
+    /// [`lanes`](Self::lanes) in order (a lane with none gets one empty
+    /// part): held, the whole lane at once; waiting on disk, a chunk at a
+    /// time, so one chunk of outcomes is in memory at a time.
     pub(super) fn each_lane(&self, f: &mut LaneFn<'_>) -> Result<(), ReportError> {
         for &lane in &self.lane_order {
             match &self.source {
                 Source::Held(outcomes) => {
                     let from = outcomes.partition_point(|o| o.lane < lane);
                     let to = outcomes.partition_point(|o| o.lane <= lane);
-                    f(lane, &outcomes[from..to])?;
+                    f(lane, &outcomes[from..to], Part::WHOLE)?;
                 }
                 Source::Spilled(spilled) => {
-                    let outcomes = spilled.lane(lane)?;
-                    f(lane, &outcomes.iter().collect::<Vec<_>>())?;
+                    let mut first = true;
+                    spilled.each_chunk(lane, &mut |cases, last| {
+                        let part = Part { first, last };
+                        first = false;
+                        f(lane, cases, part)
+                    })?;
+                    if first {
+                        f(lane, &[], Part::WHOLE)?;
+                    }
                 }
             }
         }
         Ok(())
+    }
+
+    /// The ledger entries and tags of `lane`'s listed cases (divergent or
+    /// failing), each sorted and once: its lane file's tables.
+    pub(super) fn listed_tables(&self, lane: Lane) -> (Vec<&'a LedgerMatch>, Vec<&'a str>) {
+        match &self.source {
+            Source::Held(outcomes) => {
+                let from = outcomes.partition_point(|o| o.lane < lane);
+                let to = outcomes.partition_point(|o| o.lane <= lane);
+                let listed: Vec<&CaseOutcome> = outcomes[from..to]
+                    .iter()
+                    .copied()
+                    .filter(|o| super::tally::listed(o))
+                    .collect();
+                (
+                    super::stored::ledger_table(&listed),
+                    super::stored::tag_table(&listed),
+                )
+            }
+            Source::Spilled(spilled) => spilled.listed_tables(lane),
+        }
     }
 
     /// Every ledger match, tag and semantic verdict the outcomes hold

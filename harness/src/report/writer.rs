@@ -14,7 +14,7 @@ use super::files::{
 };
 use super::spilled::Spilled;
 use super::stored::{self, OutcomeOut};
-use super::view::{View, sorted_refs};
+use super::view::{Part, View, sorted_refs};
 use super::{data, html, jsonl, junit, markdown};
 use crate::lane::Lane;
 use crate::outcome::{CaseOutcome, Class, Plan, RunMeta, RunReport};
@@ -120,15 +120,23 @@ impl ReportWriter {
         let mut junit = junit::Suites::new();
         let detailed = data::detailed(view);
         let mut lane_files = data::LaneFiles::new(&self.tmp);
-        view.each_lane(&mut |lane, cases| {
+        // The lane being written: its file (when it lists a case) and suite.
+        let mut lane_file = None;
+        let mut suite = None;
+        view.each_lane(&mut |lane, cases, part| {
+            if part.first && view.tally.listed.get(&lane).is_some_and(|&n| n > 0) {
+                let (ledger, tags) = view.listed_tables(lane);
+                lane_file = Some(lane_files.open(lane, ledger, tags)?);
+            }
             // `outcomes.json` (a third of the writing) beside the rest.
             std::thread::scope(|scope| {
-                let group = scope.spawn(|| outcomes.group(lane, cases, &tables));
+                let group = scope.spawn(|| outcomes.group(lane, cases, &tables, part));
                 let rest = (|| {
-                    lane_files.write(lane, cases, &detailed)?;
-                    junit
-                        .add(junit::lane_suite(lane, cases))
-                        .map_err(io_error(&self.tmp.join(JUNIT_XML), "write"))?;
+                    if let Some(file) = &mut lane_file {
+                        file.add(cases, &detailed)?;
+                    }
+                    let s = suite.get_or_insert_with(|| junit::lane_suite(lane));
+                    junit::add_cases(s, cases);
                     for (class, list) in Class::ALL.iter().zip(&mut lists) {
                         list.keys(cases.iter().filter(|o| o.class == *class))?;
                     }
@@ -138,7 +146,18 @@ impl ReportWriter {
                     .join()
                     .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
                     .and(rest)
-            })
+            })?;
+            if part.last {
+                if let Some(file) = lane_file.take() {
+                    file.close()?;
+                }
+                if let Some(s) = suite.take() {
+                    junit
+                        .add(s)
+                        .map_err(io_error(&self.tmp.join(JUNIT_XML), "write"))?;
+                }
+            }
+            Ok(())
         })?;
         outcomes.close()?;
         for list in lists {
@@ -322,18 +341,34 @@ impl OutcomesFile {
     }
 
     /// One lane's outcomes (sorted by case; none: nothing is written).
+    /// A part of one lane's outcomes (`part`: where it is in the lane);
+    /// a lane with none is left out.
     fn group(
         &mut self,
         lane: Lane,
         outcomes: &[&CaseOutcome],
         tables: &stored::Tables<'_, '_>,
+        part: Part,
     ) -> Result<(), ReportError> {
-        if outcomes.is_empty() {
+        if part.first && outcomes.is_empty() {
             return Ok(());
         }
-        self.raw_group(lane, |mut w| {
-            write_lines(&mut w, outcomes.iter().map(|o| OutcomeOut::new(o, tables)))
-        })
+        let lines = |w: &mut dyn io::Write| -> io::Result<()> {
+            for (i, o) in outcomes.iter().enumerate() {
+                let first = part.first && i == 0;
+                w.write_all(if first { b"[\n" } else { b",\n" })?;
+                serde_json::to_writer(&mut *w, &OutcomeOut::new(o, tables))?;
+            }
+            if part.last {
+                w.write_all(b"\n]")?;
+            }
+            Ok(())
+        };
+        if part.first {
+            self.raw_group(lane, lines)
+        } else {
+            lines(&mut self.w).map_err(io_error(&self.path, "write"))
+        }
     }
 
     /// One lane's outcomes written by `lines` (a JSON list).

@@ -47,7 +47,7 @@ fn a_report_from_outcomes_on_disk_is_the_report_from_outcomes_held() {
     let held_dir = super::write_report(&out.path().join("held"), &held, &meta("t")).unwrap();
 
     // Blocks of 4 KiB: each lane's outcomes go to disk in many of them.
-    let mut spilled = Spilled::with_blocks(&v0.id(), &v1.id(), 4096);
+    let mut spilled = Spilled::with_blocks(&v0.id(), &v1.id(), 4096, 7);
     let (report, pairs) = execute_to(&opts, prepare(&opts).unwrap(), &mut spilled);
     assert!(report.outcomes.is_empty());
     assert_eq!(
@@ -103,7 +103,7 @@ fn a_progress_snapshot_from_disk_is_the_snapshot_of_the_outcomes_held() {
         jobs: 1,
     };
     let mut held = Vec::new();
-    let mut spilled = Spilled::with_blocks(&v0.id(), &v1.id(), 2048);
+    let mut spilled = Spilled::with_blocks(&v0.id(), &v1.id(), 2048, 7);
     let mut n = 0;
     let (report, _) = execute_to(
         &opts,
