@@ -6,7 +6,8 @@
 //! in this run (one bit each), and a catalog's tools are listed once for
 //! the requests of every lane. What the plan holds grows with the
 //! corpus's tools, not with tools × lanes (at 15 lanes a case cost the
-//! plan about 180 bytes; a tool now costs it about as much).
+//! plan about 180 bytes; a tool costs it a few hundred, counted from the
+//! types).
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
