@@ -426,9 +426,9 @@ fn compare_request(
                 let pair = prefix::render_pair(opts.old, opts.new, lane, &t);
                 (t.name.clone().into(), pair)
             }
-            // A case that fed no output (none: every feeding case hands
-            // its rendered pair over): the tool is left out, and the
-            // comparison reports the request's tools as they were sent.
+            // A case that rendered nothing (its tool did not read back):
+            // the tool is left out, and the comparison reports the
+            // request's tools as they were sent.
             (Some(_), None) => continue,
         };
         names.push(name);
@@ -815,12 +815,14 @@ pub fn execute_to(
                 }
             }
             kept.offer(&outcome, tool.as_ref());
-            if let (Some((r, pos)), Some(rendered)) = (feeds(at, outcome.lane), rendered) {
+            // A case that rendered nothing (its tool did not read back)
+            // still counts: its request is compared without the tool.
+            if let Some((r, pos)) = feeds(at, outcome.lane) {
                 let slot = &mut slots[r];
                 if slot.is_empty() {
                     slot.resize_with(catalogs[requests[r].1].tools.len(), || None);
                 }
-                slot[pos] = Some(match store.put(rendered) {
+                slot[pos] = rendered.map(|rendered| match store.put(rendered) {
                     Held::Memory(pair) => Held::Memory(settle(&pair)),
                     on_disk @ Held::File { .. } => on_disk,
                 });

@@ -892,6 +892,19 @@ fn a_packed_tool_that_does_not_read_back_errors_its_cases() {
         "{:?}",
         b.new.detail
     );
+    // The catalog's requests are still compared, without the tool that
+    // did not read back.
+    let requests: Vec<(String, usize)> =
+        report.requests.iter().map(|r| (r.key(), r.tools)).collect();
+    assert_eq!(
+        requests,
+        [
+            ("mistral::c@turn".to_owned(), 2),
+            ("mistral::c@summary".to_owned(), 2),
+            ("openai-chat::c@turn".to_owned(), 2),
+            ("openai-chat::c@summary".to_owned(), 2),
+        ]
+    );
 }
 
 /// Every outcome waits in memory for the report, so what many hold is
