@@ -112,11 +112,6 @@ impl Inputs {
         self.lanes.binary_search(&lane).map_or(0, |j| 1 << j)
     }
 
-    /// Whether `tool` has a case on the lane of bit `bit`.
-    fn on(tool: &PlannedTool, bit: u64) -> bool {
-        tool.on & bit != 0
-    }
-
     /// How many cases the run has.
     pub fn case_count(&self) -> usize {
         self.tools.iter().map(|t| t.on.count_ones() as usize).sum()
@@ -124,7 +119,12 @@ impl Inputs {
 
     /// Every case, in (lane, case) order (the order plans sort in).
     pub fn cases(&self) -> Vec<PlannedCase> {
-        self.each_case(PlannedTool::case_on)
+        let mut out = Vec::with_capacity(self.case_count());
+        for (j, lane) in self.lanes.iter().enumerate() {
+            let on = self.tools.iter().filter(|t| t.on & (1 << j) != 0);
+            out.extend(on.map(|t| t.case_on(*lane)));
+        }
+        out
     }
 
     /// The run's plan: its name for each tool, once (not once per lane).
@@ -154,19 +154,6 @@ impl Inputs {
             .enumerate()
             .filter(move |(j, _)| on & (1 << j) != 0)
             .map(|(_, lane)| *lane)
-    }
-
-    fn each_case<T>(&self, f: impl Fn(&PlannedTool, Lane) -> T) -> Vec<T> {
-        let mut out = Vec::with_capacity(self.case_count());
-        for (j, lane) in self.lanes.iter().enumerate() {
-            out.extend(
-                self.tools
-                    .iter()
-                    .filter(|t| Self::on(t, 1 << j))
-                    .map(|t| f(t, *lane)),
-            );
-        }
-        out
     }
 }
 
@@ -198,17 +185,6 @@ pub struct RequestPlan {
     pub(crate) catalogs: Vec<PlannedCatalog>,
     /// (lane, index in `catalogs`), sorted by (lane, catalog id).
     pub(crate) requests: Vec<(Lane, usize)>,
-}
-
-impl RequestPlan {
-    /// How many requests (each compared as every kind).
-    pub fn len(&self) -> usize {
-        self.requests.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.requests.is_empty()
-    }
 }
 
 /// Load corpora and ledgers and build the (sharded) plan, every tool
