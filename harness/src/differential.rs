@@ -176,12 +176,17 @@ fn run_case_rendered(
     shared: Option<&semantic::Shared<'_>>,
 ) -> (CaseOutcome, Vec<usize>, RenderedPair) {
     let lane = case.lane;
-    let a = old.shape(lane, tool);
-    let b = new.shape(lane, tool);
+    let mut a = old.shape(lane, tool);
+    let mut b = new.shape(lane, tool);
     let mut violations = invariants::check_all(old, lane, tool, &a, false);
     violations.extend(invariants::check_all(new, lane, tool, &b, true));
     violations.sort();
-    let (wa, wb) = (lane.render(&a.tool), lane.render(&b.tool));
+    // The outputs on the wire, their schemas moved in (not copied) and
+    // given back once the oracle has read them (below).
+    let (wa, wb) = (
+        lane.render_taking(&mut a.tool),
+        lane.render_taking(&mut b.tool),
+    );
     let (sa, sb) = (crate::schema::to_bytes(&wa), crate::schema::to_bytes(&wb));
     // Each output's hash, once (the same bytes, the same hash).
     let db = Sha256Sum::of(sb.as_bytes());
@@ -221,6 +226,8 @@ fn run_case_rendered(
     } else {
         rejected_by(lane, &wa)
     };
+    lane.return_schema(wa, &mut a.tool);
+    lane.return_schema(wb, &mut b.tool);
     // What each output lets the model send, against the author's schema.
     let fresh;
     // (`len`: the output's compact wire text's.)

@@ -252,6 +252,14 @@ impl Lane {
         self.render_with(tool, schema)
     }
 
+    /// Undo [`Lane::render_taking`]: the schema moved from `wire` (this
+    /// lane's rendering of `tool`) back into `tool`.
+    pub(crate) fn return_schema(self, mut wire: Value, tool: &mut Tool) {
+        if let Some(schema) = wire.pointer_mut(self.schema_pointer()) {
+            tool.input_schema = std::mem::take(schema);
+        }
+    }
+
     /// `tool` on this wire with `schema` as its schema.
     fn render_with(self, tool: &Tool, schema: Value) -> Value {
         let mut m = Map::new();
@@ -386,11 +394,15 @@ mod tests {
         for &lane in Lane::ALL {
             let mut t = tool();
             t.strict = Some(true);
-            t.input_schema = json!({"type":"object","properties":{"q":{"type":"string"}}});
+            let schema = json!({"type":"object","properties":{"q":{"type":"string"}}});
+            t.input_schema = schema.clone();
             let rendered = lane.render(&t);
-            assert_eq!(lane.render_taking(&mut t), rendered, "{lane}");
+            let taken = lane.render_taking(&mut t);
+            assert_eq!(taken, rendered, "{lane}");
             assert_eq!(t.input_schema, Value::Null, "{lane}");
             assert_eq!(t.name, "get");
+            lane.return_schema(taken, &mut t);
+            assert_eq!(t.input_schema, schema, "{lane}: the schema is back");
         }
     }
 

@@ -231,31 +231,47 @@ impl RunScope {
     }
 }
 
-/// `*`/`?` glob match over the whole string.
+/// `*`/`?` glob match over the whole string (`?` is one character).
 pub fn glob_match(pattern: &str, text: &str) -> bool {
-    let (p, t): (Vec<char>, Vec<char>) = (pattern.chars().collect(), text.chars().collect());
+    if !pattern.contains(['*', '?']) {
+        return pattern == text;
+    }
+    // Byte offsets, always at character boundaries.
+    let (p, t) = (pattern.as_bytes(), text.as_bytes());
+    let char_at = |s: &[u8], i: usize| i..i + utf8_len(s[i]);
     let (mut pi, mut ti) = (0, 0);
     let (mut star, mut mark) = (None, 0);
     while ti < t.len() {
-        if pi < p.len() && (p[pi] == '?' || p[pi] == t[ti]) {
-            pi += 1;
-            ti += 1;
-        } else if pi < p.len() && p[pi] == '*' {
+        let tc = char_at(t, ti);
+        if pi < p.len() && (p[pi] == b'?' || p[char_at(p, pi)] == t[tc.clone()]) {
+            pi = char_at(p, pi).end;
+            ti = tc.end;
+        } else if pi < p.len() && p[pi] == b'*' {
             star = Some(pi);
             mark = ti;
             pi += 1;
         } else if let Some(s) = star {
             pi = s + 1;
-            mark += 1;
+            mark = char_at(t, mark).end;
             ti = mark;
         } else {
             return false;
         }
     }
-    while pi < p.len() && p[pi] == '*' {
+    while pi < p.len() && p[pi] == b'*' {
         pi += 1;
     }
     pi == p.len()
+}
+
+/// The length of the UTF-8 character whose first byte is `first`.
+fn utf8_len(first: u8) -> usize {
+    match first {
+        0xf0.. => 4,
+        0xe0.. => 3,
+        0xc0.. => 2,
+        _ => 1,
+    }
 }
 
 /// Load `<dir>/<lane>.toml`; a missing file is an empty ledger.

@@ -157,6 +157,16 @@ fn globs_match_whole_case_ids() {
     assert!(!glob_match("old:*:removed", "new:enum:removed"));
     assert!(glob_match("a*b*c", "aXXbYYc"));
     assert!(!glob_match("a*b*c", "aXXbYY"));
+    // `?` is one character, however many bytes it takes.
+    assert!(glob_match("caf?#?", "café#ü"));
+    assert!(!glob_match("caf??", "café"));
+    assert!(glob_match("*é*", "résumé"));
+    assert!(glob_match("a*a", "aéa"));
+    assert!(!glob_match("a*a", "aé"));
+    assert!(glob_match("exact#id", "exact#id"));
+    assert!(!glob_match("exact#id", "exact#i"));
+    assert!(glob_match("**", ""));
+    assert!(!glob_match("?", ""));
 }
 
 #[test]

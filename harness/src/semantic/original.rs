@@ -128,8 +128,10 @@ impl Original {
         if lane != Lane::GeminiOpenapi && renames.is_empty() && shaped.input_schema == self.schema {
             return Semantics::plain(SemanticClass::Preserved, judged.len());
         }
-        let mut schema = shaped.input_schema.clone();
-        if lane == Lane::GeminiOpenapi {
+        // Read as it is but on the wire that reads `nullable` as OpenAPI does.
+        let openapi_schema;
+        let schema = if lane == Lane::GeminiOpenapi {
+            let mut schema = shaped.input_schema.clone();
             // A declaration without `parameters` (`null`) takes no
             // arguments: the model calls it with `{}` only.
             if schema.is_null() {
@@ -138,8 +140,12 @@ impl Original {
                 });
             }
             openapi_nullable(&mut schema, 0);
-        }
-        let validator = match Validator::compile(&schema, &self.patterns) {
+            openapi_schema = schema;
+            &openapi_schema
+        } else {
+            &shaped.input_schema
+        };
+        let validator = match Validator::compile(schema, &self.patterns) {
             Ok(v) => v,
             Err(e) => return Semantics::unjudged(format!("shaped schema: {e}")),
         };
@@ -163,7 +169,7 @@ impl Original {
         let views = Views::default();
         let at = Pair {
             original: (original, original),
-            shaped: (&schema, &schema),
+            shaped: (schema, schema),
             views: &views,
         };
         for (i, (instance, canonical, original_ok)) in judged.iter().enumerate() {
@@ -201,7 +207,7 @@ impl Original {
                             .get_or_insert_with(|| {
                                 let mut s = schema.clone();
                                 openapi_nullable(&mut s, 0);
-                                (s != schema)
+                                (s != *schema)
                                     .then(|| Validator::compile(&s, &self.patterns).ok())
                                     .flatten()
                             })

@@ -46,19 +46,27 @@ impl Pass for DeepseekRemoveOptionals {
         let mut removed: Vec<String> = Vec::new();
         let mut root_emptied = false;
         schema::rewrite_pre_order(&mut tool.input_schema, &mut |path, node| {
-            let required = schema::required_names(node);
-            let Some(Value::Object(props)) = node.field_mut("properties") else {
+            let Some(Value::Object(props)) = node.field("properties") else {
                 return true;
             };
-            let had = props.len();
-            let optional: Vec<String> = props
-                .keys()
-                .filter(|k| !required.contains(k))
-                .cloned()
-                .collect();
+            let required = node.field("required").and_then(Value::as_array);
+            let is_required =
+                |k: &str| required.is_some_and(|r| r.iter().any(|n| n.as_str() == Some(k)));
+            let optional: Vec<String> = props.keys().filter(|k| !is_required(k)).cloned().collect();
+            if optional.is_empty() {
+                return true;
+            }
+            if path.is_empty() && optional.len() == props.len() {
+                root_emptied = true;
+            }
+            if let Some(Value::Object(props)) = node.field_mut("properties") {
+                // `optional` lists keys of `props` in their order.
+                let mut next = optional.iter().peekable();
+                props.retain(|k, _| next.next_if(|o| *o == k).is_none());
+            }
+            let at = format!("{path}/properties");
             for name in &optional {
-                props.shift_remove(name);
-                let p = schema::child_path(&format!("{path}/properties"), name);
+                let p = schema::child_path(&at, name);
                 cx.record(
                     &p,
                     "properties",
@@ -66,9 +74,6 @@ impl Pass for DeepseekRemoveOptionals {
                     "optional property removed: strict mode requires every property",
                 );
                 removed.push(notes::location(&p));
-            }
-            if path.is_empty() && had > 0 && props.is_empty() {
-                root_emptied = true;
             }
             true
         })?;
