@@ -182,12 +182,19 @@ fn run_case_rendered(
     violations.extend(invariants::check_all(new, lane, tool, &b, true));
     violations.sort();
     // The outputs on the wire, their schemas moved in (not copied) and
-    // given back once the oracle has read them (below).
-    let (wa, wb) = (
-        lane.render_taking(&mut a.tool),
-        lane.render_taking(&mut b.tool),
-    );
-    let (sa, sb) = (crate::schema::to_bytes(&wa), crate::schema::to_bytes(&wb));
+    // given back once the oracle has read them (below). Equal tools render
+    // the same bytes: the new output is rendered only when it differs.
+    let same = a.tool.same_wire(&b.tool);
+    let wa = lane.render_taking(&mut a.tool);
+    let sa = crate::schema::to_bytes(&wa);
+    let (wb, new_text) = if same {
+        (None, None)
+    } else {
+        let wb = lane.render_taking(&mut b.tool);
+        let sb = crate::schema::to_bytes(&wb);
+        (Some(wb), Some(sb))
+    };
+    let sb = new_text.as_deref().unwrap_or(&sa);
     // Each output's hash, once (the same bytes, the same hash).
     let db = Sha256Sum::of(sb.as_bytes());
     let da = if sa == sb {
@@ -197,7 +204,7 @@ fn run_case_rendered(
     };
     // The new output's hash as the ledger reads it.
     let hb = db.to_hex();
-    let comparison = diff::compare(&wa, &wb, (&sa, &sb));
+    let comparison = diff::compare(&wa, wb.as_ref().unwrap_or(&wa), (&sa, sb));
     let errored = a.outcome.id() == "errored" || b.outcome.id() == "errored";
     let tags = diff::change_tags(&a, &b, comparison);
     let mut stale = Vec::new();
@@ -220,14 +227,16 @@ fn run_case_rendered(
     // Every output gets its oracle verdict, identical ones too: a
     // rejection old and new share still takes the request down. Identical
     // bytes get the same verdict, so the oracle runs once for them.
-    let new_rejected = rejected_by(lane, &wb);
+    let new_rejected = rejected_by(lane, wb.as_ref().unwrap_or(&wa));
     let old_rejected = if comparison == Comparison::Identical {
         new_rejected.clone()
     } else {
         rejected_by(lane, &wa)
     };
     lane.return_schema(wa, &mut a.tool);
-    lane.return_schema(wb, &mut b.tool);
+    if let Some(wb) = wb {
+        lane.return_schema(wb, &mut b.tool);
+    }
     // What each output lets the model send, against the author's schema.
     let fresh;
     // (`len`: the output's compact wire text's.)
@@ -340,7 +349,7 @@ fn run_case_rendered(
         verdict,
         pin_breaks,
     };
-    let rendered = RenderedPair::new(sa, sb);
+    let rendered = RenderedPair::new(sa, new_text);
     (outcome, stale, rendered)
 }
 

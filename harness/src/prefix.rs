@@ -49,9 +49,10 @@ pub(crate) struct RenderedPair {
 }
 
 impl RenderedPair {
-    pub(crate) fn new(old: String, new: String) -> Self {
+    /// The pair of `old` and `new` (`None`: the old text again).
+    pub(crate) fn new(old: String, new: Option<String>) -> Self {
         Self {
-            new: (new != old).then_some(new),
+            new: new.filter(|new| *new != old),
             old,
         }
     }
@@ -217,7 +218,7 @@ pub(crate) fn render_pair(
     tool: &Tool,
 ) -> RenderedPair {
     let one = |p: &dyn Pipeline| crate::schema::to_bytes(&lane.render(&p.shape(lane, tool).tool));
-    RenderedPair::new(one(old), one(new))
+    RenderedPair::new(one(old), Some(one(new)))
 }
 
 /// One side's request for one kind.
@@ -672,7 +673,7 @@ mod tests {
     }
 
     fn pair(old: &str, new: &str) -> RenderedPair {
-        RenderedPair::new(old.to_owned(), new.to_owned())
+        RenderedPair::new(old.to_owned(), Some(new.to_owned()))
     }
 
     /// A tool's text that compresses well.
