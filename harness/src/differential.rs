@@ -591,7 +591,7 @@ impl WireCandidates {
     }
 }
 
-/// The wire pairs a run made ([`MAX_WIRE_PAIRS`] at most), by (lane, case).
+/// The wire pairs a run made (1,000 at most), by (lane, case).
 pub type WirePairs = BTreeMap<(Lane, String), WirePair>;
 
 /// Make the wire pairs of at most [`MAX_WIRE_PAIRS`] divergent or failing
@@ -669,13 +669,13 @@ pub fn execute(
 /// Run every planned case on `jobs` threads, each outcome handed to
 /// `sink` on the calling thread as it finishes (completion order), and
 /// counted there: the report comes back with no outcomes and their
-/// summary, with the wire pairs of the cases [`wire_choice`](crate::outcome::wire_choice) picks.
+/// summary, with the wire pairs of the cases `outcome::wire_choice` picks.
 ///
 /// A tool is read (parsed, when the plan holds it packed or on disk, as
 /// `run`'s does) when its cases start, and dropped when they finish; a
 /// catalog's outputs wait (on disk) only until its requests are compared.
 /// Only the tools whose cases can still get a wire pair are kept
-/// ([`WireCandidates`]).
+/// (`WireCandidates`).
 pub fn execute_to(
     opts: &DiffOptions<'_>,
     inputs: Inputs,

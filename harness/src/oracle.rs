@@ -39,7 +39,7 @@ pub use crate::rules::{check, rules_for};
 /// - Bedrock: `{"message"}`. Ollama: `{"error": "…"}`.
 /// - OpenAI (chat, responses, strict): `{"error": {"message", "type",
 ///   "param", "code"}}` with the `param` and `code` OpenAI gives the rule
-///   ([`openai_param_code`]).
+///   (`openai_param_code`).
 /// - DeepSeek: OpenAI's envelope with `param: null` and `code:
 ///   "invalid_request_error"`.
 /// - Groq: `{"error": {"message", "type"}}`, plus the `param` its schema
