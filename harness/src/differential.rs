@@ -746,9 +746,8 @@ pub fn execute_to(
     let items = tools.len() + fresh.len();
     let mut counts = CaseCounts::default();
     let mut matched: HashMap<*const LedgerMatch, (Arc<LedgerMatch>, usize)> = HashMap::new();
-    // Its final size (no doubling while the run holds it).
-    let mut compared: Vec<RequestOutcome> =
-        Vec::with_capacity(requests.len() * crate::request::RequestKind::ALL.len());
+    // Compressed until the report reads them.
+    let mut compared = prefix::HeldRequests::default();
     let mut stale: Vec<LedgerIssue> = Vec::new();
     let mut entries = BTreeMap::new();
     let mut kept = WireCandidates::new(MAX_WIRE_PAIRS);
@@ -883,7 +882,7 @@ pub fn execute_to(
         summary: crate::outcome::Summary::default(),
         sharded: opts.shard.is_some(),
         fuzz: opts.fuzz,
-        requests: compared,
+        requests: compared.into_vec(),
     };
     report.finish_counted(&opts.lanes, counts);
     let pairs = make_wire_pairs(opts, &kept);

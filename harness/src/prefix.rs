@@ -560,6 +560,10 @@ pub(crate) fn compare(
     out
 }
 
+#[path = "prefix_held.rs"]
+mod held;
+pub(crate) use held::HeldRequests;
+
 /// Pipelines the tests of this module and the differential's share.
 #[cfg(test)]
 pub(crate) mod test_pipelines {
