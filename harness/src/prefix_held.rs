@@ -59,8 +59,8 @@ impl HeldRequests {
     /// Every outcome held, as it was put (the lines in the order they were
     /// put, then the values). Only lines serialized from an outcome and
     /// blocks compressed from them are read back, so neither step fails on
-    /// them; an impossible failure leaves outcomes out, and the run's
-    /// count of whole requests then differs from its plan's.
+    /// them; an impossible failure would leave those outcomes out (no
+    /// check counts them).
     pub(crate) fn into_vec(mut self) -> Vec<RequestOutcome> {
         self.seal();
         let mut out = Vec::with_capacity(self.len());
