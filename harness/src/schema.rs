@@ -145,6 +145,7 @@ pub(crate) enum ChildKey<'n> {
 
 impl ChildKey<'_> {
     /// The keyword the child hangs under.
+    #[cfg(test)]
     pub(crate) fn keyword(&self) -> &'static str {
         match self {
             Self::Single(k) | Self::Named(k, _) | Self::Indexed(k, _) => k,
@@ -276,6 +277,38 @@ pub(crate) fn children_mut(node: &mut Map<String, Value>) -> ChildrenMut<'_> {
         keys: node.iter_mut(),
         under: Under::Nothing,
     }
+}
+
+/// The child positions under one keyword of `node`: those
+/// [`children_mut`] lists with that [`ChildKey::keyword`], in the same
+/// order, found by looking the keyword up instead of listing every child.
+pub(crate) fn children_under_mut<'a>(
+    node: &'a mut Map<String, Value>,
+    keyword: &str,
+) -> impl Iterator<Item = (ChildKey<'a>, &'a mut Value)> {
+    let (mut one, mut named, mut indexed) = (None, None, None);
+    if let Some(v) = node.get_mut(keyword) {
+        match (under(keyword, v), v) {
+            (Under::One(kw), v) => one = Some((ChildKey::Single(kw), v)),
+            (Under::Named(kw, ()), Value::Object(m)) => {
+                named = Some(m.iter_mut().filter(|(_, sub)| is_position(sub)).map(
+                    move |(name, sub)| (ChildKey::Named(kw, Cow::Borrowed(name.as_str())), sub),
+                ));
+            }
+            (Under::Indexed(kw, ()), Value::Array(a)) => {
+                indexed = Some(
+                    a.iter_mut()
+                        .enumerate()
+                        .filter(|(_, sub)| is_position(sub))
+                        .map(move |(i, sub)| (ChildKey::Indexed(kw, i), sub)),
+                );
+            }
+            _ => {}
+        }
+    }
+    one.into_iter()
+        .chain(named.into_iter().flatten())
+        .chain(indexed.into_iter().flatten())
 }
 
 /// The iterator [`children`] returns.
@@ -644,10 +677,8 @@ pub(crate) fn rewrite_with<R: Rewrite>(
             Some(keywords) => {
                 for keyword in keywords {
                     let mut outs = Vec::new();
-                    for (key, sub) in children_mut(map) {
-                        if key.keyword() == *keyword
-                            && let Some(out) = child(r, path, &key, sub)?
-                        {
+                    for (key, sub) in children_under_mut(map, keyword) {
+                        if let Some(out) = child(r, path, &key, sub)? {
                             outs.push((key.into_owned(), out));
                         }
                     }

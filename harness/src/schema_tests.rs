@@ -266,6 +266,65 @@ impl Rewrite for Trace {
 }
 
 #[test]
+fn children_under_one_keyword_are_those_every_child_lists_with_it() {
+    let v = json!({
+        "properties": {"a": {}, "b": 1, "c": true},
+        "items": [{}, "x", {"type": "string"}],
+        "anyOf": [{"a": 1}, false],
+        "not": {},
+        "additionalProperties": false,
+        "dependencies": {"d": ["e"], "f": {}},
+        "prefixItems": "no",
+        "description": {"type": "object"},
+        "$defs": {"g": {}}
+    });
+    let names = |m: &mut Map<String, Value>, kw: &str| -> Vec<String> {
+        children_under_mut(m, kw)
+            .map(|(k, s)| {
+                let mut p = String::new();
+                k.push_suffix(&mut p);
+                format!("{p}={s}")
+            })
+            .collect()
+    };
+    let mut listed = 0;
+    for kw in [
+        "properties",
+        "items",
+        "anyOf",
+        "not",
+        "additionalProperties",
+        "dependencies",
+        "prefixItems",
+        "description",
+        "$defs",
+        "absent",
+    ] {
+        let mut every = v.as_object().unwrap().clone();
+        let expected: Vec<String> = children_mut(&mut every)
+            .filter(|(k, _)| k.keyword() == kw)
+            .map(|(k, s)| {
+                let mut p = String::new();
+                k.push_suffix(&mut p);
+                format!("{p}={s}")
+            })
+            .collect();
+        let mut one = v.as_object().unwrap().clone();
+        let got = names(&mut one, kw);
+        assert_eq!(got, expected, "{kw}");
+        listed += got.len();
+    }
+    // Every position but the literals: a, c; items 0 and 2; anyOf 0 and 1;
+    // not; additionalProperties; dependencies/f; $defs/g.
+    assert_eq!(listed, 10);
+    let mut m = v.as_object().unwrap().clone();
+    assert_eq!(
+        names(&mut m, "items"),
+        ["/items/0={}", r#"/items/2={"type":"string"}"#]
+    );
+}
+
+#[test]
 fn rewrite_with_enters_pre_order_and_leaves_post_order_keyword_by_keyword() {
     let mut v = json!({"anyOf":[{"stop":true}],"properties":{"p":{}},"not":{}});
     let mut trace = Trace { calls: Vec::new() };

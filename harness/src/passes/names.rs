@@ -173,8 +173,12 @@ impl Pass for SanitizePropertyKeys {
             return Ok(Step::Continue);
         }
         let mut renamed: Vec<(String, String)> = Vec::new();
+        // The wire's keys in order first (placeholders where the values
+        // go), then the values moved in: inserting a key again keeps its
+        // place, so the map comes out as copying each value in would.
         let mut out = Map::new();
-        for (key, value) in props {
+        let mut names = Vec::with_capacity(props.len());
+        for key in props.keys() {
             let new = match self.spec.sanitize(key) {
                 None => key.clone(),
                 Some(mut new) => {
@@ -187,7 +191,13 @@ impl Pass for SanitizePropertyKeys {
                     new
                 }
             };
-            out.insert(new, value.clone());
+            out.insert(new.clone(), Value::Null);
+            names.push(new);
+        }
+        if let Some(Value::Object(props)) = root.get_mut("properties").map(Value::take) {
+            for (new, (_, value)) in names.into_iter().zip(props) {
+                out.insert(new, value);
+            }
         }
         for (old, new) in &renamed {
             cx.record_rename(

@@ -495,14 +495,14 @@ impl Rewrite for Inliner<'_, '_, '_> {
             }
             self.inlines += 1;
             if let Some(Value::Object(target)) = resolve(self.doc, &reference) {
-                // The target's keywords, then the node's own (they win).
-                let mut merged = target.clone();
-                for (k, val) in node.iter() {
+                // The target's keywords, then the node's own (they win),
+                // moved rather than copied.
+                let own = std::mem::replace(node, target.clone());
+                for (k, val) in own {
                     if k != "$ref" {
-                        merged.insert(k.clone(), val.clone());
+                        node.insert(k, val);
                     }
                 }
-                *node = merged;
                 self.cx.record(
                     path,
                     "$ref",
