@@ -279,9 +279,9 @@ pub(crate) fn children_mut(node: &mut Map<String, Value>) -> ChildrenMut<'_> {
     }
 }
 
-/// The child positions under one keyword of `node`: those
-/// [`children_mut`] lists with that [`ChildKey::keyword`], in the same
-/// order, found by looking the keyword up instead of listing every child.
+/// The child positions under one keyword of `node`: those [`children_mut`]
+/// lists under that keyword, in the same order (a unit test compares the
+/// two), found by looking the keyword up instead of listing every child.
 pub(crate) fn children_under_mut<'a>(
     node: &'a mut Map<String, Value>,
     keyword: &str,

@@ -265,6 +265,17 @@ impl Rewrite for Trace {
     }
 }
 
+/// Each listed position as `pointer-suffix=value`.
+fn listed<'a>(children: impl Iterator<Item = (ChildKey<'a>, &'a mut Value)>) -> Vec<String> {
+    children
+        .map(|(k, s)| {
+            let mut p = String::new();
+            k.push_suffix(&mut p);
+            format!("{p}={s}")
+        })
+        .collect()
+}
+
 #[test]
 fn children_under_one_keyword_are_those_every_child_lists_with_it() {
     let v = json!({
@@ -278,16 +289,7 @@ fn children_under_one_keyword_are_those_every_child_lists_with_it() {
         "description": {"type": "object"},
         "$defs": {"g": {}}
     });
-    let names = |m: &mut Map<String, Value>, kw: &str| -> Vec<String> {
-        children_under_mut(m, kw)
-            .map(|(k, s)| {
-                let mut p = String::new();
-                k.push_suffix(&mut p);
-                format!("{p}={s}")
-            })
-            .collect()
-    };
-    let mut listed = 0;
+    let mut count = 0;
     for kw in [
         "properties",
         "items",
@@ -300,26 +302,21 @@ fn children_under_one_keyword_are_those_every_child_lists_with_it() {
         "$defs",
         "absent",
     ] {
-        let mut every = v.as_object().unwrap().clone();
-        let expected: Vec<String> = children_mut(&mut every)
-            .filter(|(k, _)| k.keyword() == kw)
-            .map(|(k, s)| {
-                let mut p = String::new();
-                k.push_suffix(&mut p);
-                format!("{p}={s}")
-            })
-            .collect();
-        let mut one = v.as_object().unwrap().clone();
-        let got = names(&mut one, kw);
+        let (mut every, mut one) = (
+            v.as_object().unwrap().clone(),
+            v.as_object().unwrap().clone(),
+        );
+        let expected = listed(children_mut(&mut every).filter(|(k, _)| k.keyword() == kw));
+        let got = listed(children_under_mut(&mut one, kw));
         assert_eq!(got, expected, "{kw}");
-        listed += got.len();
+        count += got.len();
     }
     // Every position but the literals: a, c; items 0 and 2; anyOf 0 and 1;
     // not; additionalProperties; dependencies/f; $defs/g.
-    assert_eq!(listed, 10);
+    assert_eq!(count, 10);
     let mut m = v.as_object().unwrap().clone();
     assert_eq!(
-        names(&mut m, "items"),
+        listed(children_under_mut(&mut m, "items")),
         ["/items/0={}", r#"/items/2={"type":"string"}"#]
     );
 }
