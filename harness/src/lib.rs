@@ -58,6 +58,7 @@ pub mod outcome;
 mod outdir;
 mod passes;
 mod pipeline;
+mod pointer;
 mod prefix;
 mod probe;
 mod properties;

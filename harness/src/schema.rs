@@ -12,8 +12,9 @@
 //! schemas are never shown to a callback (they carry no keywords).
 //!
 //! Every callback gets the node's **JSON Pointer** (RFC 6901, tokens
-//! escaped; `""` is the root, shown as `/` in messages by [`display_path`]),
-//! built on one buffer as the walk goes down.
+//! escaped; `""` is the root, shown as `/` in messages by [`display_path`]):
+//! the read-only walk builds it on one buffer as it goes down; the mutable
+//! one hands out a [`NodePath`], built only when a callback reads it.
 //!
 //! The walks:
 //! - [`walk`], read-only, **pre-order** (a node before its children).
@@ -43,6 +44,8 @@ use std::ops::ControlFlow;
 use serde_json::{Map, Value};
 
 use crate::lookup::Lookup;
+pub use crate::pointer::display_path;
+pub(crate) use crate::pointer::{ChildKey, NodePath, child_path, escape_token, unescape_token};
 
 /// The deepest schema nesting any walk accepts (counted in schema positions).
 pub const MAX_DEPTH: usize = 128;
@@ -86,116 +89,6 @@ pub(crate) const SCHEMA_ARRAYS: &[&str] = &["allOf", "anyOf", "oneOf", "prefixIt
 pub struct TooDeep {
     pub path: String,
     pub limit: usize,
-}
-
-/// Escape one JSON Pointer reference token (RFC 6901).
-pub(crate) fn escape_token(token: &str) -> String {
-    let mut out = String::with_capacity(token.len());
-    push_escaped(&mut out, token);
-    out
-}
-
-/// Unescape one JSON Pointer reference token (RFC 6901: `~1` is `/`, then
-/// `~0` is `~`); a token with no `~` is copied as it is.
-pub(crate) fn unescape_token(token: &str) -> String {
-    if token.contains('~') {
-        token.replace("~1", "/").replace("~0", "~")
-    } else {
-        token.to_owned()
-    }
-}
-
-/// Append `token`, escaped as a JSON Pointer reference token, to `out`.
-fn push_escaped(out: &mut String, token: &str) {
-    if !token.contains(['~', '/']) {
-        out.push_str(token);
-        return;
-    }
-    for c in token.chars() {
-        match c {
-            '~' => out.push_str("~0"),
-            '/' => out.push_str("~1"),
-            c => out.push(c),
-        }
-    }
-}
-
-/// `parent` + `/token`, escaped.
-pub(crate) fn child_path(parent: &str, token: &str) -> String {
-    let mut out = String::with_capacity(parent.len() + token.len() + 1);
-    out.push_str(parent);
-    out.push('/');
-    push_escaped(&mut out, token);
-    out
-}
-
-/// One child schema position of a node: the keyword it hangs under, an
-/// optional name or index inside that keyword, and its pointer suffix. The
-/// walks hand out keys that borrow the name from the node
-/// ([`ChildKey::into_owned`] keeps one past the borrow).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) enum ChildKey<'n> {
-    /// `node[keyword]` is a schema (`not`, `items` object form, ...).
-    Single(&'static str),
-    /// `node[keyword][name]` is a schema (`properties/foo`).
-    Named(&'static str, Cow<'n, str>),
-    /// `node[keyword][index]` is a schema (`anyOf/0`, tuple `items/1`).
-    Indexed(&'static str, usize),
-}
-
-impl ChildKey<'_> {
-    /// The keyword the child hangs under.
-    #[cfg(test)]
-    pub(crate) fn keyword(&self) -> &'static str {
-        match self {
-            Self::Single(k) | Self::Named(k, _) | Self::Indexed(k, _) => k,
-        }
-    }
-
-    /// The same key, owning its name.
-    pub(crate) fn into_owned(self) -> ChildKey<'static> {
-        match self {
-            Self::Single(k) => ChildKey::Single(k),
-            Self::Named(k, n) => ChildKey::Named(k, Cow::Owned(n.into_owned())),
-            Self::Indexed(k, i) => ChildKey::Indexed(k, i),
-        }
-    }
-
-    /// Mutably borrow the child out of its parent object.
-    pub(crate) fn get_mut<'a>(&self, node: &'a mut Map<String, Value>) -> Option<&'a mut Value> {
-        match self {
-            Self::Single(k) => node.get_mut(*k),
-            Self::Named(k, n) => node.get_mut(*k)?.as_object_mut()?.get_mut(n.as_ref()),
-            Self::Indexed(k, i) => node.get_mut(*k)?.as_array_mut()?.get_mut(*i),
-        }
-    }
-
-    /// The pointer suffix this child adds to its parent's path.
-    pub(crate) fn suffix(&self) -> String {
-        let mut out = String::new();
-        self.push_suffix(&mut out);
-        out
-    }
-
-    /// Append the pointer suffix this child adds to its parent's path to
-    /// `out`. Keywords are pushed as they are: none of the walked keywords
-    /// holds `~` or `/` (a unit test checks the tables).
-    pub(crate) fn push_suffix(&self, out: &mut String) {
-        use std::fmt::Write as _;
-        out.push('/');
-        match self {
-            Self::Single(k) => out.push_str(k),
-            Self::Named(k, n) => {
-                out.push_str(k);
-                out.push('/');
-                push_escaped(out, n);
-            }
-            Self::Indexed(k, i) => {
-                out.push_str(k);
-                let _ = write!(out, "/{i}");
-            }
-        }
-    }
 }
 
 /// Which table a child keyword is in ([`NAME_MAPS`], [`SINGLE_SCHEMA`],
@@ -590,7 +483,7 @@ pub(crate) trait Rewrite {
     /// walks them with `s`.
     fn enter(
         &mut self,
-        path: &str,
+        path: &NodePath<'_>,
         via: Option<&ChildKey>,
         node: &mut Map<String, Value>,
         inherited: Self::State,
@@ -607,7 +500,7 @@ pub(crate) trait Rewrite {
     /// with `out` (no further keywords, no `leave`).
     fn after(
         &mut self,
-        _path: &str,
+        _path: &NodePath<'_>,
         _node: &mut Map<String, Value>,
         _keyword: &'static str,
         _outs: Vec<(ChildKey<'static>, Self::Out)>,
@@ -618,7 +511,7 @@ pub(crate) trait Rewrite {
     /// After the children: the node's outcome for its parent.
     fn leave(
         &mut self,
-        path: &str,
+        path: &NodePath<'_>,
         via: Option<&ChildKey>,
         node: &mut Map<String, Value>,
     ) -> Self::Out;
@@ -636,7 +529,7 @@ pub(crate) fn rewrite_with<R: Rewrite>(
         r: &mut R,
         v: &mut Value,
         via: Option<&ChildKey>,
-        path: &mut String,
+        path: &NodePath<'_>,
         depth: usize,
         state: R::State,
     ) -> Result<Option<R::Out>, TooDeep> {
@@ -654,31 +547,23 @@ pub(crate) fn rewrite_with<R: Rewrite>(
             ControlFlow::Continue(None) => return Ok(Some(r.leave(path, via, map))),
             ControlFlow::Continue(Some(own)) => own,
         };
-        let child = |r: &mut R,
-                     path: &mut String,
-                     key: &ChildKey<'_>,
-                     sub: &mut Value|
-         -> Result<Option<R::Out>, TooDeep> {
+        let child = |r: &mut R, key: &ChildKey<'_>, sub: &mut Value| {
             let Some(inherited) = r.inherit(&own, key) else {
                 return Ok(None);
             };
-            let len = path.len();
-            key.push_suffix(path);
-            let out = go(r, sub, Some(key), path, depth + 1, inherited)?;
-            path.truncate(len);
-            Ok(out)
+            go(r, sub, Some(key), &path.child(key), depth + 1, inherited)
         };
         match R::KEYWORDS {
             None => {
                 for (key, sub) in children_mut(map) {
-                    child(r, path, &key, sub)?;
+                    child(r, &key, sub)?;
                 }
             }
             Some(keywords) => {
                 for keyword in keywords {
                     let mut outs = Vec::new();
                     for (key, sub) in children_under_mut(map, keyword) {
-                        if let Some(out) = child(r, path, &key, sub)? {
+                        if let Some(out) = child(r, &key, sub)? {
                             outs.push((key.into_owned(), out));
                         }
                     }
@@ -690,14 +575,15 @@ pub(crate) fn rewrite_with<R: Rewrite>(
         }
         Ok(Some(r.leave(path, via, map)))
     }
-    go(r, root, None, &mut String::new(), 0, state)
+    go(r, root, None, &NodePath::root(), 0, state)
 }
 
 /// A pre-order callback: pointer, the key the node was reached by (`None`
 /// at the root), node; `false` skips the node's children.
-type PreRewriter<'a> = dyn FnMut(&str, Option<&ChildKey>, &mut Map<String, Value>) -> bool + 'a;
+type PreRewriter<'a> =
+    dyn FnMut(&NodePath<'_>, Option<&ChildKey>, &mut Map<String, Value>) -> bool + 'a;
 /// A post-order callback (nothing to skip).
-type PostRewriter<'a> = dyn FnMut(&str, Option<&ChildKey>, &mut Map<String, Value>) + 'a;
+type PostRewriter<'a> = dyn FnMut(&NodePath<'_>, Option<&ChildKey>, &mut Map<String, Value>) + 'a;
 
 /// [`Rewrite`] with one pre-order callback.
 struct Pre<'f, 'a>(&'f mut PreRewriter<'a>);
@@ -708,7 +594,7 @@ impl Rewrite for Pre<'_, '_> {
 
     fn enter(
         &mut self,
-        path: &str,
+        path: &NodePath<'_>,
         via: Option<&ChildKey>,
         node: &mut Map<String, Value>,
         (): (),
@@ -716,7 +602,7 @@ impl Rewrite for Pre<'_, '_> {
         ControlFlow::Continue((self.0)(path, via, node).then_some(()))
     }
 
-    fn leave(&mut self, _: &str, _: Option<&ChildKey>, _: &mut Map<String, Value>) {}
+    fn leave(&mut self, _: &NodePath<'_>, _: Option<&ChildKey>, _: &mut Map<String, Value>) {}
 }
 
 /// [`Rewrite`] with one post-order callback.
@@ -728,7 +614,7 @@ impl Rewrite for Post<'_, '_> {
 
     fn enter(
         &mut self,
-        _: &str,
+        _: &NodePath<'_>,
         _: Option<&ChildKey>,
         _: &mut Map<String, Value>,
         (): (),
@@ -736,7 +622,12 @@ impl Rewrite for Post<'_, '_> {
         ControlFlow::Continue(Some(()))
     }
 
-    fn leave(&mut self, path: &str, via: Option<&ChildKey>, node: &mut Map<String, Value>) {
+    fn leave(
+        &mut self,
+        path: &NodePath<'_>,
+        via: Option<&ChildKey>,
+        node: &mut Map<String, Value>,
+    ) {
         (self.0)(path, via, node);
     }
 }
@@ -756,7 +647,7 @@ pub(crate) fn rewrite_post_order(
 /// node's children.
 pub(crate) fn rewrite_pre_order(
     root: &mut Value,
-    f: &mut dyn FnMut(&str, &mut Map<String, Value>) -> bool,
+    f: &mut dyn FnMut(&NodePath<'_>, &mut Map<String, Value>) -> bool,
 ) -> Result<(), TooDeep> {
     rewrite_with(root, (), &mut Pre(&mut |p, _, m| f(p, m)))?;
     Ok(())
@@ -767,7 +658,7 @@ pub(crate) fn rewrite_pre_order(
 /// sees a node at or below one.
 pub(crate) fn rewrite_pre_order_outside_conditionals(
     root: &mut Value,
-    f: &mut dyn FnMut(&str, &mut Map<String, Value>) -> bool,
+    f: &mut dyn FnMut(&NodePath<'_>, &mut Map<String, Value>) -> bool,
 ) -> Result<(), TooDeep> {
     rewrite_with(
         root,
@@ -821,15 +712,6 @@ impl ChildKey<'_> {
             Self::Single(k) => matches!(*k, "not" | "if" | "then" | "else"),
             Self::Named(k, _) => matches!(*k, "dependentSchemas" | "dependencies"),
         }
-    }
-}
-
-/// How a path is shown in messages: the root is `/`.
-pub fn display_path(path: &str) -> String {
-    if path.is_empty() {
-        "/".to_owned()
-    } else {
-        path.to_owned()
     }
 }
 

@@ -231,7 +231,7 @@ impl Rewrite for Trace {
 
     fn enter(
         &mut self,
-        path: &str,
+        path: &NodePath<'_>,
         via: Option<&ChildKey>,
         node: &mut Map<String, Value>,
         depth: usize,
@@ -249,7 +249,7 @@ impl Rewrite for Trace {
 
     fn after(
         &mut self,
-        path: &str,
+        path: &NodePath<'_>,
         _: &mut Map<String, Value>,
         keyword: &'static str,
         outs: Vec<(ChildKey, String)>,
@@ -259,7 +259,12 @@ impl Rewrite for Trace {
         ControlFlow::Continue(())
     }
 
-    fn leave(&mut self, path: &str, _: Option<&ChildKey>, _: &mut Map<String, Value>) -> String {
+    fn leave(
+        &mut self,
+        path: &NodePath<'_>,
+        _: Option<&ChildKey>,
+        _: &mut Map<String, Value>,
+    ) -> String {
         self.calls.push(format!("leave {}", display_path(path)));
         format!("left {}", display_path(path))
     }

@@ -82,7 +82,7 @@ pub(super) fn translate_bfcl(
         let mut note = |message: String| {
             notes.push(LoadNote {
                 tool: tool.to_owned(),
-                path: path.to_owned(),
+                path: path.as_str().to_owned(),
                 message,
             });
         };

@@ -84,7 +84,7 @@ impl Pass for StripLookaroundPatterns {
                     "pattern uses a regex lookaround, which the Responses API rejects",
                 );
                 lost.push(Unenforced {
-                    pointer: path.to_owned(),
+                    pointer: path.as_str().to_owned(),
                     keyword: "pattern".into(),
                     value: v,
                 });

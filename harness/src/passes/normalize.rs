@@ -33,7 +33,7 @@ use serde_json::{Map, Value, json};
 use super::{Cx, Pass, PassMutant, Step};
 use crate::degradation::Action;
 use crate::lookup::Lookup;
-use crate::schema::{self, TooDeep};
+use crate::schema::{self, NodePath, TooDeep};
 use crate::tool::Tool;
 
 /// See the module docs. Each flag switches one of the four steps (all on in
@@ -221,7 +221,7 @@ fn collapse(
 
 impl Normalize {
     /// One rewrite of one node; `true` when something changed.
-    fn step(&self, path: &str, node: &mut Map<String, Value>, cx: &mut Cx<'_>) -> bool {
+    fn step(&self, path: &NodePath<'_>, node: &mut Map<String, Value>, cx: &mut Cx<'_>) -> bool {
         if self.collapse_nullable {
             for kw in &self.nullable_unions {
                 let Some(Value::Array(branches)) = node.field(kw) else {
@@ -316,7 +316,13 @@ impl Normalize {
         false
     }
 
-    fn finish(&self, path: &str, in_place: bool, node: &mut Map<String, Value>, cx: &mut Cx<'_>) {
+    fn finish(
+        &self,
+        path: &NodePath<'_>,
+        in_place: bool,
+        node: &mut Map<String, Value>,
+        cx: &mut Cx<'_>,
+    ) {
         if self.inject_properties && schema::has_type(node, "object") && !node.has("properties") {
             node.insert("properties".into(), json!({}));
             cx.record(

@@ -11,7 +11,7 @@ use serde_json::{Map, Value, json};
 use super::Cx;
 use crate::degradation::Action;
 use crate::lookup::Lookup;
-use crate::schema::{self, TooDeep};
+use crate::schema::{self, NodePath, TooDeep};
 
 /// Which schema objects a pass shapes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -133,7 +133,7 @@ impl Objects {
         cx: &mut Cx<'_>,
         optional: &mut Optional<'_>,
     ) -> Result<(), TooDeep> {
-        let mut each = |path: &str, node: &mut Map<String, Value>| {
+        let mut each = |path: &NodePath<'_>, node: &mut Map<String, Value>| {
             if self.qualify.admits(node) {
                 self.shape(path, node, cx, optional);
             }
@@ -149,7 +149,7 @@ impl Objects {
     /// Require every property of one object node, then close it.
     pub(crate) fn shape(
         &self,
-        path: &str,
+        path: &NodePath<'_>,
         node: &mut Map<String, Value>,
         cx: &mut Cx<'_>,
         optional: &mut Optional<'_>,
@@ -172,7 +172,7 @@ impl Objects {
 /// Require every property of `node`: kept `required` names first, in their
 /// order, then the optional properties in property order.
 fn require_all(
-    path: &str,
+    path: &NodePath<'_>,
     node: &mut Map<String, Value>,
     spec: RequireAll,
     cx: &mut Cx<'_>,

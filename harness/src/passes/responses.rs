@@ -178,7 +178,7 @@ impl Pass for ResponsesRootFlatten {
                         Action::Removed,
                         format!("{kw} stripped by the Responses flatten"),
                     );
-                    deps.push((path.to_owned(), (*kw).to_owned(), v));
+                    deps.push((path.as_str().to_owned(), (*kw).to_owned(), v));
                 }
             }
             true

@@ -147,7 +147,7 @@ impl Pass for StrictSubset {
                         "outside the strict subset; removing it only widens what is accepted",
                     );
                     lost.push(Unenforced {
-                        pointer: path.to_owned(),
+                        pointer: path.as_str().to_owned(),
                         keyword: (*kw).to_owned(),
                         value: v,
                     });
@@ -164,7 +164,7 @@ impl Pass for StrictSubset {
                     "format value outside the documented strict list",
                 );
                 lost.push(Unenforced {
-                    pointer: path.to_owned(),
+                    pointer: path.as_str().to_owned(),
                     keyword: "format".to_owned(),
                     value: v,
                 });

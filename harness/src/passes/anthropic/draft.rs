@@ -8,7 +8,7 @@ use super::narrow::Flip;
 use crate::degradation::Action;
 use crate::lookup::Lookup;
 use crate::passes::{Cx, Pass, PassMutant, Step};
-use crate::schema::{self, TooDeep};
+use crate::schema::{self, NodePath, TooDeep};
 use crate::tool::Tool;
 
 /// The JSON Schema type names: a bare one where a schema belongs is read as
@@ -92,7 +92,11 @@ pub(super) fn bare_type_names(node: &Map<String, Value>) -> Vec<(String, Option<
 /// draft-4 boolean `exclusiveMinimum`/`exclusiveMaximum` next to
 /// `minimum`/`maximum` is the numeric bound itself (`false`, or `true`
 /// with no bound, says nothing).
-pub(super) fn older_draft_forms(path: &str, node: &mut Map<String, Value>, cx: &mut Cx<'_>) {
+pub(super) fn older_draft_forms(
+    path: &NodePath<'_>,
+    node: &mut Map<String, Value>,
+    cx: &mut Cx<'_>,
+) {
     if node.field("items").is_some_and(Value::is_array) && !node.has("prefixItems") {
         let tuple = node.field("items").cloned().unwrap_or_default();
         let rest = node.shift_remove("additionalItems");
@@ -144,7 +148,7 @@ pub(super) fn older_draft_forms(path: &str, node: &mut Map<String, Value>, cx: &
 }
 
 impl RepairDraft202012 {
-    fn repair_node(self, path: &str, node: &mut Map<String, Value>, cx: &mut Cx<'_>) {
+    fn repair_node(self, path: &NodePath<'_>, node: &mut Map<String, Value>, cx: &mut Cx<'_>) {
         if self.type_names {
             for (kw, name, t) in bare_type_names(node) {
                 let at = match &name {

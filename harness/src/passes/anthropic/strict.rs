@@ -8,14 +8,14 @@ use crate::lookup::Lookup;
 use crate::passes::notes::{self, Unenforced};
 use crate::passes::objects::{self, Objects, Qualify};
 use crate::passes::{Cx, Pass, PassMutant, Step};
-use crate::schema::{self, TooDeep};
+use crate::schema::{self, NodePath, TooDeep};
 use crate::strict_subset;
 use crate::tool::Tool;
 
 /// Run `f` on every schema object of a strict tool (others are left alone).
 pub(super) fn each_strict_node(
     tool: &mut Tool,
-    f: &mut dyn FnMut(&str, &mut Map<String, Value>),
+    f: &mut dyn FnMut(&NodePath<'_>, &mut Map<String, Value>),
 ) -> Result<bool, TooDeep> {
     if tool.strict != Some(true) {
         return Ok(false);
@@ -126,7 +126,7 @@ impl Pass for StrictMinItems {
                     ),
                 );
                 lost.push(Unenforced {
-                    pointer: path.to_owned(),
+                    pointer: path.as_str().to_owned(),
                     keyword: "minItems".into(),
                     value: old.unwrap_or_default(),
                 });
@@ -202,7 +202,7 @@ impl Pass for StrictUnsupportedFormats {
             if let Some(v) = node.shift_remove("format") {
                 cx.record(path, "format", Action::Removed, why);
                 lost.push(Unenforced {
-                    pointer: path.to_owned(),
+                    pointer: path.as_str().to_owned(),
                     keyword: "format".into(),
                     value: v,
                 });
@@ -294,7 +294,7 @@ impl Pass for StrictBounds {
                         format!("strict mode does not support {k}"),
                     );
                     lost.push(Unenforced {
-                        pointer: path.to_owned(),
+                        pointer: path.as_str().to_owned(),
                         keyword: (*k).to_owned(),
                         value: v,
                     });

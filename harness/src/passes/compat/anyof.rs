@@ -29,7 +29,7 @@ use super::keywords::{FAMILIES, OTHER_ASSERTIONS};
 use crate::degradation::Action;
 use crate::lookup::Lookup;
 use crate::passes::{Cx, Pass, PassMutant, Step};
-use crate::schema::{self, TooDeep};
+use crate::schema::{self, NodePath, TooDeep};
 use crate::tool::Tool;
 
 /// How far `$ref` chains and nested compositions are followed.
@@ -194,7 +194,7 @@ impl TypeAnyOfMembers {
     /// Rewrite one node's `anyOf`; `Err` = fail closed with that reason.
     fn fix_node(
         self,
-        path: &str,
+        path: &NodePath<'_>,
         node: &mut Map<String, Value>,
         root: &Value,
         cx: &mut Cx<'_>,

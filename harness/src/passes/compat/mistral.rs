@@ -15,7 +15,7 @@ use serde_json::{Map, Value};
 use crate::degradation::Action;
 use crate::lookup::Lookup;
 use crate::passes::{Cx, Pass, PassMutant, Step};
-use crate::schema::{self, TooDeep};
+use crate::schema::{self, NodePath, TooDeep};
 use crate::tool::Tool;
 
 const BOUNDS: &[(&str, &str)] = &[
@@ -38,7 +38,7 @@ impl Default for Draft4ExclusiveBounds {
 }
 
 impl Draft4ExclusiveBounds {
-    fn fix_node(self, path: &str, node: &mut Map<String, Value>, cx: &mut Cx<'_>) {
+    fn fix_node(self, path: &NodePath<'_>, node: &mut Map<String, Value>, cx: &mut Cx<'_>) {
         for (exclusive, bound) in BOUNDS {
             let Some(on) = node.field(exclusive).and_then(Value::as_bool) else {
                 continue;

@@ -241,7 +241,7 @@ impl Pass for DeepseekWideningStrips {
                 if let Some(v) = node.shift_remove(kw) {
                     cx.record(path, kw, Action::Removed, why.to_owned());
                     lost.push(Unenforced {
-                        pointer: path.to_owned(),
+                        pointer: path.as_str().to_owned(),
                         keyword: kw.to_owned(),
                         value: v,
                     });

@@ -164,7 +164,7 @@ impl Pass for MaxItemsBudget {
             drop.push(path);
         }
         schema::rewrite_pre_order(&mut tool.input_schema, &mut |path, node| {
-            if drop.iter().any(|d| d == path)
+            if drop.iter().any(|d| d == path.as_str())
                 && let Some(v) = node.shift_remove("maxItems")
             {
                 cx.record(

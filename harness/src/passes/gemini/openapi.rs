@@ -15,7 +15,7 @@ use crate::lookup::Lookup;
 use crate::passes::notes;
 use crate::passes::root::{self, MergeOrder};
 use crate::passes::{Cx, Pass, PassMutant, Step};
-use crate::schema::{self, ChildKey, Rewrite, TooDeep};
+use crate::schema::{self, ChildKey, NodePath, Rewrite, TooDeep};
 use crate::tool::Tool;
 
 /// The `Schema` proto's fields (`facts::gemini::SCHEMA_FIELDS`), less
@@ -482,7 +482,7 @@ impl Rewrite for Inliner<'_, '_, '_> {
 
     fn enter(
         &mut self,
-        path: &str,
+        path: &NodePath<'_>,
         _: Option<&ChildKey>,
         node: &mut Map<String, Value>,
         mut stack: Expanding,
@@ -527,7 +527,7 @@ impl Rewrite for Inliner<'_, '_, '_> {
         kept(child).then(|| stack.clone())
     }
 
-    fn leave(&mut self, _: &str, _: Option<&ChildKey>, _: &mut Map<String, Value>) {}
+    fn leave(&mut self, _: &NodePath<'_>, _: Option<&ChildKey>, _: &mut Map<String, Value>) {}
 }
 
 impl Pass for InlineRefs {

@@ -11,7 +11,7 @@ use super::openapi::{ANY_TYPES, merge_into, put_first, type_of, typed_branches, 
 use crate::degradation::Action;
 use crate::lookup::Lookup;
 use crate::passes::{Cx, Pass, PassMutant, Step};
-use crate::schema::{self, ChildKey, Rewrite, TooDeep};
+use crate::schema::{self, ChildKey, NodePath, Rewrite, TooDeep};
 use crate::tool::Tool;
 
 /// `gemini-anyof-only`: an `anyOf` node may hold nothing else (rule
@@ -73,17 +73,19 @@ impl Pass for AnyOfOnly {
     }
 
     fn apply(&self, tool: &mut Tool, cx: &mut Cx<'_>) -> Result<Step, TooDeep> {
-        let moves = |path: &str, node: &Map<String, Value>| {
-            !path.is_empty() && node.len() >= 2 && node.field("anyOf").is_some_and(Value::is_array)
+        let moves = |root: bool, node: &Map<String, Value>| {
+            !root && node.len() >= 2 && node.field("anyOf").is_some_and(Value::is_array)
         };
         // Most tools have nothing to move: find that out before measuring.
-        if !schema::any_node(&tool.input_schema, &moves)? {
+        if !schema::any_node(&tool.input_schema, &|path, node| {
+            moves(path.is_empty(), node)
+        })? {
             return Ok(Step::Continue);
         }
         let mut grown = 0usize;
         let budget = growth_budget(schema::byte_len(&tool.input_schema));
         schema::rewrite_pre_order(&mut tool.input_schema, &mut |path, node| {
-            if !moves(path, node) {
+            if !moves(path.is_empty(), node) {
                 return true;
             }
             let mut siblings = std::mem::take(node);
@@ -502,7 +504,7 @@ impl Rewrite for Prune<'_, '_> {
 
     fn enter(
         &mut self,
-        _: &str,
+        _: &NodePath<'_>,
         _: Option<&ChildKey>,
         _: &mut Map<String, Value>,
         (): (),
@@ -517,7 +519,7 @@ impl Rewrite for Prune<'_, '_> {
 
     fn after(
         &mut self,
-        path: &str,
+        path: &NodePath<'_>,
         node: &mut Map<String, Value>,
         keyword: &'static str,
         outs: Vec<(ChildKey<'static>, bool)>,
@@ -536,7 +538,12 @@ impl Rewrite for Prune<'_, '_> {
         }
     }
 
-    fn leave(&mut self, _: &str, _: Option<&ChildKey>, node: &mut Map<String, Value>) -> bool {
+    fn leave(
+        &mut self,
+        _: &NodePath<'_>,
+        _: Option<&ChildKey>,
+        node: &mut Map<String, Value>,
+    ) -> bool {
         let object = type_of(node).as_deref() == Some("object");
         let empty = node
             .field("properties")
@@ -550,7 +557,7 @@ impl Prune<'_, '_> {
     /// Remove the properties that must go, with their `required` entries.
     fn properties_gone(
         &mut self,
-        path: &str,
+        path: &NodePath<'_>,
         node: &mut Map<String, Value>,
         gone: &[ChildKey<'static>],
     ) -> ControlFlow<bool> {
@@ -589,7 +596,7 @@ impl Prune<'_, '_> {
     /// is left, and a single branch left stands for it.
     fn branches_gone(
         &mut self,
-        path: &str,
+        path: &NodePath<'_>,
         node: &mut Map<String, Value>,
         gone: &[ChildKey<'static>],
     ) -> ControlFlow<bool> {

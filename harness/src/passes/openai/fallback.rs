@@ -236,7 +236,7 @@ impl Pass for StrictStripDefaults {
                     "strict mode: a property default is not permitted (Azure OpenAI)",
                 );
                 lost.push(Unenforced {
-                    pointer: path.to_owned(),
+                    pointer: path.as_str().to_owned(),
                     keyword: "default".into(),
                     value,
                 });

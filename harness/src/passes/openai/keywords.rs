@@ -105,7 +105,7 @@ impl Pass for StripKeywords {
                         format!("{kw} stripped: the provider rejects it here"),
                     );
                     lost.push(Unenforced {
-                        pointer: path.to_owned(),
+                        pointer: path.as_str().to_owned(),
                         keyword: (*kw).to_owned(),
                         value,
                     });
@@ -239,7 +239,7 @@ impl Pass for XaiExactConstructs {
                     "tuple items beside prefixItems: draft 2020-12 reads prefixItems as the tuple and xAI rejects array items",
                 );
                 lost.push(crate::passes::notes::Unenforced {
-                    pointer: path.to_owned(),
+                    pointer: path.as_str().to_owned(),
                     keyword: "items".to_owned(),
                     value: v,
                 });
@@ -298,7 +298,7 @@ impl Pass for XaiExactConstructs {
                         "an empty list accepts no value and xAI rejects it",
                     );
                     lost.push(crate::passes::notes::Unenforced {
-                        pointer: path.to_owned(),
+                        pointer: path.as_str().to_owned(),
                         keyword: k.to_owned(),
                         value: v,
                     });

@@ -6,7 +6,7 @@ use serde_json::{Map, Value, json};
 use crate::degradation::Action;
 use crate::lookup::Lookup;
 use crate::passes::{Cx, Pass, PassMutant, Step};
-use crate::schema::{self, ChildKey, NAME_MAPS, SCHEMA_ARRAYS, SINGLE_SCHEMA, TooDeep};
+use crate::schema::{self, ChildKey, NAME_MAPS, NodePath, SCHEMA_ARRAYS, SINGLE_SCHEMA, TooDeep};
 use crate::tool::Tool;
 
 /// `upgrade-draft-keywords`: Groq compiles `parameters` as draft 2020-12
@@ -63,7 +63,7 @@ pub(super) fn rename_keyword(
 }
 
 impl UpgradeDraftKeywords {
-    fn tuple(path: &str, node: &mut Map<String, Value>, cx: &mut Cx<'_>) {
+    fn tuple(path: &NodePath<'_>, node: &mut Map<String, Value>, cx: &mut Cx<'_>) {
         if !node.field("items").is_some_and(Value::is_array) || node.has("prefixItems") {
             return;
         }
@@ -73,7 +73,7 @@ impl UpgradeDraftKeywords {
         }
     }
 
-    fn anchor(path: &str, node: &mut Map<String, Value>, cx: &mut Cx<'_>) {
+    fn anchor(path: &NodePath<'_>, node: &mut Map<String, Value>, cx: &mut Cx<'_>) {
         let Some(Value::String(id)) = node.field("$id") else {
             return;
         };
@@ -93,7 +93,13 @@ impl UpgradeDraftKeywords {
         node.insert("$anchor".to_owned(), name);
     }
 
-    fn bound(path: &str, node: &mut Map<String, Value>, flag: &str, bound: &str, cx: &mut Cx<'_>) {
+    fn bound(
+        path: &NodePath<'_>,
+        node: &mut Map<String, Value>,
+        flag: &str,
+        bound: &str,
+        cx: &mut Cx<'_>,
+    ) {
         let Some(Value::Bool(on)) = node.field(flag) else {
             return;
         };
@@ -249,7 +255,7 @@ impl RepairKeywordTypes {
         }
     }
 
-    fn repair(&self, path: &str, node: &mut Map<String, Value>, cx: &mut Cx<'_>) {
+    fn repair(&self, path: &NodePath<'_>, node: &mut Map<String, Value>, cx: &mut Cx<'_>) {
         for kw in &self.maps {
             if let Some(v) = node.field_mut(kw)
                 && !v.is_object()
@@ -283,7 +289,7 @@ impl RepairKeywordTypes {
     }
 
     /// Move draft-3 `required` flags of `node`'s properties into its list.
-    fn lift(path: &str, node: &mut Map<String, Value>, cx: &mut Cx<'_>) {
+    fn lift(path: &NodePath<'_>, node: &mut Map<String, Value>, cx: &mut Cx<'_>) {
         let mut lifted = Vec::new();
         if let Some(Value::Object(props)) = node.field_mut("properties") {
             for (name, prop) in props.iter_mut() {

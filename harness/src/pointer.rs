@@ -1,0 +1,245 @@
+//! JSON Pointers (RFC 6901) as the walks build them: reference tokens
+//! escaped and unescaped, the [`ChildKey`] a child position is reached by
+//! (with its pointer suffix), how a pointer is shown in messages, and
+//! [`NodePath`], the pointer of a node in a mutable walk, built only when
+//! something reads it.
+
+use std::borrow::Cow;
+use std::cell::OnceCell;
+use std::fmt;
+use std::ops::Deref;
+
+use serde_json::{Map, Value};
+
+/// Escape one JSON Pointer reference token (RFC 6901).
+pub(crate) fn escape_token(token: &str) -> String {
+    let mut out = String::with_capacity(token.len());
+    push_escaped(&mut out, token);
+    out
+}
+
+/// Unescape one JSON Pointer reference token (RFC 6901: `~1` is `/`, then
+/// `~0` is `~`); a token with no `~` is copied as it is.
+pub(crate) fn unescape_token(token: &str) -> String {
+    if token.contains('~') {
+        token.replace("~1", "/").replace("~0", "~")
+    } else {
+        token.to_owned()
+    }
+}
+
+/// Append `token`, escaped as a JSON Pointer reference token, to `out`.
+fn push_escaped(out: &mut String, token: &str) {
+    if !token.contains(['~', '/']) {
+        out.push_str(token);
+        return;
+    }
+    for c in token.chars() {
+        match c {
+            '~' => out.push_str("~0"),
+            '/' => out.push_str("~1"),
+            c => out.push(c),
+        }
+    }
+}
+
+/// `parent` + `/token`, escaped.
+pub(crate) fn child_path(parent: &str, token: &str) -> String {
+    let mut out = String::with_capacity(parent.len() + token.len() + 1);
+    out.push_str(parent);
+    out.push('/');
+    push_escaped(&mut out, token);
+    out
+}
+
+/// One child schema position of a node: the keyword it hangs under, an
+/// optional name or index inside that keyword, and its pointer suffix. The
+/// walks hand out keys that borrow the name from the node
+/// ([`ChildKey::into_owned`] keeps one past the borrow).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum ChildKey<'n> {
+    /// `node[keyword]` is a schema (`not`, `items` object form, ...).
+    Single(&'static str),
+    /// `node[keyword][name]` is a schema (`properties/foo`).
+    Named(&'static str, Cow<'n, str>),
+    /// `node[keyword][index]` is a schema (`anyOf/0`, tuple `items/1`).
+    Indexed(&'static str, usize),
+}
+
+impl ChildKey<'_> {
+    /// The keyword the child hangs under.
+    #[cfg(test)]
+    pub(crate) fn keyword(&self) -> &'static str {
+        match self {
+            Self::Single(k) | Self::Named(k, _) | Self::Indexed(k, _) => k,
+        }
+    }
+
+    /// The same key, owning its name.
+    pub(crate) fn into_owned(self) -> ChildKey<'static> {
+        match self {
+            Self::Single(k) => ChildKey::Single(k),
+            Self::Named(k, n) => ChildKey::Named(k, Cow::Owned(n.into_owned())),
+            Self::Indexed(k, i) => ChildKey::Indexed(k, i),
+        }
+    }
+
+    /// Mutably borrow the child out of its parent object.
+    pub(crate) fn get_mut<'a>(&self, node: &'a mut Map<String, Value>) -> Option<&'a mut Value> {
+        match self {
+            Self::Single(k) => node.get_mut(*k),
+            Self::Named(k, n) => node.get_mut(*k)?.as_object_mut()?.get_mut(n.as_ref()),
+            Self::Indexed(k, i) => node.get_mut(*k)?.as_array_mut()?.get_mut(*i),
+        }
+    }
+
+    /// The pointer suffix this child adds to its parent's path.
+    pub(crate) fn suffix(&self) -> String {
+        let mut out = String::new();
+        self.push_suffix(&mut out);
+        out
+    }
+
+    /// Append the pointer suffix this child adds to its parent's path to
+    /// `out`. Keywords are pushed as they are: none of the walked keywords
+    /// holds `~` or `/` (a unit test checks the tables).
+    pub(crate) fn push_suffix(&self, out: &mut String) {
+        use std::fmt::Write as _;
+        out.push('/');
+        match self {
+            Self::Single(k) => out.push_str(k),
+            Self::Named(k, n) => {
+                out.push_str(k);
+                out.push('/');
+                push_escaped(out, n);
+            }
+            Self::Indexed(k, i) => {
+                out.push_str(k);
+                let _ = write!(out, "/{i}");
+            }
+        }
+    }
+}
+
+/// How a path is shown in messages: the root is `/`.
+pub fn display_path(path: &str) -> String {
+    if path.is_empty() {
+        "/".to_owned()
+    } else {
+        path.to_owned()
+    }
+}
+
+/// The JSON Pointer of the node a mutable walk ([`crate::schema::rewrite_with`])
+/// is at: its parent's path and the key that leads here, turned into text
+/// only when a callback reads it (as `&str`, through `Deref`, or shown).
+///
+/// Most nodes of most walks are never recorded, noted or compared by
+/// path: building every node's pointer up front (the walk used to push
+/// each child's suffix onto one buffer) touched every property name on
+/// every walk of every pass. The text, once built, is kept for the
+/// node's children to extend; the root's is `""`.
+pub(crate) struct NodePath<'p> {
+    /// The parent's path and the key from it; `None` at the root.
+    up: Option<(&'p NodePath<'p>, &'p ChildKey<'p>)>,
+    text: OnceCell<String>,
+}
+
+impl<'p> NodePath<'p> {
+    /// The root's path, `""`.
+    pub(crate) fn root() -> Self {
+        Self {
+            up: None,
+            text: OnceCell::new(),
+        }
+    }
+
+    /// The path of this node's child reached by `key`.
+    pub(crate) fn child<'c>(&'c self, key: &'c ChildKey<'c>) -> NodePath<'c>
+    where
+        'p: 'c,
+    {
+        NodePath {
+            up: Some((self, key)),
+            text: OnceCell::new(),
+        }
+    }
+
+    /// Whether this is the root (`""`), without building any text.
+    pub(crate) fn is_empty(&self) -> bool {
+        self.up.is_none()
+    }
+
+    /// The pointer as text (built on first use, its ancestors' with it).
+    pub(crate) fn as_str(&self) -> &str {
+        self.text.get_or_init(|| match self.up {
+            None => String::new(),
+            Some((parent, key)) => {
+                let parent = parent.as_str();
+                let mut out = String::with_capacity(parent.len() + 16);
+                out.push_str(parent);
+                key.push_suffix(&mut out);
+                out
+            }
+        })
+    }
+}
+
+impl Deref for NodePath<'_> {
+    type Target = str;
+
+    fn deref(&self) -> &str {
+        self.as_str()
+    }
+}
+
+impl fmt::Display for NodePath<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl fmt::Debug for NodePath<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(self.as_str(), f)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_node_path_is_the_pointer_of_its_keys_escaped_and_built_on_demand() {
+        let root = NodePath::root();
+        assert!(root.is_empty());
+        assert_eq!(root.as_str(), "");
+        let props = ChildKey::Named("properties", Cow::Borrowed("a/b~c"));
+        let branch = ChildKey::Indexed("anyOf", 12);
+        let items = ChildKey::Single("items");
+        let p = root.child(&props);
+        let b = p.child(&branch);
+        let i = b.child(&items);
+        assert!(!p.is_empty());
+        // Nothing is built until read.
+        assert_eq!(
+            (p.text.get(), b.text.get(), i.text.get()),
+            (None, None, None)
+        );
+        assert_eq!(&*i, "/properties/a~1b~0c/anyOf/12/items");
+        // Reading a node built its ancestors' text too, for siblings to reuse.
+        assert_eq!(
+            p.text.get().map(String::as_str),
+            Some("/properties/a~1b~0c")
+        );
+        assert_eq!(
+            b.text.get().map(String::as_str),
+            Some("/properties/a~1b~0c/anyOf/12")
+        );
+        assert_eq!(
+            format!("{b} {i:?}"),
+            r#"/properties/a~1b~0c/anyOf/12 "/properties/a~1b~0c/anyOf/12/items""#
+        );
+        assert_eq!(display_path(&root), "/");
+    }
+}
