@@ -328,7 +328,13 @@ impl Pass for TypeAnyOfMembers {
         )? {
             return Ok(Step::Continue);
         }
-        let snapshot = tool.input_schema.clone();
+        // The copy is read only to resolve a member's `$ref`: a schema
+        // with none (and fixing adds none) needs no copy.
+        let snapshot = if schema::any_node(&tool.input_schema, &|_, node| node.has("$ref"))? {
+            tool.input_schema.clone()
+        } else {
+            Value::Null
+        };
         let mut failed: Option<String> = None;
         schema::rewrite_post_order(&mut tool.input_schema, &mut |path, _, node| {
             if failed.is_none()
