@@ -463,3 +463,33 @@ fn same_bytes_is_byte_equality_not_value_equality() {
     assert!(!same_bytes(&json!(1), &json!(1.0)));
     assert!(!same_bytes(&json!([1, 2]), &json!([1, 2, 3])));
 }
+
+#[test]
+fn the_mutable_walks_pointers_are_the_read_only_walks_read_in_any_order() {
+    let mut v = json!({
+        "properties": {
+            "a/b": {"items": {"anyOf": [{"type": "string"}, {"properties": {"~x": {}}}]}},
+            "c": {"not": {"additionalProperties": {"type": "integer"}}}
+        },
+        "$defs": {"d~/e": {"prefixItems": [{}, {"items": [{}, {"const": 1}]}]}}
+    });
+    let mut eager = Vec::new();
+    visit(&v, &mut |p, _| eager.push(p.to_owned())).unwrap();
+    assert_eq!(eager.len(), 14);
+    assert!(eager.contains(&"/$defs/d~0~1e/prefixItems/1/items/1".to_owned()));
+    // Pre-order reads a parent's pointer before its children's; post-order
+    // the children's first (their text built with the parent's).
+    let mut pre = Vec::new();
+    rewrite_pre_order(&mut v, &mut |p, _| {
+        pre.push(p.to_string());
+        true
+    })
+    .unwrap();
+    assert_eq!(pre, eager);
+    let mut post = Vec::new();
+    rewrite_post_order(&mut v, &mut |p, _, _| post.push(p.as_str().to_owned())).unwrap();
+    post.sort();
+    let mut sorted = eager.clone();
+    sorted.sort();
+    assert_eq!(post, sorted);
+}
