@@ -137,6 +137,7 @@ fn oracle(b: Bencher, lane: Lane) {
                 tools_present: true,
                 tool_choice: None,
                 response_format: None,
+                walks: None,
                 as_of: DEFAULT_AS_OF,
             }));
         }

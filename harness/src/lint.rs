@@ -88,6 +88,7 @@ fn judge(lane: Lane, rendered: &[serde_json::Value], as_of: &str) -> Vec<oracle:
         tools: rendered,
         tool_choice: None,
         response_format: None,
+        walks: None,
         as_of,
     })
 }

@@ -122,6 +122,7 @@ fn clean(lane: Lane, tool: &Tool) -> bool {
         tools: &tools,
         tool_choice: None,
         response_format: None,
+        walks: None,
         as_of: DEFAULT_AS_OF,
     })
     .is_empty()

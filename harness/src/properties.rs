@@ -197,6 +197,7 @@ pub fn oracle_no_panic_on(lane: Lane, tools: &[Value], request: &Value) -> Resul
             tools_present,
             tool_choice: request.get("tool_choice"),
             response_format: request.get("response_format"),
+            walks: None,
             as_of: request
                 .get("as_of")
                 .and_then(Value::as_str)

@@ -51,6 +51,7 @@ pub(crate) fn verdict(rec: &Recording, lane: Lane) -> Vec<Rejection> {
         tools: &tools,
         tool_choice: rec.request.tool_choice.as_ref(),
         response_format: rec.request.response_format.as_ref(),
+        walks: None,
         as_of: &rec.observed,
     })
 }
@@ -235,6 +236,7 @@ fn judge_parts(
         tools: &wire_tools,
         tool_choice: parts.tool_choice.as_ref(),
         response_format: parts.response_format.as_ref(),
+        walks: None,
         as_of,
     };
     let found = oracle::check(&request);

@@ -71,6 +71,7 @@ pub(crate) fn rejections(lane: Lane, wire_tool: &Value) -> Vec<Rejection> {
         tools: std::slice::from_ref(wire_tool),
         tool_choice: None,
         response_format: None,
+        walks: None,
         as_of: DEFAULT_AS_OF,
     })
 }

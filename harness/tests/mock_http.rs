@@ -771,6 +771,7 @@ fn v1_trial(
         tools: &judged,
         tool_choice: parts.tool_choice.as_ref(),
         response_format: parts.response_format.as_ref(),
+        walks: None,
         as_of: &rec.observed,
     });
     let (want_status, want_body) = if let Some(first) = found.first() {

@@ -102,6 +102,7 @@ fn openai_responses_v0_and_v1_differ_exactly_where_a_lookaround_pattern_is() {
                     tools_present: true,
                     tool_choice: None,
                     response_format: None,
+                    walks: None,
                     as_of: wireshape::DEFAULT_AS_OF,
                 })
                 .into_iter()
@@ -144,6 +145,7 @@ fn openai_chat_is_verbatim_in_v0_and_v1_touches_only_rejected_tools() {
             tools: &[wire],
             tool_choice: None,
             response_format: None,
+            walks: None,
             as_of: wireshape::DEFAULT_AS_OF,
         })
         .is_empty();

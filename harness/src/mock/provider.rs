@@ -200,6 +200,7 @@ impl Service {
             tools: &ex.oracle_tools,
             tool_choice: ex.tool_choice,
             response_format: ex.response_format,
+            walks: None,
             as_of: &self.as_of,
         });
         if let Some(first) = rejections.first() {

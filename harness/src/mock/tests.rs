@@ -141,6 +141,7 @@ fn a_bad_tool_gets_the_oracle_rejection_body() {
         tools: &arr,
         tool_choice: None,
         response_format: None,
+        walks: None,
         as_of: oracle::DEFAULT_AS_OF,
     });
     assert_eq!(want[0].rule, "anthropic-root-composition");

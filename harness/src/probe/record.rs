@@ -30,6 +30,7 @@ pub(crate) fn oracle_verdict(lane: Lane, wire_tools: &[Value], as_of: &str) -> V
         tools_present: true,
         tool_choice: choice.as_ref(),
         response_format: None,
+        walks: None,
         as_of,
     })
 }

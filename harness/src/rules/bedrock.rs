@@ -229,14 +229,14 @@ fn root_type_object(req: &Request<'_>) -> Vec<Finding> {
 
 fn properties_not_object(req: &Request<'_>) -> Vec<Finding> {
     each_schema(req, &mut |i, s| {
-        nodes(s)
-            .into_iter()
+        nodes(req, s)
+            .iter()
             .filter_map(|(ptr, node)| {
                 let props = node.get("properties")?;
                 if props.is_object() {
                     return None;
                 }
-                let at = child_path(&ptr, "properties");
+                let at = child_path(ptr, "properties");
                 Some(finding(
                     i,
                     &at,
@@ -291,9 +291,9 @@ fn strict_nodes(req: &Request<'_>, f: &NodeCheck<'_>) -> Vec<Finding> {
         if !is_strict(req, i) {
             return Vec::new();
         }
-        nodes(s)
-            .into_iter()
-            .filter_map(|(ptr, node)| f(i, &ptr, node))
+        nodes(req, s)
+            .iter()
+            .filter_map(|(ptr, node)| f(i, ptr, node))
             .collect()
     })
 }

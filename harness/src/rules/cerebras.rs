@@ -126,10 +126,10 @@ fn unsupported_schema_fields(req: &Request<'_>) -> Vec<Finding> {
     each_schema_and_response(req, &|s, _| {
         let mut first = None;
         let mut fields: Vec<&str> = Vec::new();
-        for (ptr, node) in nodes(s) {
+        for (ptr, node) in nodes(req, s).iter() {
             let found = unsupported_in(node);
             if !found.is_empty() && first.is_none() {
-                first = Some(ptr);
+                first = Some(ptr.clone());
             }
             for k in found {
                 if !fields.contains(&k) {
@@ -151,15 +151,15 @@ fn additional_properties_false_required(req: &Request<'_>) -> Vec<Finding> {
         if !strict {
             return None;
         }
-        nodes(s)
-            .into_iter()
+        nodes(req, s)
+            .iter()
             .find(|(_, node)| {
                 is_object_schema(node)
                     && node.get("additionalProperties") != Some(&Value::Bool(false))
             })
             .map(|(ptr, _)| {
                 (
-                    ptr,
+                    ptr.clone(),
                     "'additionalProperties' is required to be supplied and set to false."
                         .to_owned(),
                 )
@@ -207,6 +207,7 @@ mod tests {
             tools,
             tool_choice,
             response_format,
+            walks: None,
             as_of: DEFAULT_AS_OF,
         })
     }

@@ -117,7 +117,7 @@ fn each_strict_node(req: &Request<'_>, f: &StrictCheck) -> Vec<Finding> {
     for i in (0..req.tools.len()).filter(|&i| req.strict(i) == Some(true)) {
         let Some(s) = req.schema(i) else { continue };
         let name = req.name(i).unwrap_or_default();
-        for (path, node) in nodes(s) {
+        for (path, node) in nodes(req, s).iter() {
             for (at, message) in f(name, node) {
                 out.push(finding(i, &format!("{path}/{at}"), message));
             }
@@ -181,7 +181,7 @@ fn parameters_must_be_object(req: &Request<'_>) -> Vec<Finding> {
 fn anyof_member_missing_type(req: &Request<'_>) -> Vec<Finding> {
     super::each_schema(req, &mut |i, s| {
         let mut out = Vec::new();
-        for (path, node) in nodes(s) {
+        for (path, node) in nodes(req, s).iter() {
             let Some(members) = node.get("anyOf").and_then(Value::as_array) else {
                 continue;
             };
@@ -208,8 +208,8 @@ fn strict_object_without_properties(req: &Request<'_>) -> Vec<Finding> {
         .filter(|&i| req.strict(i) == Some(true))
         .filter_map(|i| Some((i, req.schema(i)?)))
         .flat_map(|(i, s)| {
-            nodes(s)
-                .into_iter()
+            nodes(req, s)
+                .iter()
                 .filter(|(path, node)| {
                     !path.is_empty()
                         && is_object_schema(node)
@@ -218,13 +218,14 @@ fn strict_object_without_properties(req: &Request<'_>) -> Vec<Finding> {
                             .and_then(Value::as_object)
                             .is_none_or(serde_json::Map::is_empty)
                 })
-                .map(move |(path, _)| {
+                .map(|(path, _)| {
                     finding(
                         i,
-                        &path,
+                        path,
                         "An object with no properties is not allowed.".to_owned(),
                     )
                 })
+                .collect::<Vec<_>>()
         })
         .collect()
 }

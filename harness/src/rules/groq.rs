@@ -109,11 +109,11 @@ fn reason(error: &str, value: &Value) -> String {
 /// equal lengths) and the first that fails is the answer: the same
 /// answer, usually after a few small checks (a 200-deep chain took tens of
 /// milliseconds).
-fn culprit(schema: &Value, whole: &str) -> (String, String) {
+fn culprit(req: &Request<'_>, schema: &Value, whole: &str) -> (String, String) {
     let mut candidates: Vec<(String, &String, &Value)> = Vec::new();
-    for (ptr, node) in nodes(schema) {
-        for (k, v) in node {
-            candidates.push((child_path(&ptr, k), k, v));
+    for (ptr, node) in nodes(req, schema).iter() {
+        for (k, v) in *node {
+            candidates.push((child_path(ptr, k), k, v));
         }
     }
     candidates.sort_by_key(|(at, _, _)| std::cmp::Reverse(at.len()));
@@ -132,7 +132,7 @@ fn metaschema_validation(req: &Request<'_>) -> Vec<Finding> {
         let Some(whole) = metaschema_error(s) else {
             return Vec::new();
         };
-        let (at, why) = culprit(s, &whole);
+        let (at, why) = culprit(req, s, &whole);
         vec![finding(
             i,
             &at,
@@ -224,12 +224,13 @@ mod tests {
     /// failing pointer kept (the first in walk order among equals).
     fn culprit_checking_every_keyword(schema: &Value, whole: &str) -> (String, String) {
         let mut best: Option<(String, String)> = None;
-        for (ptr, node) in nodes(schema) {
-            for (k, v) in node {
+        let none = crate::rules::request(Lane::Groq, &[], "");
+        for (ptr, node) in nodes(&none, schema).iter() {
+            for (k, v) in *node {
                 let mut one = Map::new();
                 one.insert(k.clone(), v.clone());
                 if let Some(e) = metaschema_error(&Value::Object(one)) {
-                    let at = child_path(&ptr, k);
+                    let at = child_path(ptr, k);
                     if best.as_ref().is_none_or(|(b, _)| at.len() > b.len()) {
                         best = Some((at, reason(&e, v)));
                     }
@@ -264,7 +265,7 @@ mod tests {
             };
             failing += 1;
             assert_eq!(
-                culprit(s, &whole),
+                culprit(&crate::rules::request(Lane::Groq, &[], ""), s, &whole),
                 culprit_checking_every_keyword(s, &whole),
                 "{s}"
             );

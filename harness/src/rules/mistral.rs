@@ -67,9 +67,9 @@ fn parameters_not_object_schema(req: &Request<'_>) -> Vec<Finding> {
             let message = violation(Want::Schema, s).unwrap_or_default();
             return vec![finding(i, "", format!("Invalid tool schema: {message}"))];
         }
-        nodes(s)
-            .into_iter()
-            .flat_map(|(ptr, node)| node_violations(&ptr, node))
+        nodes(req, s)
+            .iter()
+            .flat_map(|(ptr, node)| node_violations(ptr, node))
             .map(|(at, message)| finding(i, &at, format!("Invalid tool schema: {message}")))
             .collect()
     })

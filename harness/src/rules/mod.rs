@@ -8,11 +8,11 @@
 //! JSON Pointers, and per-tool iteration. `oracle` re-exports the model and
 //! [`check`]; nothing here names `oracle` (imports point one way).
 
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use crate::lane::Lane;
 use crate::schema;
-use model::{Finding, Rejection, Request, Rule};
+use model::{Finding, NodeList, Rejection, Request, Rule, Walk, WalkKind, Walks};
 
 pub(crate) mod model;
 
@@ -55,13 +55,29 @@ pub(crate) fn all() -> &'static [&'static Rule] {
 
 /// Every rule registered for a lane, sorted by id.
 pub fn rules_for(lane: Lane) -> Vec<&'static Rule> {
-    let mut v: Vec<&'static Rule> = all()
+    lane_rules(lane).to_vec()
+}
+
+/// [`rules_for`], listed once per lane for the life of the process.
+fn lane_rules(lane: Lane) -> &'static [&'static Rule] {
+    static BY_LANE: std::sync::OnceLock<Vec<Vec<&'static Rule>>> = std::sync::OnceLock::new();
+    let by_lane = BY_LANE.get_or_init(|| {
+        Lane::ALL
+            .iter()
+            .map(|lane| {
+                // `all` is sorted by id, and so is each lane's share.
+                all()
+                    .iter()
+                    .copied()
+                    .filter(|r| r.lanes.contains(lane))
+                    .collect()
+            })
+            .collect()
+    });
+    Lane::ALL
         .iter()
-        .copied()
-        .filter(|r| r.lanes.contains(&lane))
-        .collect();
-    v.sort_by_key(|r| r.id);
-    v
+        .position(|l| *l == lane)
+        .map_or(&[], |j| &by_lane[j])
 }
 
 /// Run every rule of the lane; rejections sorted by (tool, rule id).
@@ -76,8 +92,19 @@ pub fn check(req: &Request<'_>) -> Vec<Rejection> {
     }
     gemini::request_memos(true);
     let _disarm = Disarm;
+    // Each field moves on its own to the walks' (shorter) lifetime.
+    let walks = Walks::default();
+    let req = &Request {
+        lane: req.lane,
+        tools: req.tools,
+        tools_present: req.tools_present,
+        tool_choice: req.tool_choice,
+        response_format: req.response_format,
+        as_of: req.as_of,
+        walks: Some(&walks),
+    };
     let mut out = Vec::new();
-    for rule in rules_for(req.lane) {
+    for rule in lane_rules(req.lane) {
         for f in (rule.check)(req) {
             out.push(Rejection {
                 rule: rule.id,
@@ -108,8 +135,23 @@ pub(crate) fn each_schema(
 
 /// Every schema node of one tool's schema (name maps and literals are not
 /// walked), with its JSON Pointer; nodes past the depth limit are skipped.
-pub(crate) fn nodes(schema: &Value) -> Vec<(String, &Map<String, Value>)> {
-    schema::nodes_within_limit(schema)
+/// A tool schema of `req` is walked once per check, whichever rules ask.
+pub(crate) fn nodes<'a: 's, 's>(req: &Request<'a>, schema: &'s Value) -> NodeList<'s> {
+    walked(req, schema, WalkKind::All, schema::nodes_within_limit)
+}
+
+/// The `kind` walk of `schema`: kept in the request's [`Walks`] when it is
+/// one of its tool schemas, else made now.
+pub(crate) fn walked<'a: 's, 's>(
+    req: &Request<'a>,
+    schema: &'s Value,
+    kind: WalkKind,
+    walk: Walk,
+) -> NodeList<'s> {
+    match req.walks.and_then(|w| w.of(req, schema, kind, walk)) {
+        Some(kept) => kept,
+        None => NodeList::from(walk(schema)),
+    }
 }
 
 /// The first reason a schema is not a valid JSON Schema draft 2020-12
@@ -140,6 +182,7 @@ pub(crate) fn request<'a>(
         tools_present: true,
         tool_choice: None,
         response_format: None,
+        walks: None,
         as_of,
     }
 }
@@ -148,6 +191,49 @@ pub(crate) fn request<'a>(
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn a_checks_rules_share_one_walk_of_each_tool_schema() {
+        let tools = [json!({"name": "t", "input_schema": {
+            "type": "object",
+            "properties": {"a": {"type": "string"}, "b/c": {"items": {}}}
+        }})];
+        let walks = Walks::default();
+        let req = Request {
+            walks: Some(&walks),
+            ..request(Lane::AnthropicMessages, &tools, "2026-01-01")
+        };
+        let schema = req.schema(0).unwrap();
+        let first = nodes(&req, schema);
+        assert_eq!(first.to_vec(), schema::nodes_within_limit(schema));
+        assert_eq!(first.len(), 4);
+        // The second rule to ask gets the same list, not a new walk.
+        assert!(std::rc::Rc::ptr_eq(&first, &nodes(&req, schema)));
+        // An equal value that is not the request's tool schema is walked
+        // on its own, and so is a request without walks.
+        let copy = schema.clone();
+        let other = nodes(&req, &copy);
+        assert!(!std::rc::Rc::ptr_eq(&first, &other));
+        assert_eq!(other.to_vec(), first.to_vec());
+        let bare = request(Lane::AnthropicMessages, &tools, "2026-01-01");
+        assert!(!std::rc::Rc::ptr_eq(&first, &nodes(&bare, schema)));
+        // Walks kept for one request answer for no other.
+        let fewer = Request {
+            walks: Some(&walks),
+            ..request(Lane::AnthropicMessages, &tools[..0], "2026-01-01")
+        };
+        assert!(
+            walks
+                .of(&fewer, schema, WalkKind::All, |_| Vec::new())
+                .is_none()
+        );
+        // Each kind of walk is kept apart.
+        let root_only = walked(&req, schema, WalkKind::Proto, |s| {
+            schema::nodes_within_limit_through(s, &|_| false)
+        });
+        assert_eq!(root_only.len(), 1);
+        assert_eq!(nodes(&req, schema).len(), 4);
+    }
 
     #[test]
     fn metaschema_errors_name_the_problem() {

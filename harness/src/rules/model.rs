@@ -3,8 +3,12 @@
 //! answers ([`Rejection`]). Plain data on the floor below the rule files and
 //! the oracle; it names nothing above `lane` (no `oracle`, no `rules` file).
 
+use std::cell::{OnceCell, RefCell};
+use std::collections::HashMap;
+use std::rc::Rc;
+
 use serde::Serialize;
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 use crate::lane::{Lane, Wire};
 
@@ -43,9 +47,82 @@ pub struct Request<'a> {
     pub response_format: Option<&'a Value>,
     /// The date the verdict is for (`YYYY-MM-DD`), for rules that changed.
     pub as_of: &'a str,
+    /// The schema walks this request's rules share: `check` sets it for
+    /// the duration of one check, so a tool's nodes are listed once per
+    /// request, not once per rule. Build a request with `None`.
+    pub walks: Option<&'a Walks<'a>>,
 }
 
-impl Request<'_> {
+/// Which walk of a tool's schema [`Walks`] keeps.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub(crate) enum WalkKind {
+    /// Every schema node within the depth limit.
+    All,
+    /// The nodes the Gemini `Schema` proto parses.
+    Proto,
+}
+
+/// A schema's nodes in pre-order, each with its JSON Pointer.
+pub(crate) type NodeList<'a> = Rc<[(String, &'a Map<String, Value>)]>;
+
+/// A walk that lists a schema's nodes (see [`Walks::of`]).
+pub(crate) type Walk = for<'v> fn(&'v Value) -> Vec<(String, &'v Map<String, Value>)>;
+
+/// Which request [`Walks`] are of: its tools' address and count, its lane.
+type RequestKey = (usize, usize, Lane);
+
+/// The node lists of one request's tool schemas, made on first use (see
+/// [`Request::walks`]). Plain storage: the walks themselves are the rule
+/// helpers' (`rules::nodes`).
+#[derive(Default)]
+pub struct Walks<'a> {
+    /// The request the walks are of, and each tool's schema address with
+    /// its index.
+    tools: OnceCell<(RequestKey, HashMap<usize, usize>)>,
+    lists: RefCell<HashMap<(usize, WalkKind), NodeList<'a>>>,
+}
+
+impl std::fmt::Debug for Walks<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Walks")
+            .field("lists", &self.lists.borrow().len())
+            .finish_non_exhaustive()
+    }
+}
+
+impl<'a> Walks<'a> {
+    /// The `kind` walk of `schema` when it is one of `req`'s tool schemas
+    /// (the same value, not an equal one): kept from the first call, which
+    /// runs `walk` on it. `None` for any other value, and for a request
+    /// other than the first one asked about.
+    pub(crate) fn of(
+        &self,
+        req: &Request<'a>,
+        schema: &Value,
+        kind: WalkKind,
+        walk: Walk,
+    ) -> Option<NodeList<'a>> {
+        let this = (req.tools.as_ptr() as usize, req.tools.len(), req.lane);
+        let (of, tools) = self.tools.get_or_init(|| {
+            let tools = (0..req.tools.len())
+                .filter_map(|i| Some((std::ptr::from_ref(req.schema(i)?) as usize, i)))
+                .collect();
+            (this, tools)
+        });
+        if *of != this {
+            return None;
+        }
+        let i = *tools.get(&(std::ptr::from_ref(schema) as usize))?;
+        let own = req.schema(i)?;
+        let mut lists = self.lists.borrow_mut();
+        let list = lists
+            .entry((i, kind))
+            .or_insert_with(|| Rc::from(walk(own)));
+        Some(Rc::clone(list))
+    }
+}
+
+impl<'a> Request<'a> {
     /// The tool's name on this wire.
     pub fn name(&self, i: usize) -> Option<&str> {
         let t = self.tools.get(i)?;
@@ -58,7 +135,7 @@ impl Request<'_> {
     }
 
     /// The tool's input schema on this wire (`None` when the member is absent).
-    pub fn schema(&self, i: usize) -> Option<&Value> {
+    pub fn schema(&self, i: usize) -> Option<&'a Value> {
         self.tools.get(i)?.pointer(self.lane.schema_pointer())
     }
 

@@ -153,7 +153,7 @@ fn dotted(path: &str) -> String {
 fn ref_sibling_conflict(req: &Request<'_>) -> Vec<Finding> {
     each_schema(req, &mut |i, s| {
         let mut out = Vec::new();
-        for (path, node) in nodes(s) {
+        for (path, node) in nodes(req, s).iter() {
             let Some(target) = node
                 .get("$ref")
                 .and_then(Value::as_str)
@@ -171,10 +171,10 @@ fn ref_sibling_conflict(req: &Request<'_>) -> Vec<Finding> {
             if !conflicts.is_empty() {
                 out.push(finding(
                     i,
-                    &path,
+                    path,
                     format!(
                         "Invalid request: tools.function.parameters is not a valid moonshot flavored json schema, details: <At path '{}': conflicting keywords found after $ref expansion: {}>",
-                        dotted(&path),
+                        dotted(path),
                         conflicts.join(", ")
                     ),
                 ));

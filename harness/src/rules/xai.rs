@@ -111,9 +111,9 @@ fn rejected_constructs(
 
 fn schema_construct_rejected(req: &Request<'_>) -> Vec<Finding> {
     each_schema(req, &mut |i, s| {
-        nodes(s)
-            .into_iter()
-            .flat_map(|(path, node)| rejected_constructs(&path, node))
+        nodes(req, s)
+            .iter()
+            .flat_map(|(path, node)| rejected_constructs(path, node))
             .map(|(at, what)| finding(i, &at, format!("Invalid tool schema: {what} (at {at})")))
             .collect()
     })
@@ -131,10 +131,10 @@ const LENGTH_COUNT: &[&str] = &[
 /// One finding per offending node; the provider's message names nothing.
 fn length_count_constraints(req: &Request<'_>) -> Vec<Finding> {
     each_schema(req, &mut |i, s| {
-        nodes(s)
-            .into_iter()
+        nodes(req, s)
+            .iter()
             .filter(|(_, node)| LENGTH_COUNT.iter().any(|k| node.contains_key(*k)))
-            .map(|(path, _)| finding(i, &path, "Invalid arguments passed to the model".to_owned()))
+            .map(|(path, _)| finding(i, path, "Invalid arguments passed to the model".to_owned()))
             .collect()
     })
 }
@@ -167,6 +167,7 @@ mod tests {
             tools,
             tool_choice,
             response_format: None,
+            walks: None,
             as_of: DEFAULT_AS_OF,
         }
     }

@@ -50,11 +50,11 @@ type NodeCheck = dyn FnMut(&StrictSchema<'_>, &str, &Map<String, Value>) -> Opti
 fn each_strict_node(req: &Request<'_>, f: &mut NodeCheck) -> Vec<Finding> {
     let mut out = Vec::new();
     for s in strict_schemas(req) {
-        for (path, node) in nodes(s.schema) {
-            if let Some(message) = f(&s, &path, node) {
+        for (path, node) in nodes(req, s.schema).iter() {
+            if let Some(message) = f(&s, path, node) {
                 out.push(Finding {
                     tool: s.tool,
-                    path,
+                    path: path.clone(),
                     message,
                 });
             }
@@ -103,8 +103,12 @@ pub(super) fn strict_schema_too_complex(req: &Request<'_>) -> Vec<Finding> {
         .count();
     let optional: usize = strict_schemas(req)
         .iter()
-        .flat_map(|s| nodes(s.schema))
-        .map(|(_, node)| optional_count(node))
+        .map(|s| {
+            nodes(req, s.schema)
+                .iter()
+                .map(|(_, node)| optional_count(node))
+                .sum::<usize>()
+        })
         .sum();
     if strict_tools > MAX_STRICT_TOOLS || optional > MAX_OPTIONAL_PROPERTIES {
         vec![Finding {
@@ -132,9 +136,13 @@ fn is_union(v: &Value) -> bool {
 pub(super) fn strict_union_types_limit(req: &Request<'_>) -> Vec<Finding> {
     let unions: usize = strict_schemas(req)
         .iter()
-        .flat_map(|s| nodes(s.schema))
-        .filter_map(|(_, node)| node.get("properties").and_then(Value::as_object))
-        .map(|props| props.values().filter(|v| is_union(v)).count())
+        .map(|s| {
+            nodes(req, s.schema)
+                .iter()
+                .filter_map(|(_, node)| node.get("properties").and_then(Value::as_object))
+                .map(|props| props.values().filter(|v| is_union(v)).count())
+                .sum::<usize>()
+        })
         .sum();
     if unions > MAX_UNION_PROPERTIES {
         vec![Finding {
@@ -151,13 +159,13 @@ pub(super) fn strict_union_types_limit(req: &Request<'_>) -> Vec<Finding> {
 
 /// The local `$ref`s of one schema: (pointer of the referring node, target
 /// pointer inside the schema).
-fn local_refs(schema: &Value) -> Vec<(String, String)> {
-    nodes(schema)
-        .into_iter()
+fn local_refs(req: &Request<'_>, schema: &Value) -> Vec<(String, String)> {
+    nodes(req, schema)
+        .iter()
         .filter_map(|(path, node)| {
             let r = node.get("$ref")?.as_str()?;
             let target = r.strip_prefix('#')?;
-            Some((path, target.to_owned()))
+            Some((path.clone(), target.to_owned()))
         })
         .collect()
 }
@@ -165,7 +173,7 @@ fn local_refs(schema: &Value) -> Vec<(String, String)> {
 pub(super) fn strict_recursive_schema(req: &Request<'_>) -> Vec<Finding> {
     let mut out = Vec::new();
     for s in strict_schemas(req) {
-        let refs = local_refs(s.schema);
+        let refs = local_refs(req, s.schema);
         let mut reported: Vec<&str> = Vec::new();
         for (at, target) in &refs {
             if !reported.contains(&target.as_str()) && is_recursive(target, &refs) {

@@ -63,7 +63,7 @@ pub(super) fn maxitems_cumulative_budget(req: &Request<'_>) -> Vec<Finding> {
         return Vec::new();
     }
     each_schema(req, &mut |i, s| {
-        let sum: f64 = nodes(s).iter().map(|(_, node)| max_items(node)).sum();
+        let sum: f64 = nodes(req, s).iter().map(|(_, node)| max_items(node)).sum();
         if sum > MAX_ITEMS_BUDGET {
             vec![finding(i, "", "INVALID_ARGUMENT".to_owned())]
         } else {

@@ -60,9 +60,9 @@ fn unknown_names(req: &Request<'_>, keywords: &[&str]) -> Vec<Finding> {
     }
     each_schema(req, &mut |i, s| {
         let mut out = Vec::new();
-        for (ptr, node) in proto_nodes(s) {
+        for (ptr, node) in proto_nodes(req, s).iter() {
             for k in keywords.iter().filter(|k| node.contains_key(**k)) {
-                out.push(unknown_name(req, i, s, &ptr, k));
+                out.push(unknown_name(req, i, s, ptr, k));
             }
         }
         out
@@ -126,12 +126,12 @@ pub(super) fn unknown_schema_proto_field(req: &Request<'_>) -> Vec<Finding> {
     // recorded rule's.
     each_schema(req, &mut |i, s| {
         let mut out = Vec::new();
-        for (ptr, node) in proto_nodes(s) {
+        for (ptr, node) in proto_nodes(req, s).iter() {
             for k in node
                 .keys()
                 .filter(|k| !is_proto_field(k) && !RECORDED_UNKNOWN.contains(&k.as_str()))
             {
-                out.push(unknown_name(req, i, s, &ptr, k));
+                out.push(unknown_name(req, i, s, ptr, k));
             }
         }
         out
@@ -143,16 +143,16 @@ pub(super) fn type_not_repeating(req: &Request<'_>) -> Vec<Finding> {
         return Vec::new();
     }
     each_schema(req, &mut |i, s| {
-        proto_nodes(s)
-            .into_iter()
+        proto_nodes(req, s)
+            .iter()
             .filter(|(_, node)| node.get("type").is_some_and(Value::is_array))
             .map(|(ptr, _)| {
                 finding(
                     i,
-                    &child_path(&ptr, "type"),
+                    &child_path(ptr, "type"),
                     format!(
                         "Invalid JSON payload received. Unknown name \"type\" at '{}': Proto field is not repeating, cannot start list.",
-                        payload_location(req, i, s, &ptr)
+                        payload_location(req, i, s, ptr)
                     ),
                 )
             })
@@ -182,16 +182,16 @@ pub(super) fn property_schema_not_object(req: &Request<'_>) -> Vec<Finding> {
             return vec![finding(i, "", invalid_schema_value(&loc, s))];
         }
         let mut out = Vec::new();
-        for (ptr, node) in proto_nodes(s) {
+        for (ptr, node) in proto_nodes(req, s).iter() {
             // Built only for a finding: most nodes have none.
-            let base = || payload_location(req, i, s, &ptr);
+            let base = || payload_location(req, i, s, ptr);
             if let Some(props) = node.get("properties").and_then(Value::as_object) {
                 for (idx, (name, v)) in props.iter().enumerate() {
                     if is_scalar(v) {
                         let at = format!("{}.properties[{idx}].value", base());
                         out.push(finding(
                             i,
-                            &child_path(&child_path(&ptr, "properties"), name),
+                            &child_path(&child_path(ptr, "properties"), name),
                             invalid_schema_value(&at, v),
                         ));
                     }
@@ -201,7 +201,7 @@ pub(super) fn property_schema_not_object(req: &Request<'_>) -> Vec<Finding> {
                 let at = format!("{}.items", base());
                 out.push(finding(
                     i,
-                    &child_path(&ptr, "items"),
+                    &child_path(ptr, "items"),
                     invalid_schema_value(&at, v),
                 ));
             }
@@ -228,7 +228,7 @@ pub(super) fn enum_values_must_be_strings(req: &Request<'_>) -> Vec<Finding> {
     }
     each_schema(req, &mut |i, s| {
         let mut out = Vec::new();
-        for (ptr, node) in proto_nodes(s) {
+        for (ptr, node) in proto_nodes(req, s).iter() {
             let Some(members) = node.get("enum").and_then(Value::as_array) else {
                 continue;
             };
@@ -238,7 +238,7 @@ pub(super) fn enum_values_must_be_strings(req: &Request<'_>) -> Vec<Finding> {
                     &format!("{ptr}/enum/{idx}"),
                     format!(
                         "Invalid value at '{}.enum[{idx}]' (TYPE_STRING), {v}",
-                        payload_location(req, i, s, &ptr)
+                        payload_location(req, i, s, ptr)
                     ),
                 ));
             }

@@ -7,8 +7,9 @@ use std::fmt::Write as _;
 use serde_json::{Map, Value};
 
 use super::memo::position_of;
-use crate::rules::finding;
 use crate::rules::model::{Finding, Request};
+use crate::rules::model::{NodeList, WalkKind};
+use crate::rules::{finding, walked};
 use crate::schema::{ChildKey, NAME_MAPS, child_path, nodes_within_limit_through as nodes_through};
 
 // ---------------------------------------------------------------------------
@@ -136,8 +137,11 @@ pub(super) fn unknown_name(req: &Request<'_>, i: usize, s: &Value, ptr: &str, k:
 /// nodes whose pointer [`is_proto_pointer`], reached by proto steps alone
 /// (a `properties` value, object `items`, an `anyOf` branch), so the
 /// subtrees under any other keyword are never walked.
-pub(super) fn proto_nodes(schema: &Value) -> Vec<(String, &Map<String, Value>)> {
-    nodes_through(schema, &is_proto_step)
+/// A tool schema of `req` is walked once per check, whichever rules ask.
+pub(super) fn proto_nodes<'a: 's, 's>(req: &Request<'a>, schema: &'s Value) -> NodeList<'s> {
+    walked(req, schema, WalkKind::Proto, |s| {
+        nodes_through(s, &is_proto_step)
+    })
 }
 
 /// One step of a proto pointer ([`is_proto_pointer`]): `properties/<name>`,

@@ -63,12 +63,14 @@ fn gemini_openapi_proto_nodes_are_the_nodes_at_proto_pointers() {
         deep = json!({"properties": {"a": deep}});
     }
     schemas.push(deep);
+    let none = crate::rules::request(Lane::GeminiOpenapi, &[], "");
     for s in &schemas {
-        let filtered: Vec<_> = crate::rules::nodes(s)
-            .into_iter()
+        let filtered: Vec<_> = crate::rules::nodes(&none, s)
+            .iter()
             .filter(|(p, _)| is_proto_pointer(p))
+            .cloned()
             .collect();
-        assert_eq!(proto_nodes(s), filtered, "{s}");
+        assert_eq!(proto_nodes(&none, s).to_vec(), filtered, "{s}");
     }
 }
 

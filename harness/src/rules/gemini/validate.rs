@@ -28,9 +28,9 @@ fn validate(req: &Request<'_>, f: &NodeCheck<'_>) -> Vec<Finding> {
         return Vec::new();
     }
     each_schema(req, &mut |i, s| {
-        proto_nodes(s)
-            .into_iter()
-            .filter_map(|(ptr, node)| f(i, s, &ptr, node))
+        proto_nodes(req, s)
+            .iter()
+            .filter_map(|(ptr, node)| f(i, s, ptr, node))
             .collect()
     })
 }

@@ -25,7 +25,7 @@ pub(super) fn object_missing_properties(req: &Request<'_>) -> Vec<Finding> {
 }
 
 pub(super) fn array_missing_items(req: &Request<'_>) -> Vec<Finding> {
-    each_node(&tool_targets(req), &mut |t, path, node| {
+    each_node(req, &tool_targets(req), &mut |t, path, node| {
         if has_type(node, "array") && !node.contains_key("items") {
             vec![t.in_context(path, "array schema missing items")]
         } else {
@@ -85,7 +85,7 @@ const MAP_KEYWORDS: &[&str] = &[
 ];
 
 pub(super) fn required_null(req: &Request<'_>) -> Vec<Finding> {
-    each_node(&tool_targets(req), &mut |t, _, node| {
+    each_node(req, &tool_targets(req), &mut |t, _, node| {
         let mut out = Vec::new();
         if let Some(r) = node.get("required")
             && !r.is_array()
@@ -123,7 +123,7 @@ pub(super) fn subschema_not_object(req: &Request<'_>) -> Vec<Finding> {
                 )),
             ));
         }
-        for (path, node) in nodes(t.schema) {
+        for (path, node) in nodes(req, t.schema).iter() {
             let mut bad = |at: String, v: &Value| {
                 out.push(t.finding(
                     &at,
@@ -171,7 +171,7 @@ pub(super) fn pattern_lookaround(req: &Request<'_>) -> Vec<Finding> {
     if req.as_of < LOOKAROUND_400_FROM {
         return Vec::new();
     }
-    each_node(&tool_targets(req), &mut |_, path, node| {
+    each_node(req, &tool_targets(req), &mut |_, path, node| {
         let Some(p) = node.get("pattern").and_then(Value::as_str) else {
             return Vec::new();
         };

@@ -110,7 +110,7 @@ pub(super) fn strict_property_count_limit(req: &Request<'_>) -> Vec<Finding> {
         limits(req.as_of).properties,
         "object properties",
         &|s| {
-            nodes(s)
+            nodes(req, s)
                 .iter()
                 .filter_map(|(_, node)| node.get("properties").and_then(Value::as_object))
                 .map(Map::len)
@@ -121,7 +121,7 @@ pub(super) fn strict_property_count_limit(req: &Request<'_>) -> Vec<Finding> {
 
 pub(super) fn strict_enum_count_limit(req: &Request<'_>) -> Vec<Finding> {
     over_limit(req, limits(req.as_of).enum_values, "enum values", &|s| {
-        nodes(s)
+        nodes(req, s)
             .iter()
             .filter_map(|(_, node)| node.get("enum").and_then(Value::as_array))
             .map(Vec::len)
@@ -131,9 +131,9 @@ pub(super) fn strict_enum_count_limit(req: &Request<'_>) -> Vec<Finding> {
 
 /// Characters of property names, definition names, and string enum and
 /// const values in one schema (the documented string budget).
-pub(super) fn string_budget(schema: &Value) -> usize {
+pub(super) fn string_budget(req: &Request<'_>, schema: &Value) -> usize {
     let mut n = 0;
-    for (_, node) in nodes(schema) {
+    for (_, node) in nodes(req, schema).iter() {
         for kw in ["properties", "$defs", "definitions"] {
             if let Some(m) = node.get(kw).and_then(Value::as_object) {
                 n += m.keys().map(|k| k.chars().count()).sum::<usize>();
@@ -158,14 +158,14 @@ pub(super) fn strict_string_budget_limit(req: &Request<'_>) -> Vec<Finding> {
         req,
         limits(req.as_of).strings,
         "characters of property names, definition names, enum values and const values",
-        &string_budget,
+        &|s| string_budget(req, s),
     )
 }
 
 pub(super) fn strict_enum_string_budget_limit(req: &Request<'_>) -> Vec<Finding> {
     let max = limits(req.as_of).large_enum_strings;
     let large = limit(fact::STRICT_LARGE_ENUM);
-    each_node(&strict_targets(req), &mut move |t, path, node| {
+    each_node(req, &strict_targets(req), &mut move |t, path, node| {
         let Some(values) = node.get("enum").and_then(Value::as_array) else {
             return Vec::new();
         };

@@ -14,7 +14,7 @@ use crate::schema::{escape_token, is_object_schema};
 // ---- strict rules -----------------------------------------------------
 
 pub(super) fn strict_additional_properties(req: &Request<'_>) -> Vec<Finding> {
-    each_node(&strict_targets(req), &mut |t, path, node| {
+    each_node(req, &strict_targets(req), &mut |t, path, node| {
         if is_object_schema(node) && node.get("additionalProperties") != Some(&Value::Bool(false)) {
             vec![t.in_context(
                 path,
@@ -28,7 +28,7 @@ pub(super) fn strict_additional_properties(req: &Request<'_>) -> Vec<Finding> {
 
 /// Several missing keys are listed comma-separated (only one is recorded).
 pub(super) fn strict_required_all_keys(req: &Request<'_>) -> Vec<Finding> {
-    each_node(&strict_targets(req), &mut |t, path, node| {
+    each_node(req, &strict_targets(req), &mut |t, path, node| {
         let Some(props) = node.get("properties").and_then(Value::as_object) else {
             return Vec::new();
         };
@@ -76,7 +76,7 @@ pub(super) fn strict_keyword_not_permitted(req: &Request<'_>) -> Vec<Finding> {
     if req.as_of >= STRICT_KEYWORDS_PERMITTED_FROM {
         return Vec::new();
     }
-    each_node(&strict_targets(req), &mut |t, path, node| {
+    each_node(req, &strict_targets(req), &mut |t, path, node| {
         node.keys()
             .filter(|k| ONCE_NOT_PERMITTED.contains(&k.as_str()))
             .map(|k| t.in_context(path, &format!("'{k}' is not permitted.")))
@@ -91,7 +91,7 @@ fn is_property(path: &str) -> bool {
 }
 
 pub(super) fn azure_default_not_permitted(req: &Request<'_>) -> Vec<Finding> {
-    each_node(&strict_targets(req), &mut |_, path, node| {
+    each_node(req, &strict_targets(req), &mut |_, path, node| {
         if is_property(path) && node.get("default").is_some_and(|d| !d.is_null()) {
             vec!["'default' is not permitted within a property definition".to_owned()]
         } else {
@@ -111,14 +111,14 @@ pub(super) fn strict_unsupported_keyword(req: &Request<'_>) -> Vec<Finding> {
     let early = req.as_of < STRICT_KEYWORDS_PERMITTED_FROM;
     let mut out = Vec::new();
     for t in strict_targets(req) {
-        for (path, node) in nodes(t.schema) {
+        for (path, node) in nodes(req, t.schema).iter() {
             for k in node.keys().filter(|k| {
                 fact::STRICT_REJECTED.items.contains(&k.as_str())
                     && !(early && ONCE_NOT_PERMITTED.contains(&k.as_str()))
             }) {
                 out.push(t.finding(
                     &format!("{path}/{}", escape_token(k)),
-                    t.in_context(&path, &format!("'{k}' is not permitted.")),
+                    t.in_context(path, &format!("'{k}' is not permitted.")),
                 ));
             }
         }
@@ -136,7 +136,7 @@ pub(super) fn strict_format_unsupported(req: &Request<'_>) -> Vec<Finding> {
     }
     let mut out = Vec::new();
     for t in strict_targets(req) {
-        for (path, node) in nodes(t.schema) {
+        for (path, node) in nodes(req, t.schema).iter() {
             let Some(f) = node.get("format").and_then(Value::as_str) else {
                 continue;
             };
@@ -145,7 +145,7 @@ pub(super) fn strict_format_unsupported(req: &Request<'_>) -> Vec<Finding> {
             }
             out.push(t.finding(
                 &format!("{path}/format"),
-                t.in_context(&path, &format!("{} is not a valid format.", py_str(f))),
+                t.in_context(path, &format!("{} is not a valid format.", py_str(f))),
             ));
         }
     }

@@ -91,12 +91,16 @@ pub(super) fn strict_targets<'r>(req: &'r Request<'_>) -> Vec<Target<'r>> {
 pub(super) type NodeCheck = dyn FnMut(&Target<'_>, &str, &Map<String, Value>) -> Vec<String>;
 
 /// For each target and each of its schema nodes: the findings of `f`.
-pub(super) fn each_node(targets: &[Target<'_>], f: &mut NodeCheck) -> Vec<Finding> {
+pub(super) fn each_node(
+    req: &Request<'_>,
+    targets: &[Target<'_>],
+    f: &mut NodeCheck,
+) -> Vec<Finding> {
     let mut out = Vec::new();
     for t in targets {
-        for (path, node) in nodes(t.schema) {
-            for message in f(t, &path, node) {
-                out.push(t.finding(&path, message));
+        for (path, node) in nodes(req, t.schema).iter() {
+            for message in f(t, path, node) {
+                out.push(t.finding(path, message));
             }
         }
     }

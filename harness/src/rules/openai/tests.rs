@@ -722,7 +722,8 @@ fn openai_strict_rejects_120001_characters_of_names_and_values_and_accepts_12000
         s["$defs"] = json!({"d": {"type": "string", "enum": ["v"]}});
         s
     };
-    assert_eq!(string_budget(&schema(119_997)), 120_000);
+    let none = req(Lane::OpenaiStrict, &[], DEFAULT_AS_OF);
+    assert_eq!(string_budget(&none, &schema(119_997)), 120_000);
     let tools = [strict("big", schema(119_997))];
     assert!(check(&req(Lane::OpenaiStrict, &tools, DEFAULT_AS_OF)).is_empty());
     let tools = [strict("big", schema(119_998))];
