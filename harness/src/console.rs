@@ -4,21 +4,119 @@
 
 use std::fmt::Write as _;
 use std::io::Write as _;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
 
-use anyhow::Result;
 use serde_json::{Value, json};
 
 use crate::corpus::{CorpusEntry, CorpusScan};
 use crate::{CaseOutcome, Catalog, Class, Lane, Outcome, Profile, RunReport, Shaped};
 
-/// Pretty JSON on stdout, key order preserved.
-pub(crate) fn json(v: &Value) -> Result<()> {
+/// Set when standard output's reader has gone (`wireshape check … | head`,
+/// a pager quit early): not an error, as ripgrep has it. The rest of the
+/// output is dropped without a word and the command keeps its verdict.
+static STDOUT_GONE: AtomicBool = AtomicBool::new(false);
+
+/// The first other error writing standard output (a full disk, …).
+static STDOUT_FAILED: Mutex<Option<String>> = Mutex::new(None);
+
+/// Record an error writing standard output (see [`stdout_failure`]).
+fn stdout_error(e: &std::io::Error) {
+    if e.kind() == std::io::ErrorKind::BrokenPipe {
+        STDOUT_GONE.store(true, Ordering::Relaxed);
+    } else if let Ok(mut first) = STDOUT_FAILED.lock() {
+        first.get_or_insert_with(|| e.to_string());
+    }
+}
+
+/// Why standard output could not take all of a command's output, other
+/// than its reader going away: `main` reports it (exit 70).
+pub(crate) fn stdout_failure() -> Option<String> {
+    STDOUT_FAILED.lock().ok().and_then(|f| f.clone())
+}
+
+/// Whether the error that ended a command is standard output's reader
+/// going away: then `main` says nothing (see [`STDOUT_GONE`]).
+pub(crate) fn is_stdout_gone(err: &anyhow::Error) -> bool {
+    err.chain().any(|e| {
+        e.downcast_ref::<std::io::Error>()
+            .is_some_and(|e| e.kind() == std::io::ErrorKind::BrokenPipe)
+            || e.downcast_ref::<serde_json::Error>()
+                .is_some_and(|e| e.io_error_kind() == Some(std::io::ErrorKind::BrokenPipe))
+    })
+}
+
+/// Write to standard output; an error is recorded, not raised (see
+/// [`STDOUT_GONE`], [`stdout_failure`]), and once the reader has gone
+/// nothing more is written.
+fn write_out(text: std::fmt::Arguments<'_>) {
+    if STDOUT_GONE.load(Ordering::Relaxed) {
+        return;
+    }
+    let mut out = std::io::stdout().lock();
+    if let Err(e) = out.write_fmt(text).and_then(|()| out.flush()) {
+        stdout_error(&e);
+    }
+}
+
+/// `print!` through [`write_out`].
+macro_rules! out {
+    ($($arg:tt)*) => {
+        write_out(format_args!($($arg)*))
+    };
+}
+
+/// `println!` through [`write_out`].
+macro_rules! outln {
+    () => {
+        write_out(format_args!("\n"))
+    };
+    ($($arg:tt)*) => {
+        write_out(format_args!("{}\n", format_args!($($arg)*)))
+    };
+}
+
+/// Write to standard error (diagnostics, `--explain`, progress); a reader
+/// that went away (`… 2>&1 | head`) ends it without a word.
+fn write_err(text: std::fmt::Arguments<'_>) {
+    static GONE: AtomicBool = AtomicBool::new(false);
+    if GONE.load(Ordering::Relaxed) {
+        return;
+    }
+    if std::io::stderr().lock().write_fmt(text).is_err() {
+        GONE.store(true, Ordering::Relaxed);
+    }
+}
+
+/// `eprint!` through [`write_err`].
+macro_rules! err {
+    ($($arg:tt)*) => {
+        write_err(format_args!($($arg)*))
+    };
+}
+
+/// `eprintln!` through [`write_err`].
+macro_rules! errln {
+    ($($arg:tt)*) => {
+        write_err(format_args!("{}\n", format_args!($($arg)*)))
+    };
+}
+
+/// Pretty JSON on stdout, key order preserved; an error writing it is
+/// recorded as [`write_out`]'s are.
+pub(crate) fn json(v: &Value) {
+    if STDOUT_GONE.load(Ordering::Relaxed) {
+        return;
+    }
     // Buffered: serde_json writes token by token, one syscall each unbuffered.
     let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
-    serde_json::to_writer_pretty(&mut out, v)?;
-    writeln!(out)?;
-    out.flush()?;
-    Ok(())
+    let written = serde_json::to_writer_pretty(&mut out, v)
+        .map_err(std::io::Error::from)
+        .and_then(|()| writeln!(out))
+        .and_then(|()| out.flush());
+    if let Err(e) = written {
+        stdout_error(&e);
+    }
 }
 
 pub(crate) fn lanes() {
@@ -28,7 +126,7 @@ pub(crate) fn lanes() {
             .iter()
             .filter(|r| r.status == crate::Status::Recorded)
             .count();
-        println!(
+        outln!(
             "{:<22} {:>2} rules ({recorded} recorded)  {}",
             lane.id(),
             rules.len(),
@@ -39,7 +137,7 @@ pub(crate) fn lanes() {
 
 pub(crate) fn pipelines() {
     for p in Profile::ALL {
-        println!("{}: {}", p.id(), p.summary());
+        outln!("{}: {}", p.id(), p.summary());
         for lane in Lane::ALL {
             let names = p.pass_names(*lane);
             let passes = if names.is_empty() {
@@ -47,7 +145,7 @@ pub(crate) fn pipelines() {
             } else {
                 names.join(" → ")
             };
-            println!("  {:<22} {passes}", lane.id());
+            outln!("  {:<22} {passes}", lane.id());
         }
     }
 }
@@ -69,7 +167,7 @@ pub(crate) fn trace(name: &str, input: &serde_json::Value, steps: &[(&str, Shape
         };
         let _ = writeln!(s, "  {pass}: {tail}");
     }
-    eprint!("{s}");
+    err!("{s}");
 }
 
 pub(crate) fn explain(lane: Lane, pipeline: &str, catalog: &Catalog, shaped: &[Shaped]) {
@@ -122,7 +220,7 @@ pub(crate) fn explain(lane: Lane, pipeline: &str, catalog: &Catalog, shaped: &[S
             );
         }
     }
-    eprint!("{s}");
+    err!("{s}");
 }
 
 pub(crate) fn list_text(scan: &CorpusScan) {
@@ -132,21 +230,21 @@ pub(crate) fn list_text(scan: &CorpusScan) {
         match e {
             CorpusEntry::Loaded(c) => {
                 loaded += 1;
-                println!("{:<60} {:>5} tools  {}", c.id, c.tools.len(), c.format.id());
+                outln!("{:<60} {:>5} tools  {}", c.id, c.tools.len(), c.format.id());
             }
             CorpusEntry::Unusable { path, reason, .. } => {
                 unusable += 1;
-                println!("{:<60} unusable: {reason}", path.display());
+                outln!("{:<60} unusable: {reason}", path.display());
             }
         }
     }
-    println!(
+    outln!(
         "{loaded} catalogs, {} tools, {unusable} unusable files",
         scan.tool_count()
     );
 }
 
-pub(crate) fn list_json(scan: &CorpusScan) -> Result<()> {
+pub(crate) fn list_json(scan: &CorpusScan) {
     let entries: Vec<Value> = scan
         .entries
         .iter()
@@ -166,22 +264,22 @@ pub(crate) fn list_json(scan: &CorpusScan) -> Result<()> {
             }),
         })
         .collect();
-    json(&Value::Array(entries))
+    json(&Value::Array(entries));
 }
 
 /// One line on stderr (the mock provider's log).
 pub(crate) fn line_err(s: &str) {
-    eprintln!("{s}");
+    errln!("{s}");
 }
 
 /// A block of text on stdout, printed as it is (it ends with its own newline).
 pub(crate) fn block(s: &str) {
-    print!("{s}");
+    out!("{s}");
 }
 
 /// One line on stdout.
 pub(crate) fn line(s: &str) {
-    println!("{s}");
+    outln!("{s}");
 }
 
 /// `cases done / total, rate` on stderr, only when stdout is a terminal and
@@ -227,14 +325,14 @@ impl Progress {
         let rate = done as f64 / secs;
         let unit = self.unit;
         match self.total {
-            Some(total) => eprint!("\r\x1b[2K{done} / {total} {unit}  {rate:.0}/s"),
-            None => eprint!("\r\x1b[2K{done} {unit}  {rate:.0}/s"),
+            Some(total) => err!("\r\x1b[2K{done} / {total} {unit}  {rate:.0}/s"),
+            None => err!("\r\x1b[2K{done} {unit}  {rate:.0}/s"),
         }
     }
 
     pub(crate) fn finish(&self) {
         if self.on {
-            eprint!("\r\x1b[2K");
+            err!("\r\x1b[2K");
         }
     }
 }
@@ -258,7 +356,7 @@ pub(crate) fn summary(
         .iter()
         .map(|c| format!("{} {}", totals.get(c.id()).copied().unwrap_or(0), c.id()))
         .collect();
-    println!(
+    outln!(
         "wireshape {} → {}: {} cases in {:.1}s: {}; oracle: {} fixes, {} regressions, {} old and {} new outputs rejected ({} declared)",
         report.old,
         report.new,
@@ -283,13 +381,17 @@ pub(crate) fn summary(
                     t.failures += c.failures;
                     t
                 });
-        println!(
+        outln!(
             "requests: {} compared: {} identical, {} differ inside judged tools, {} recorded member changes, {} failing",
-            total.compared, total.identical, total.inside_tools, total.recorded, total.failures
+            total.compared,
+            total.identical,
+            total.inside_tools,
+            total.recorded,
+            total.failures
         );
         for r in report.requests.iter().filter(|r| r.is_failure()).take(20) {
             let why = r.issues.first().map_or("", |i| i.message.as_str());
-            println!("  {:<10} {}  {why}", r.class.id(), r.key());
+            outln!("  {:<10} {}  {why}", r.class.id(), r.key());
         }
     }
     for o in failing.iter().take(20) {
@@ -314,10 +416,10 @@ pub(crate) fn summary(
                 .collect::<Vec<_>>()
                 .join(", ")
         };
-        println!("  {:<10} {}  {why}", o.class.id(), o.key());
+        outln!("  {:<10} {}  {why}", o.class.id(), o.key());
     }
     if failing.len() > 20 {
-        println!("  … and {} more (see failures.txt)", failing.len() - 20);
+        outln!("  … and {} more (see failures.txt)", failing.len() - 20);
     }
     if let Some(fuzz) = &report.fuzz {
         let prefix = format!("fuzz/{}#", fuzz.seed);
@@ -329,12 +431,13 @@ pub(crate) fn summary(
         lanes.dedup();
         let command = fuzz.command(&report.old, &report.new);
         if lanes.is_empty() {
-            println!(
+            outln!(
                 "  fuzz: {} generated schemas, seed {}, no failing case ({command})",
-                fuzz.count, fuzz.seed
+                fuzz.count,
+                fuzz.seed
             );
         } else {
-            println!(
+            outln!(
                 "  fuzz: {} generated schemas, seed {}; reproduce: {command} --lanes {}",
                 fuzz.count,
                 fuzz.seed,
@@ -343,10 +446,10 @@ pub(crate) fn summary(
         }
     }
     for i in &report.ledger_issues {
-        println!("  ledger {}: {}", i.kind, i.message);
+        outln!("  ledger {}: {}", i.kind, i.message);
     }
     if !report.unusable.is_empty() {
-        println!(
+        outln!(
             "  {} corpus files unusable (listed in the report)",
             report.unusable.len()
         );
@@ -364,7 +467,7 @@ pub(crate) fn summary(
             s.failures, s.unused_ledger_entries
         )
     };
-    println!("{verdict}; report: {}", dir.display());
+    outln!("{verdict}; report: {}", dir.display());
 }
 
 /// The end of `wireshape compare`: the table (unless `table` is off) with
@@ -422,7 +525,7 @@ pub(crate) fn compare_summary(
                     line.push_str(text);
                 }
             }
-            println!("{}", line.trim_end());
+            outln!("{}", line.trim_end());
         }
     }
     let cases: usize = report
@@ -431,7 +534,7 @@ pub(crate) fn compare_summary(
         .filter_map(|c| c.stats.as_ref())
         .map(|s| s.cases)
         .sum();
-    println!(
+    outln!(
         "wireshape compare: {} ({cases} cases) in {:.1}s; report: {}",
         crate::report::compare_scope(report),
         took.as_secs_f64(),
@@ -539,7 +642,7 @@ pub(crate) fn check_text(
     for (lane, n) in &by_lane {
         let _ = writeln!(s, "  {lane}: {n}");
     }
-    print!("{s}");
+    out!("{s}");
 }
 
 /// Stable JSON output of `check`.
@@ -548,13 +651,13 @@ pub(crate) fn check_json(
     lanes: &[Lane],
     as_of: &str,
     findings: &[crate::lint::LintFinding],
-) -> Result<()> {
+) {
     json(&json!({
         "as_of": as_of,
         "lanes": lanes.iter().map(|l| l.id()).collect::<Vec<_>>(),
         "tools": catalog.tools.len(),
         "rejections": findings,
-    }))
+    }));
 }
 
 /// `replay` over every recording.
@@ -611,13 +714,13 @@ pub(crate) fn replay_text(results: &[crate::replay::ReplayResult]) {
     }
     let parts: Vec<String> = counts.iter().map(|(k, n)| format!("{n} {k}")).collect();
     let _ = writeln!(s, "{} recordings: {}", results.len(), parts.join(", "));
-    print!("{s}");
+    out!("{s}");
 }
 
 /// `wireshape mutants --list`: one mutant name per line.
 pub(crate) fn mutant_list(infos: &[&crate::mutants::MutantInfo]) {
     for m in infos {
-        println!("{}", m.name);
+        outln!("{}", m.name);
     }
 }
 
@@ -628,7 +731,7 @@ pub(crate) fn mutants_summary(
     dir: &std::path::Path,
     took: std::time::Duration,
 ) {
-    println!(
+    outln!(
         "wireshape mutants: {} mutants in {:.1}s: {} caught, {} missed, {} unviable, {} timeout",
         report.results.len(),
         took.as_secs_f64(),
@@ -638,7 +741,7 @@ pub(crate) fn mutants_summary(
         report.count("timeout"),
     );
     let s = &report.summary;
-    println!(
+    outln!(
         "  {} viable: {} caught by independent evidence ({}), {} caught only by examples, {} missed, {} timeout",
         s.viable,
         s.caught_by_independent_evidence,
@@ -655,7 +758,7 @@ pub(crate) fn mutants_summary(
             .take(10)
             .map(|(pass, c)| format!("{pass} {}/{}", c.unseen(), c.viable))
             .collect();
-        println!(
+        outln!(
             "  passes with mutants no independent evidence notices (unseen/viable{}): {}",
             if unseen.len() > top.len() {
                 format!(", top {} of {}", top.len(), unseen.len())
@@ -667,26 +770,26 @@ pub(crate) fn mutants_summary(
     }
     for r in &report.results {
         if matches!(r.outcome.id(), "missed" | "timeout") {
-            println!("  {}: {}", r.outcome.id(), r.info.name);
+            outln!("  {}: {}", r.outcome.id(), r.info.name);
             if let Some(w) = r.witness_line() {
-                println!("    {w}");
+                outln!("    {w}");
             }
         }
     }
     for s in &report.stale_equivalent {
-        println!("  stale equivalent entry: {s}");
+        outln!("  stale equivalent entry: {s}");
     }
     let status = if report.exit_status() == crate::ExitStatus::Clean {
         "clean"
     } else {
         "failures"
     };
-    println!("{status}; output: {}", dir.display());
+    outln!("{status}; output: {}", dir.display());
 }
 
 /// `wireshape metamorphic`: the handled rate per lane and rule.
 pub(crate) fn metamorphic_text(pipeline: &str, rates: &[crate::metamorphic::RuleRate]) {
-    println!(
+    outln!(
         "schema mutation of {pipeline}: handled = accepted by the oracle (failed closed and still rejected is not handled)"
     );
     for r in rates {
@@ -702,7 +805,7 @@ pub(crate) fn metamorphic_text(pipeline: &str, rates: &[crate::metamorphic::Rule
             .iter()
             .map(|p| format!("{p} {}", r.cases.get(*p).copied().unwrap_or(0)))
             .collect();
-        println!(
+        outln!(
             "  {:<22} {:<48} {rate}  {} cases ({}; {} fixed, {} failed closed and rejected, {} still rejected){}",
             r.lane.id(),
             r.rule,
@@ -747,7 +850,7 @@ pub(crate) fn fuzz_found(f: &crate::fuzzing::Failure, written: &crate::fuzzing::
         Written::Duplicate(p) => (p, " (a duplicate)"),
         Written::AlreadyThere(p) => (p, " (already there)"),
     };
-    eprintln!(
+    errln!(
         "found: {} on {} (input {}), minimized in {} calls: {}{what}",
         f.property,
         f.lane.id(),
@@ -776,7 +879,7 @@ pub(crate) fn fuzz_summary(
         1 => "1 failure".to_owned(),
         n => format!("{n} failures"),
     };
-    println!(
+    outln!(
         "wireshape fuzz {pipeline}: {} inputs (seed {}, {lanes} lane{}) in {secs:.1}s, {rate:.0} inputs/s: {found}",
         summary.tried,
         opts.seed,
@@ -804,9 +907,9 @@ pub(crate) fn fuzz_summary(
     };
     let (w0, w1, w2) = (width(0), width(1), width(2));
     for r in std::iter::once(&head).chain(&rows) {
-        println!("  {:<w0$}  {:<w1$}  {:>w2$}", r[0], r[1], r[2]);
+        outln!("  {:<w0$}  {:<w1$}  {:>w2$}", r[0], r[1], r[2]);
     }
-    println!(
+    outln!(
         "{}: {} new, {} duplicate{}, {} already there",
         dir.display(),
         files.new.len(),
@@ -815,10 +918,10 @@ pub(crate) fn fuzz_summary(
         files.already_there.len()
     );
     for p in files.new.iter().take(FUZZ_FILES_LISTED) {
-        println!("  {}", p.display());
+        outln!("  {}", p.display());
     }
     if files.new.len() > FUZZ_FILES_LISTED {
-        println!("  … and {} more", files.new.len() - FUZZ_FILES_LISTED);
+        outln!("  … and {} more", files.new.len() - FUZZ_FILES_LISTED);
     }
 }
 
@@ -873,5 +976,5 @@ pub(crate) fn fetch_report(report: &crate::fetch::Report) {
     if !licences.is_empty() {
         let _ = writeln!(s, "licences: {}", licences.join(", "));
     }
-    print!("{s}");
+    out!("{s}");
 }

@@ -319,3 +319,108 @@ fn exit_70_when_the_mutants_folder_cannot_be_written() {
     );
     assert_eq!(names(tmp.path()), ["file"]);
 }
+
+// ------------------------------------------------------------ a reader that goes
+
+/// `n` copies of `union.json`'s first tool, each under its own name: on
+/// every lane some provider rejects it, and the output of `check` and
+/// `shape` is far more than a pipe holds (64 KiB on Linux).
+fn many_tools(dir: &Path, n: usize) -> &'static str {
+    let union: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("union.json")).unwrap()).unwrap();
+    let tools: Vec<serde_json::Value> = (0..n)
+        .map(|i| {
+            let mut t = union["tools"][0].clone();
+            t["name"] = format!("quote_{i}").into();
+            t
+        })
+        .collect();
+    std::fs::write(
+        dir.join("many.json"),
+        serde_json::json!({ "tools": tools }).to_string(),
+    )
+    .unwrap();
+    "many.json"
+}
+
+/// Run `args` with standard output a pipe whose reader has gone before
+/// anything is read (`wireshape check … | head`, a pager quit at once):
+/// the exit code and standard error.
+fn with_reader_gone(dir: &Path, args: &[&str]) -> (i32, String) {
+    let mut child = util::wireshape_process(dir)
+        .args(args)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    drop(child.stdout.take());
+    let out = child.wait_with_output().expect("wait");
+    let err = String::from_utf8(out.stderr).expect("utf8 stderr");
+    (out.status.code().expect("exit code"), err)
+}
+
+#[test]
+fn a_reader_that_stops_reading_is_no_error_and_the_verdict_stands() {
+    let dir = copy_of_testdata();
+    let file = many_tools(dir.path(), 300);
+    // The output is more than a pipe holds: the writes meet the closed pipe.
+    let full = wireshape(dir.path())
+        .args(["check", "--lane", "all", file])
+        .output()
+        .expect("run");
+    assert!(full.stdout.len() > 1 << 20, "{}", full.stdout.len());
+    assert_eq!(full.status.code(), Some(1));
+    for format in ["text", "json"] {
+        let (code, err) = with_reader_gone(
+            dir.path(),
+            &["check", "--lane", "all", "--output-format", format, file],
+        );
+        assert_eq!(
+            (code, err.as_str()),
+            (1, ""),
+            "check --output-format {format}"
+        );
+    }
+    let (code, err) = with_reader_gone(dir.path(), &["shape", "--lane", "openai-strict", file]);
+    assert_eq!((code, err.as_str()), (0, ""), "shape");
+    // `--explain` writes standard error too; its reader going is no error.
+    let mut child = util::wireshape_process(dir.path())
+        .args(["shape", "--lane", "openai-strict", "--explain", file])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    drop(child.stdout.take());
+    drop(child.stderr.take());
+    let status = child.wait().expect("wait");
+    assert_eq!(status.code(), Some(0), "shape --explain");
+}
+
+/// Any other failure to write standard output (here a full disk) is said
+/// once, plainly, with exit 70: the output is incomplete.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_full_disk_under_standard_output_is_said_plainly() {
+    let dir = copy_of_testdata();
+    for args in [
+        &["lanes"][..],
+        &["check", "--lane", "all", "union.json"][..],
+    ] {
+        let out = util::wireshape_process(dir.path())
+            .args(args)
+            .stdout(std::fs::File::create("/dev/full").expect("/dev/full"))
+            .output()
+            .expect("run");
+        assert_eq!(
+            (
+                out.status.code(),
+                String::from_utf8(out.stderr).expect("utf8").as_str()
+            ),
+            (
+                Some(70),
+                "wireshape: cannot write to standard output: No space left on device (os error 28)\n"
+            ),
+            "{args:?}"
+        );
+    }
+}

@@ -34,7 +34,10 @@ impl Cli {
                 console::pipelines();
                 Ok(ExitStatus::Clean)
             }
-            Command::List(a) => list(&a),
+            Command::List(a) => {
+                list(&a);
+                Ok(ExitStatus::Clean)
+            }
             Command::Run(a) => diff_run(&a.old, &a.new, &a.corpus, a.fuzz.spec(), &a.out),
             Command::Diff(a) => diff_run(&a.old, &a.new, &a.corpus, a.fuzz.spec(), &a.out),
             Command::Compare(a) => compare(&a),
@@ -115,7 +118,7 @@ pub(super) fn shape(a: &ShapeArgs) -> Result<ExitStatus> {
     let (wire, shaped): (Vec<_>, Vec<Shaped>) = done.into_iter().flatten().unzip();
     catalog.tools = traced.into_iter().flatten().collect();
     let wire = lane.tools_array(wire);
-    console::json(&wire)?;
+    console::json(&wire);
     // The process ends after this command: its memory goes back to the
     // system without freeing each output value first (a tenth of a
     // second on a 40 MB file).
@@ -138,7 +141,7 @@ pub(super) fn shape(a: &ShapeArgs) -> Result<ExitStatus> {
     })
 }
 
-pub(super) fn list(a: &ListArgs) -> Result<ExitStatus> {
+pub(super) fn list(a: &ListArgs) {
     let mut dirs = a.corpus.clone();
     if dirs.is_empty() {
         if Path::new(DEFAULT_CORPUS).is_dir() {
@@ -148,11 +151,10 @@ pub(super) fn list(a: &ListArgs) -> Result<ExitStatus> {
     }
     let scan = scan_corpus(&dirs);
     if a.json {
-        console::list_json(&scan)?;
+        console::list_json(&scan);
     } else {
         console::list_text(&scan);
     }
-    Ok(ExitStatus::Clean)
 }
 
 pub(super) fn diff_run(
@@ -510,7 +512,7 @@ pub(super) fn check(a: &CheckArgs) -> Result<ExitStatus> {
     let fix = resolve(&a.pipeline, &a.config)?;
     let findings = console::check_findings(&catalog, &lanes, &recordings, as_of, fix.as_dyn());
     match a.output_format {
-        OutputFormat::Json => console::check_json(&catalog, &lanes, as_of, &findings)?,
+        OutputFormat::Json => console::check_json(&catalog, &lanes, as_of, &findings),
         OutputFormat::Text => {
             console::check_text(&catalog, &lanes, as_of, &findings, &fix.as_dyn().id());
         }
@@ -528,7 +530,7 @@ pub(super) fn replay(a: &ReplayArgs) -> Result<ExitStatus> {
     let gaps = crate::replay::load_known_gaps(&a.recordings.join("known-gaps.toml"))?;
     let results = console::replay_results(&recordings, &v1, &gaps);
     match a.output_format {
-        OutputFormat::Json => console::json(&serde_json::to_value(&results)?)?,
+        OutputFormat::Json => console::json(&serde_json::to_value(&results)?),
         OutputFormat::Text => console::replay_text(&results),
     }
     Ok(if results.iter().any(|r| r.failed) {
@@ -586,7 +588,7 @@ pub(super) fn mutants(a: &MutantsArgs) -> Result<ExitStatus> {
     if a.list {
         let infos: Vec<_> = plan.iter().map(|m| &m.info).collect();
         if a.json {
-            console::json(&serde_json::to_value(&infos)?)?;
+            console::json(&serde_json::to_value(&infos)?);
         } else {
             console::mutant_list(&infos);
         }
@@ -648,7 +650,7 @@ pub(super) fn metamorphic(a: &MetamorphicArgs) -> Result<ExitStatus> {
     };
     let rates = crate::metamorphic::run(pipeline, &lanes, &tools, &recordings);
     match a.output_format {
-        OutputFormat::Json => console::json(&serde_json::to_value(&rates)?)?,
+        OutputFormat::Json => console::json(&serde_json::to_value(&rates)?),
         OutputFormat::Text => console::metamorphic_text(&pipeline.id(), &rates),
     }
     Ok(if rates.iter().any(|r| r.rejected() > 0) {

@@ -12,6 +12,7 @@ mod errors;
 mod options;
 mod probe;
 
+use std::io::Write as _;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use clap::Parser;
@@ -39,15 +40,26 @@ pub fn main() -> ExitStatus {
             };
         }
     };
-    let (status, message) = panic_boundary(|| match cli.run() {
+    let (mut status, message) = panic_boundary(|| match cli.run() {
         Ok(status) => (status, None),
+        // Standard output's reader went away before the command could
+        // give its verdict: nothing went wrong, nothing to say.
+        Err(err) if crate::console::is_stdout_gone(&err) => (ExitStatus::Clean, None),
         Err(err) => (
             exit_status_of(&err),
             Some(format!("wireshape: {}", message_of(&err))),
         ),
     });
+    // Written, not `eprintln!`: a closed standard error is no panic.
     if let Some(m) = message {
-        eprintln!("{m}");
+        let _ = writeln!(std::io::stderr(), "{m}");
+    }
+    if let Some(e) = crate::console::stdout_failure() {
+        let _ = writeln!(
+            std::io::stderr(),
+            "wireshape: cannot write to standard output: {e}"
+        );
+        status = status.max(ExitStatus::Internal);
     }
     status
 }

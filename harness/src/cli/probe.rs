@@ -57,7 +57,7 @@ pub(super) fn probe(a: &ProbeArgs) -> Result<ExitStatus> {
                 "max_requests": a.max_requests,
                 "requests": planned,
                 "total": totals(&planned),
-            }))?,
+            })),
             OutputFormat::Text => console::block(&plan_text(&planned, a.max_requests)),
         }
         return Ok(ExitStatus::Clean);
@@ -123,7 +123,7 @@ pub(super) fn probe(a: &ProbeArgs) -> Result<ExitStatus> {
     std::fs::write(out.tmp().join("summary.md"), &summary)?;
     out.commit()?;
     match a.output_format {
-        OutputFormat::Json => console::json(&report)?,
+        OutputFormat::Json => console::json(&report),
         OutputFormat::Text => console::block(&summary),
     }
     Ok(if results.iter().any(ProbeResult::is_failure) {
@@ -277,7 +277,7 @@ pub(super) fn matrix(a: &MatrixArgs) -> Result<ExitStatus> {
         crate::report::write_matrix(dir, &m)?;
     }
     match a.output_format {
-        OutputFormat::Json => console::json(&serde_json::to_value(&m)?)?,
+        OutputFormat::Json => console::json(&serde_json::to_value(&m)?),
         OutputFormat::Text => console::block(&crate::report::matrix_markdown(&m)),
     }
     Ok(ExitStatus::Clean)

@@ -13,7 +13,13 @@ pub(crate) fn testdata() -> PathBuf {
 
 /// `wireshape` with no `WIRESHAPE_*` or provider-key variables, run in `dir`.
 pub(crate) fn wireshape(dir: &Path) -> Command {
-    let mut cmd = Command::cargo_bin("wireshape").expect("binary");
+    Command::from_std(wireshape_process(dir))
+}
+
+/// [`wireshape`] as a plain `std::process::Command`, for a test that
+/// spawns it and holds its pipes.
+pub(crate) fn wireshape_process(dir: &Path) -> std::process::Command {
+    let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_wireshape"));
     for (k, _) in std::env::vars() {
         if k.starts_with("WIRESHAPE_")
             || k.ends_with("_API_KEY")
