@@ -462,6 +462,17 @@ pub struct RequestCounts {
     pub failures: usize,
 }
 
+impl std::ops::AddAssign<&RequestCounts> for RequestCounts {
+    /// Each count summed (a total over lanes).
+    fn add_assign(&mut self, c: &RequestCounts) {
+        self.compared += c.compared;
+        self.identical += c.identical;
+        self.inside_tools += c.inside_tools;
+        self.recorded += c.recorded;
+        self.failures += c.failures;
+    }
+}
+
 /// A ledger entry that did not do its job.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]

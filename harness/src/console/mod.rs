@@ -266,17 +266,10 @@ pub(crate) fn summary(
         s.rejected.values().map(|r| r.declared).sum::<usize>(),
     );
     if !report.requests.is_empty() {
-        let total =
-            s.requests
-                .values()
-                .fold(crate::outcome::RequestCounts::default(), |mut t, c| {
-                    t.compared += c.compared;
-                    t.identical += c.identical;
-                    t.inside_tools += c.inside_tools;
-                    t.recorded += c.recorded;
-                    t.failures += c.failures;
-                    t
-                });
+        let mut total = crate::outcome::RequestCounts::default();
+        for c in s.requests.values() {
+            total += c;
+        }
         outln!(
             "requests: {} compared: {} identical, {} differ inside judged tools, {} recorded member changes, {} failing",
             total.compared,

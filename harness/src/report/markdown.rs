@@ -337,11 +337,7 @@ fn write_requests_md(out: &mut String, view: &View<'_>) -> fmt::Result {
             c.recorded,
             c.failures
         )?;
-        total.compared += c.compared;
-        total.identical += c.identical;
-        total.inside_tools += c.inside_tools;
-        total.recorded += c.recorded;
-        total.failures += c.failures;
+        total += c;
     }
     writeln!(
         out,
