@@ -42,9 +42,6 @@ pub fn main() -> ExitStatus {
     };
     let (mut status, message) = panic_boundary(|| match cli.run() {
         Ok(status) => (status, None),
-        // Standard output's reader went away before the command could
-        // give its verdict: nothing went wrong, nothing to say.
-        Err(err) if crate::console::is_stdout_gone(&err) => (ExitStatus::Clean, None),
         Err(err) => (
             exit_status_of(&err),
             Some(format!("wireshape: {}", message_of(&err))),

@@ -10,7 +10,7 @@ use serde_json::{Value, json};
 mod stdio;
 
 use stdio::Stream;
-pub(crate) use stdio::{is_stdout_gone, json, stdout_failure};
+pub(crate) use stdio::{json, stdout_failure};
 
 use crate::corpus::{CorpusEntry, CorpusScan};
 use crate::{CaseOutcome, Catalog, Class, Lane, Outcome, Profile, RunReport, Shaped};

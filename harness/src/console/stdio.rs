@@ -31,17 +31,6 @@ pub(crate) fn stdout_failure() -> Option<String> {
     STDOUT_FAILED.lock().ok().and_then(|f| f.clone())
 }
 
-/// Whether the error that ended a command is standard output's reader
-/// going away: then `main` says nothing (see [`STDOUT_GONE`]).
-pub(crate) fn is_stdout_gone(err: &anyhow::Error) -> bool {
-    err.chain().any(|e| {
-        e.downcast_ref::<std::io::Error>()
-            .is_some_and(|e| e.kind() == std::io::ErrorKind::BrokenPipe)
-            || e.downcast_ref::<serde_json::Error>()
-                .is_some_and(|e| e.io_error_kind() == Some(std::io::ErrorKind::BrokenPipe))
-    })
-}
-
 /// Write to standard output; an error is recorded, not raised (see
 /// [`STDOUT_GONE`], [`stdout_failure`]), and once the reader has gone
 /// nothing more is written.
