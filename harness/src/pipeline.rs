@@ -321,20 +321,27 @@ fn shape_with(
     config: &PipelineConfig,
     tool: &Tool,
 ) -> Shaped {
-    let first = match try_passes(passes, lane, config, tool.clone()) {
+    let (first, left) = match try_passes_keeping(passes, lane, config, tool.clone()) {
         Ok((tool, degradations)) => return shaped(tool, degradations),
-        Err(outcome) => outcome,
+        Err(failed) => failed,
     };
+    // The try's copy, when its passes left it as it came in, is the same
+    // input to every pass as a fresh copy, and the same output unchanged:
+    // it serves instead of copying the tool again.
+    let untouched = left.filter(|work| work.same_wire(tool));
     let (Outcome::FailedClosed { reason }, Some(plain_lane)) =
         (&first, profile.fail_closed_lane(lane))
     else {
-        return unchanged(tool, first);
+        return match untouched {
+            Some(work) => unchanged_from(work, first),
+            None => unchanged(tool, first),
+        };
     };
     let Ok((mut plain, mut degradations)) = try_passes(
         &profile.passes(plain_lane),
         plain_lane,
         config,
-        tool.clone(),
+        untouched.unwrap_or_else(|| tool.clone()),
     ) else {
         return unchanged(tool, first);
     };
@@ -413,8 +420,20 @@ fn try_passes(
     passes: &[Box<dyn Pass>],
     lane: Lane,
     config: &PipelineConfig,
-    mut work: Tool,
+    work: Tool,
 ) -> Result<(Tool, Vec<Degradation>), Outcome> {
+    try_passes_keeping(passes, lane, config, work).map_err(|(outcome, _)| outcome)
+}
+
+/// [`try_passes`], handing back on failure the copy as the passes left it
+/// (none after a panic).
+#[allow(clippy::result_large_err)] // moved once per try; as large as `Ok`
+fn try_passes_keeping(
+    passes: &[Box<dyn Pass>],
+    lane: Lane,
+    config: &PipelineConfig,
+    mut work: Tool,
+) -> Result<(Tool, Vec<Degradation>), (Outcome, Option<Tool>)> {
     let result = catch_unwind(AssertUnwindSafe(|| {
         let mut cx = Cx::new(lane, config, &work.name);
         for pass in passes {
@@ -437,16 +456,19 @@ fn try_passes(
     }));
     match result {
         Ok(Ok(degradations)) => Ok((work, degradations)),
-        Ok(Err(outcome)) => Err(outcome),
+        Ok(Err(outcome)) => Err((outcome, Some(work))),
         Err(payload) => {
             let message = payload
                 .downcast_ref::<&str>()
                 .map(|s| (*s).to_owned())
                 .or_else(|| payload.downcast_ref::<String>().cloned())
                 .unwrap_or_else(|| "non-string panic payload".to_owned());
-            Err(Outcome::Errored {
-                message: format!("panic: {message}"),
-            })
+            Err((
+                Outcome::Errored {
+                    message: format!("panic: {message}"),
+                },
+                None,
+            ))
         }
     }
 }

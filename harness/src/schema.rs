@@ -740,6 +740,14 @@ pub(crate) fn is_object_schema(node: &Map<String, Value>) -> bool {
     has_type(node, "object") || (!node.has("type") && node.has("properties"))
 }
 
+/// Whether `node`'s `required` names `name` ([`required_names`] without
+/// the copy: the walks ask it for every property).
+pub(crate) fn requires(node: &Map<String, Value>, name: &str) -> bool {
+    node.field("required")
+        .and_then(Value::as_array)
+        .is_some_and(|a| a.iter().any(|r| r.as_str() == Some(name)))
+}
+
 /// The names a node requires, in order (non-strings ignored).
 pub(crate) fn required_names(node: &Map<String, Value>) -> Vec<String> {
     node.field("required")

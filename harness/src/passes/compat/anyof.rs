@@ -23,13 +23,15 @@
 //!
 //! A flagged member with no inferable type fails the tool closed.
 
+use std::ops::ControlFlow;
+
 use serde_json::{Map, Value, json};
 
 use super::keywords::{FAMILIES, OTHER_ASSERTIONS};
 use crate::degradation::Action;
 use crate::lookup::Lookup;
 use crate::passes::{Cx, Pass, PassMutant, Step};
-use crate::schema::{self, NodePath, TooDeep};
+use crate::schema::{self, ChildKey, NodePath, PastLimit, TooDeep};
 use crate::tool::Tool;
 
 /// How far `$ref` chains and nested compositions are followed.
@@ -68,6 +70,31 @@ fn asserts_something(m: &Map<String, Value>) -> bool {
         OTHER_ASSERTIONS.contains(&k.as_str())
             || FAMILIES.iter().any(|(_, kws)| kws.contains(&k.as_str()))
     })
+}
+
+/// Whether a `$ref` sits anywhere inside an `anyOf` member: only there can
+/// typing a member resolve one (a flagged member has no `$ref` of its own;
+/// its branches, and the targets they lead to, may).
+fn ref_inside_members(schema: &Value) -> Result<bool, TooDeep> {
+    let found = schema::walk::<bool, ()>(
+        schema,
+        PastLimit::Fail,
+        false,
+        &mut |_, node, inside| {
+            if inside && node.has("$ref") {
+                ControlFlow::Break(())
+            } else {
+                ControlFlow::Continue(Some(inside))
+            }
+        },
+        &|inside, _, child| Some(*inside || matches!(child, ChildKey::Indexed("anyOf", _))),
+    )?;
+    Ok(found.is_break())
+}
+
+/// A member that is only a nested `anyOf` list.
+fn wrapper(m: &Map<String, Value>) -> bool {
+    m.len() == 1 && matches!(m.field("anyOf"), Some(Value::Array(_)))
 }
 
 /// `{"not": {}}` (or `not: true`): matches no value.
@@ -199,28 +226,30 @@ impl TypeAnyOfMembers {
         root: &Value,
         cx: &mut Cx<'_>,
     ) -> Result<(), String> {
-        let Some(Value::Array(members)) = node.field("anyOf") else {
+        let Some(Value::Array(members)) = node.field_mut("anyOf") else {
             return Ok(());
         };
         if !members.iter().any(flagged) {
             return Ok(());
         }
+        // The members move out (the key keeps its place) and back in below,
+        // or the key goes; a tool failing closed is dropped whole.
+        let members = std::mem::take(members);
         let at = format!("{path}/anyOf");
         // Each member with the pointer it had in the received schema.
         let mut list: Vec<(String, Value)> = Vec::new();
         let mut spliced = false;
-        for (i, m) in members.iter().enumerate() {
-            match m
-                .as_object()
-                .and_then(|o| o.field("anyOf").filter(|_| o.len() == 1))
-            {
-                Some(Value::Array(inner)) if self.flatten_wrappers => {
+        for (i, m) in members.into_iter().enumerate() {
+            match m {
+                Value::Object(mut o) if self.flatten_wrappers && wrapper(&o) => {
                     spliced = true;
-                    for (j, x) in inner.iter().enumerate() {
-                        list.push((format!("{at}/{i}/anyOf/{j}"), x.clone()));
+                    if let Some(Value::Array(inner)) = o.shift_remove("anyOf") {
+                        for (j, x) in inner.into_iter().enumerate() {
+                            list.push((format!("{at}/{i}/anyOf/{j}"), x));
+                        }
                     }
                 }
-                _ => list.push((format!("{at}/{i}"), m.clone())),
+                m => list.push((format!("{at}/{i}"), m)),
             }
         }
         if spliced {
@@ -328,9 +357,9 @@ impl Pass for TypeAnyOfMembers {
         )? {
             return Ok(Step::Continue);
         }
-        // The copy is read only to resolve a member's `$ref`: a schema
-        // with none (and fixing adds none) needs no copy.
-        let snapshot = if schema::any_node(&tool.input_schema, &|_, node| node.has("$ref"))? {
+        // The copy is read only to resolve a `$ref` inside a member: a
+        // schema with none there (and fixing adds none) needs no copy.
+        let snapshot = if ref_inside_members(&tool.input_schema)? {
             tool.input_schema.clone()
         } else {
             Value::Null
@@ -525,6 +554,21 @@ mod tests {
         let twice = typed(once.schema().clone());
         assert_eq!(bytes(twice.schema()), bytes(once.schema()));
         assert!(twice.records.is_empty());
+    }
+
+    /// The `$ref`s the copy is taken for: those inside an `anyOf` member,
+    /// at any depth, not those elsewhere.
+    #[test]
+    fn only_a_ref_inside_an_any_of_member_needs_the_copy() {
+        let inside = |v: Value| ref_inside_members(&v).unwrap();
+        assert!(!inside(
+            json!({"$defs":{"D":{"type":"integer"}},"properties":{"a":{"$ref":"#/$defs/D"}},"anyOf":[{"minimum":1},{"type":"string"}]})
+        ));
+        assert!(inside(json!({"anyOf":[{"allOf":[{"$ref":"#/$defs/D"}]}]})));
+        assert!(inside(
+            json!({"properties":{"a":{"anyOf":[{"properties":{"b":{"items":{"$ref":"#"}}}}]}}})
+        ));
+        assert!(!inside(json!({"oneOf":[{"$ref":"#/$defs/D"}]})));
     }
 
     #[test]

@@ -3,7 +3,7 @@
 
 use serde_json::{Map, Value};
 
-use super::subset::{Close, FORMATS, WIDENING, objects};
+use super::subset::{Close, FORMATS, WIDENING, find_in_shipped, objects};
 use crate::degradation::Action;
 use crate::lookup::Lookup;
 use crate::passes::notes::{self, Unenforced};
@@ -43,6 +43,16 @@ impl Pass for DeepseekRemoveOptionals {
     }
 
     fn apply(&self, tool: &mut Tool, cx: &mut Cx<'_>) -> Result<Step, TooDeep> {
+        const EMPTIED: &str = "every root property is optional: removing them would leave a tool callable only with {}";
+        if self.guard_emptied_root && empties_root(&tool.input_schema) {
+            // The walk below would remove and record every optional
+            // property, then fail closed, and a try that fails closed
+            // drops its records and its copy: all it could still tell is
+            // that the schema nests too deep, over the very positions it
+            // would visit (the shipped ones).
+            find_in_shipped(&tool.input_schema, &mut |_, _| None)?;
+            return Ok(Step::FailClosed(EMPTIED.into()));
+        }
         let mut removed: Vec<String> = Vec::new();
         let mut root_emptied = false;
         schema::rewrite_pre_order(&mut tool.input_schema, &mut |path, node| {
@@ -78,9 +88,7 @@ impl Pass for DeepseekRemoveOptionals {
             true
         })?;
         if root_emptied && self.guard_emptied_root {
-            return Ok(Step::FailClosed(
-                "every root property is optional: removing them would leave a tool callable only with {}".into(),
-            ));
+            return Ok(Step::FailClosed(EMPTIED.into()));
         }
         if self.note && !removed.is_empty() {
             cx.note(
@@ -91,6 +99,15 @@ impl Pass for DeepseekRemoveOptionals {
         }
         Ok(Step::Continue)
     }
+}
+
+/// Whether removing the optional properties empties the root: it has
+/// properties and requires none of them.
+fn empties_root(schema: &Value) -> bool {
+    schema.as_object().is_some_and(|root| {
+        matches!(root.field("properties"), Some(Value::Object(props))
+            if !props.is_empty() && !props.keys().any(|k| schema::requires(root, k)))
+    })
 }
 
 /// Land non-numeric `const` on `enum`. The fields are the mutation points.
@@ -238,6 +255,11 @@ impl Pass for DeepseekWideningStrips {
         let mut lost = Vec::new();
         schema::rewrite_pre_order(&mut tool.input_schema, &mut |path, node| {
             let mut strip = |node: &mut Map<String, Value>, kw: &str, why: &str| {
+                // Most nodes hold none of the keywords: asking first spares
+                // the removal's hashing (`lookup` scans a small object).
+                if !node.has(kw) {
+                    return;
+                }
                 if let Some(v) = node.shift_remove(kw) {
                     cx.record(path, kw, Action::Removed, why.to_owned());
                     lost.push(Unenforced {

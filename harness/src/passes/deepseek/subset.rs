@@ -59,11 +59,7 @@ pub(super) fn find_in_shipped(root: &Value, f: &mut Judge<'_>) -> Result<Option<
             None => ControlFlow::Continue(Some(())),
         },
         &|(), parent, child| match child {
-            ChildKey::Named("properties", name)
-                if !schema::required_names(parent).iter().any(|r| r == name) =>
-            {
-                None
-            }
+            ChildKey::Named("properties", name) if !schema::requires(parent, name) => None,
             _ => Some(()),
         },
     )?;

@@ -773,3 +773,46 @@ fn deepseek_v1_ships_a_tool_deepseek_chat_leaves_alone_as_it_came_in() {
     );
     assert!(s.degradations.is_empty());
 }
+
+/// The emptied-root guard answers before the removal walk, and as the walk
+/// would have: a schema nested too deep where the walk goes (beside the
+/// optional root properties) is still too deep, at the same node; one too
+/// deep only under an optional property, which the walk removes before
+/// reaching it, still fails closed.
+#[test]
+fn deepseek_v1_emptied_root_guard_keeps_the_walks_depth_verdict() {
+    use crate::passes::{Cx, Pass, Step};
+    use crate::schema::{MAX_DEPTH, TooDeep};
+
+    let pass = super::DeepseekRemoveOptionals::default();
+    let config = PipelineConfig::default();
+    let apply = |schema: Value| {
+        let mut tool = Tool::new("t", schema);
+        let mut cx = Cx::new(Lane::DeepseekStrict, &config, "t");
+        cx.enter(&pass);
+        pass.apply(&mut tool, &mut cx)
+    };
+    // MAX_DEPTH arrays around a string: under `items`, the string sits one
+    // level past the limit.
+    let deep = (0..MAX_DEPTH).fold(
+        json!({"type":"string"}),
+        |inner, _| json!({"type":"array","items":inner}),
+    );
+    let emptied = Step::FailClosed(
+        "every root property is optional: removing them would leave a tool callable only with {}"
+            .to_owned(),
+    );
+    assert_eq!(
+        apply(json!({"type":"object","properties":{"a":{"type":"string"}},"items":deep.clone()})),
+        Err(TooDeep {
+            path: "/items".repeat(MAX_DEPTH + 1),
+            limit: MAX_DEPTH,
+        })
+    );
+    assert_eq!(
+        apply(
+            json!({"type":"object","properties":{"a":{"type":"object","properties":{"b":deep}}}})
+        ),
+        Ok(emptied)
+    );
+}

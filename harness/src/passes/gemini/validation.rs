@@ -575,7 +575,7 @@ impl Prune<'_, '_> {
         }
         for name in names {
             let at = schema::child_path(&format!("{path}/properties"), name);
-            let required = schema::required_names(node).iter().any(|r| r == name);
+            let required = schema::requires(node, name);
             unrequire(node, name, path, self.cx);
             let what = if required {
                 "omitted, though required (a free-form object Gemini cannot declare)"

@@ -96,7 +96,12 @@ impl Pass for StripKeywords {
     fn apply(&self, tool: &mut Tool, cx: &mut Cx<'_>) -> Result<Step, TooDeep> {
         let mut lost = Vec::new();
         schema::rewrite_pre_order(&mut tool.input_schema, &mut |path, node| {
+            // Most nodes hold none of the keywords: asking first spares the
+            // removal's hashing (`lookup` scans a small object).
             for kw in &self.keywords {
+                if !node.has(kw) {
+                    continue;
+                }
                 if let Some(value) = node.shift_remove(*kw) {
                     cx.record(
                         path,
