@@ -43,18 +43,18 @@ impl Pass for DeepseekRemoveOptionals {
     }
 
     fn apply(&self, tool: &mut Tool, cx: &mut Cx<'_>) -> Result<Step, TooDeep> {
-        const EMPTIED: &str = "every root property is optional: removing them would leave a tool callable only with {}";
         if self.guard_emptied_root && empties_root(&tool.input_schema) {
-            // The walk below would remove and record every optional
-            // property, then fail closed, and a try that fails closed
-            // drops its records and its copy: all it could still tell is
-            // that the schema nests too deep, over the very positions it
-            // would visit (the shipped ones).
+            // Decided before the walk below, which would remove and record
+            // every optional property only for the try to drop them both
+            // when it fails closed: all the walk could still tell is that
+            // the schema nests too deep, asked over the very positions it
+            // visits (the shipped ones).
             find_in_shipped(&tool.input_schema, &mut |_, _| None)?;
-            return Ok(Step::FailClosed(EMPTIED.into()));
+            return Ok(Step::FailClosed(
+                "every root property is optional: removing them would leave a tool callable only with {}".into(),
+            ));
         }
         let mut removed: Vec<String> = Vec::new();
-        let mut root_emptied = false;
         schema::rewrite_pre_order(&mut tool.input_schema, &mut |path, node| {
             let Some(Value::Object(props)) = node.field("properties") else {
                 return true;
@@ -65,9 +65,6 @@ impl Pass for DeepseekRemoveOptionals {
             let optional: Vec<String> = props.keys().filter(|k| !is_required(k)).cloned().collect();
             if optional.is_empty() {
                 return true;
-            }
-            if path.is_empty() && optional.len() == props.len() {
-                root_emptied = true;
             }
             if let Some(Value::Object(props)) = node.field_mut("properties") {
                 // `optional` lists keys of `props` in their order.
@@ -87,9 +84,6 @@ impl Pass for DeepseekRemoveOptionals {
             }
             true
         })?;
-        if root_emptied && self.guard_emptied_root {
-            return Ok(Step::FailClosed(EMPTIED.into()));
-        }
         if self.note && !removed.is_empty() {
             cx.note(
                 tool,
