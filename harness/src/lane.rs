@@ -6,6 +6,7 @@
 use serde_json::{Map, Value, json};
 
 use crate::error::UsageError;
+use crate::lookup::Lookup;
 use crate::tool::Tool;
 
 /// How a wire carries tools: the shape of one tool object.
@@ -183,15 +184,24 @@ impl Lane {
         }
     }
 
-    /// Where the schema sits in one rendered tool, as a JSON Pointer.
-    pub fn schema_pointer(self) -> &'static str {
+    /// Where the schema sits in one rendered tool: the object members to
+    /// follow from the tool (`["function", "parameters"]`).
+    pub fn schema_keys(self) -> &'static [&'static str] {
         match self.wire() {
-            Wire::Messages => "/input_schema",
-            Wire::Chat => "/function/parameters",
-            Wire::Responses | Wire::GeminiParameters => "/parameters",
-            Wire::GeminiJsonSchema => "/parametersJsonSchema",
-            Wire::Bedrock => "/toolSpec/inputSchema/json",
+            Wire::Messages => &["input_schema"],
+            Wire::Chat => &["function", "parameters"],
+            Wire::Responses | Wire::GeminiParameters => &["parameters"],
+            Wire::GeminiJsonSchema => &["parametersJsonSchema"],
+            Wire::Bedrock => &["toolSpec", "inputSchema", "json"],
         }
+    }
+
+    /// The schema of `wire`, one tool as this lane renders it (`None` when
+    /// it has none). The members are looked up directly: a JSON Pointer
+    /// (`Value::pointer`) copies each of its tokens on every call, and the
+    /// oracle's rules ask for each tool's schema many times per request.
+    pub fn schema_in(self, wire: &Value) -> Option<&Value> {
+        self.schema_keys().iter().try_fold(wire, |v, k| v.field(k))
     }
 
     /// Where tool `i`'s schema sits in a request, as the provider prints it
@@ -255,7 +265,11 @@ impl Lane {
     /// Undo [`Lane::render_taking`]: the schema moved from `wire` (this
     /// lane's rendering of `tool`) back into `tool`.
     pub(crate) fn return_schema(self, mut wire: Value, tool: &mut Tool) {
-        if let Some(schema) = wire.pointer_mut(self.schema_pointer()) {
+        let schema = self
+            .schema_keys()
+            .iter()
+            .try_fold(&mut wire, |v, k| v.get_mut(k));
+        if let Some(schema) = schema {
             tool.input_schema = std::mem::take(schema);
         }
     }
@@ -404,6 +418,29 @@ mod tests {
             lane.return_schema(taken, &mut t);
             assert_eq!(t.input_schema, schema, "{lane}: the schema is back");
         }
+    }
+
+    #[test]
+    fn schema_in_finds_the_schema_each_wire_renders() {
+        let schema = json!({"type":"object","properties":{"q":{"type":"string"}}});
+        let t = Tool::new("get", schema.clone());
+        for &lane in Lane::ALL {
+            let rendered = lane.render(&t);
+            assert_eq!(lane.schema_in(&rendered), Some(&schema), "{lane}");
+            assert_eq!(lane.schema_in(&json!({"name": "get"})), None, "{lane}");
+        }
+        assert_eq!(
+            Lane::OpenaiChat.schema_keys(),
+            ["function", "parameters"].as_slice()
+        );
+        assert_eq!(
+            Lane::BedrockConverse.schema_keys(),
+            ["toolSpec", "inputSchema", "json"].as_slice()
+        );
+        assert_eq!(
+            Lane::GeminiJsonschema.schema_keys(),
+            ["parametersJsonSchema"].as_slice()
+        );
     }
 
     #[test]

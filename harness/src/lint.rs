@@ -94,8 +94,11 @@ fn judge(lane: Lane, rendered: &[serde_json::Value], as_of: &str) -> Vec<oracle:
 }
 
 /// Every rejection of `tools` on `lanes`, sorted by (tool index, lane, rule).
+/// The tools are judged in place (each schema moves into its wire object
+/// and back), so they are taken: each worker needs a copy of its own, and
+/// the one handed in is the first.
 pub(crate) fn lint(
-    tools: &[Tool],
+    tools: Vec<Tool>,
     lanes: &[Lane],
     recordings: &[Recording],
     as_of: &str,
@@ -106,10 +109,39 @@ pub(crate) fn lint(
     let mut out = Vec::new();
     if let [lane] = lanes {
         // One lane (`metamorphic` asks one tool at a time): no thread.
-        out = lint_lane(tools, *lane, recordings, as_of, v1);
+        let mut tools = tools;
+        out = lint_lane(&mut tools, *lane, recordings, as_of, v1);
     } else {
         let jobs = std::thread::available_parallelism().map_or(1, usize::from);
-        let work = |i: usize| lint_lane(tools, lanes[i], recordings, as_of, v1);
+        // One copy per worker, made before any is judged in, each handed
+        // from lane to lane: not a copy per lane.
+        let workers = jobs.clamp(1, lanes.len().max(1));
+        let mut copies = Vec::with_capacity(workers);
+        for _ in 1..workers {
+            copies.push(tools.clone());
+        }
+        copies.push(tools);
+        let spare = std::sync::Mutex::new(copies);
+        let started = std::sync::atomic::AtomicUsize::new(0);
+        let work = |i: usize| {
+            started.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+            // `scoped` runs at most `workers` jobs at once, each holding one.
+            let mut own = spare
+                .lock()
+                .ok()
+                .and_then(|mut s| s.pop())
+                .expect("a copy of the tools for each worker");
+            let found = lint_lane(&mut own, lanes[i], recordings, as_of, v1);
+            // Once every lane has started, no job will ask for a copy again
+            // (each running job holds one): this worker drops its own, in
+            // parallel with the others, not the calling thread after all.
+            if started.load(std::sync::atomic::Ordering::SeqCst) < lanes.len()
+                && let Ok(mut spare) = spare.lock()
+            {
+                spare.push(own);
+            }
+            found
+        };
         crate::workers::scoped("check", jobs, lanes.len(), &work, &mut |_, found| {
             out.extend(found);
         });
@@ -125,17 +157,22 @@ fn sort(findings: &mut [LintFinding]) {
     });
 }
 
-/// [`lint`] on one lane, unsorted.
+/// [`lint`] on one lane, unsorted. Each schema of `tools` moves into its
+/// wire object for the judging and back after: the tools are handed back
+/// as they came.
 fn lint_lane(
-    tools: &[Tool],
+    tools: &mut [Tool],
     lane: Lane,
     recordings: &[Recording],
     as_of: &str,
     v1: &dyn Pipeline,
 ) -> Vec<LintFinding> {
-    let rendered: Vec<_> = tools.iter().map(|t| lane.render(t)).collect();
+    let rendered: Vec<_> = tools.iter_mut().map(|t| lane.render_taking(t)).collect();
     let found = judge(lane, &rendered, as_of);
-    drop(rendered);
+    for (wire, tool) in rendered.into_iter().zip(tools.iter_mut()) {
+        lane.return_schema(wire, tool);
+    }
+    let tools = &*tools;
     let mut out = Vec::new();
     if found.is_empty() {
         return out;
@@ -254,10 +291,10 @@ mod tests {
             ),
         ];
         let v1 = Profile::V1.with_config(crate::pipeline::PipelineConfig::default());
-        let all = lint(&tools, Lane::ALL, &[], oracle::DEFAULT_AS_OF, &v1);
+        let all = lint(tools.to_vec(), Lane::ALL, &[], oracle::DEFAULT_AS_OF, &v1);
         let mut one_by_one: Vec<LintFinding> = Lane::ALL
             .iter()
-            .flat_map(|&l| lint(&tools, &[l], &[], oracle::DEFAULT_AS_OF, &v1))
+            .flat_map(|&l| lint(tools.to_vec(), &[l], &[], oracle::DEFAULT_AS_OF, &v1))
             .collect();
         sort(&mut one_by_one);
         assert!(all.len() > 3, "{all:?}");

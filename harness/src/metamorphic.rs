@@ -76,7 +76,7 @@ fn constructs(rule: &str, recordings: &[Recording]) -> Vec<Value> {
             let node = r
                 .tool
                 .and_then(|i| tools.get(i))
-                .and_then(|t| t.pointer(lane.schema_pointer()))
+                .and_then(|t| lane.schema_in(t))
                 .and_then(|s| s.pointer(&r.path));
             if let Some(node) = node
                 && (node.is_object() || node.is_boolean())
@@ -156,13 +156,8 @@ pub(crate) fn run(
                         let Some(t) = inject(tool, construct, position) else {
                             continue;
                         };
-                        let findings = lint(
-                            std::slice::from_ref(&t),
-                            &[lane],
-                            &[],
-                            DEFAULT_AS_OF,
-                            pipeline,
-                        );
+                        let name = t.name.clone();
+                        let findings = lint(vec![t], &[lane], &[], DEFAULT_AS_OF, pipeline);
                         let Some(f) = findings.iter().find(|f| f.rule == rule.id) else {
                             continue;
                         };
@@ -176,7 +171,7 @@ pub(crate) fn run(
                             V1Verdict::NoShaping | V1Verdict::StillRejected => rate.unhandled += 1,
                         }
                         if rate.unhandled_cases.len() < 3 {
-                            rate.unhandled_cases.push(format!("{}@{position}", t.name));
+                            rate.unhandled_cases.push(format!("{name}@{position}"));
                         }
                     }
                 }

@@ -510,11 +510,12 @@ pub(super) fn check(a: &CheckArgs) -> Result<ExitStatus> {
     };
     let as_of = a.as_of.as_deref().unwrap_or(crate::DEFAULT_AS_OF);
     let fix = resolve(&a.pipeline, &a.config)?;
-    let findings = console::check_findings(&catalog, &lanes, &recordings, as_of, fix.as_dyn());
+    let tools = catalog.tools.len();
+    let findings = console::check_findings(catalog.tools, &lanes, &recordings, as_of, fix.as_dyn());
     match a.output_format {
-        OutputFormat::Json => console::check_json(&catalog, &lanes, as_of, &findings),
+        OutputFormat::Json => console::check_json(tools, &lanes, as_of, &findings),
         OutputFormat::Text => {
-            console::check_text(&catalog, &lanes, as_of, &findings, &fix.as_dyn().id());
+            console::check_text(tools, &lanes, as_of, &findings, &fix.as_dyn().id());
         }
     }
     Ok(if findings.is_empty() {

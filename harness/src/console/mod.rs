@@ -433,13 +433,13 @@ pub(crate) fn compare_summary(
 
 /// `check`'s findings (library call; here so cli stays thin).
 pub(crate) fn check_findings(
-    catalog: &Catalog,
+    tools: Vec<crate::Tool>,
     lanes: &[Lane],
     recordings: &[crate::Recording],
     as_of: &str,
     v1: &(dyn crate::Pipeline + Sync),
 ) -> Vec<crate::lint::LintFinding> {
-    crate::lint::lint(&catalog.tools, lanes, recordings, as_of, v1)
+    crate::lint::lint(tools, lanes, recordings, as_of, v1)
 }
 
 /// The fix verdict in words, naming the pipeline that made it (`v1` by
@@ -458,7 +458,7 @@ fn fix_words(v: &crate::lint::V1Verdict, pipeline: &str) -> String {
 /// Human output of `check`: per tool, per lane, the rule, path, message,
 /// evidence and the v1 verdict; then a per-lane count.
 pub(crate) fn check_text(
-    catalog: &Catalog,
+    tools: usize,
     lanes: &[Lane],
     as_of: &str,
     findings: &[crate::lint::LintFinding],
@@ -515,10 +515,7 @@ pub(crate) fn check_text(
             let _ = writeln!(s, "        … {} more", f.v1_detail.len() - 6);
         }
     }
-    let clean = catalog
-        .tools
-        .len()
-        .saturating_sub(tools_hit.iter().filter(|t| t.is_some()).count());
+    let clean = tools.saturating_sub(tools_hit.iter().filter(|t| t.is_some()).count());
     let lane_list = if lanes.len() == Lane::ALL.len() {
         "all lanes".to_owned()
     } else {
@@ -526,8 +523,7 @@ pub(crate) fn check_text(
     };
     let _ = writeln!(
         s,
-        "{} tools checked on {lane_list} as of {as_of}: {} rejections, {clean} tools accepted everywhere",
-        catalog.tools.len(),
+        "{tools} tools checked on {lane_list} as of {as_of}: {} rejections, {clean} tools accepted everywhere",
         findings.len()
     );
     for (lane, n) in &by_lane {
@@ -537,7 +533,7 @@ pub(crate) fn check_text(
 
 /// Stable JSON output of `check`.
 pub(crate) fn check_json(
-    catalog: &Catalog,
+    tools: usize,
     lanes: &[Lane],
     as_of: &str,
     findings: &[crate::lint::LintFinding],
@@ -545,7 +541,7 @@ pub(crate) fn check_json(
     json(&json!({
         "as_of": as_of,
         "lanes": lanes.iter().map(|l| l.id()).collect::<Vec<_>>(),
-        "tools": catalog.tools.len(),
+        "tools": tools,
         "rejections": findings,
     }));
 }

@@ -51,6 +51,7 @@ use super::model::{Finding, Request, Rule, Status};
 use super::{each_schema, finding, nodes};
 use crate::facts;
 use crate::lane::{Lane, Wire};
+use crate::lookup::Lookup;
 use crate::schema::{child_path, is_object_schema};
 
 const CONVERSE: &[Lane] = &[Lane::BedrockConverse];
@@ -178,7 +179,7 @@ fn is_strict(req: &Request<'_>, i: usize) -> bool {
     }
     req.tools
         .get(i)
-        .and_then(|t| t.pointer("/toolSpec/strict"))
+        .and_then(|t| t.get("toolSpec")?.get("strict"))
         .and_then(Value::as_bool)
         .unwrap_or(false)
 }
@@ -213,7 +214,7 @@ fn root_type_object(req: &Request<'_>) -> Vec<Finding> {
         let Some(root) = s.as_object() else {
             return Vec::new();
         };
-        if root.get("type").and_then(Value::as_str) == Some("object") {
+        if root.field("type").and_then(Value::as_str) == Some("object") {
             return Vec::new();
         }
         vec![finding(
@@ -232,7 +233,7 @@ fn properties_not_object(req: &Request<'_>) -> Vec<Finding> {
         nodes(req, s)
             .iter()
             .filter_map(|(ptr, node)| {
-                let props = node.get("properties")?;
+                let props = node.field("properties")?;
                 if props.is_object() {
                     return None;
                 }
@@ -300,7 +301,7 @@ fn strict_nodes(req: &Request<'_>, f: &NodeCheck<'_>) -> Vec<Finding> {
 
 fn strict_additional_properties_false(req: &Request<'_>) -> Vec<Finding> {
     strict_nodes(req, &|i, ptr, node| {
-        let closed = node.get("additionalProperties") == Some(&Value::Bool(false));
+        let closed = node.field("additionalProperties") == Some(&Value::Bool(false));
         (is_object_schema(node) && !closed).then(|| {
             finding(
                 i,
@@ -317,7 +318,7 @@ fn strict_additional_properties_false(req: &Request<'_>) -> Vec<Finding> {
 /// ours, in the strict rules' `tools.N.custom` style.
 fn strict_format_unsupported(req: &Request<'_>) -> Vec<Finding> {
     strict_nodes(req, &|i, ptr, node| {
-        let f = node.get("format")?.as_str()?;
+        let f = node.field("format")?.as_str()?;
         (!facts::bedrock::STRICT_FORMATS.items.contains(&f)).then(|| {
             finding(
                 i,
@@ -330,17 +331,13 @@ fn strict_format_unsupported(req: &Request<'_>) -> Vec<Finding> {
 
 fn strict_numeric_bounds(req: &Request<'_>) -> Vec<Finding> {
     strict_nodes(req, &|i, ptr, node| {
-        let t = node.get("type").and_then(Value::as_str)?;
+        let t = node.field("type").and_then(Value::as_str)?;
         let banned = match t {
             "integer" | "number" => NUMERIC_BOUNDS,
             "string" => STRING_BOUNDS,
             _ => return None,
         };
-        let mut present: Vec<&str> = banned
-            .iter()
-            .copied()
-            .filter(|k| node.contains_key(*k))
-            .collect();
+        let mut present: Vec<&str> = banned.iter().copied().filter(|k| node.has(k)).collect();
         if present.is_empty() {
             return None;
         }

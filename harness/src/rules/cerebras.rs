@@ -26,6 +26,7 @@ use serde_json::{Map, Value};
 use super::model::{Finding, Request, Rule, Status};
 use super::{each_schema, finding, nodes, py_str};
 use crate::lane::Lane;
+use crate::lookup::Lookup;
 use crate::schema::is_object_schema;
 
 const CEREBRAS: &[Lane] = &[Lane::Cerebras];
@@ -114,9 +115,9 @@ fn unsupported_in(node: &Map<String, Value>) -> Vec<&'static str> {
     let mut out: Vec<&'static str> = ARRAY_BOUNDS
         .iter()
         .copied()
-        .filter(|k| node.contains_key(*k))
+        .filter(|k| node.has(k))
         .collect();
-    if !out.is_empty() && node.contains_key("items") {
+    if !out.is_empty() && node.has("items") {
         out.push("items");
     }
     out
@@ -155,7 +156,7 @@ fn additional_properties_false_required(req: &Request<'_>) -> Vec<Finding> {
             .iter()
             .find(|(_, node)| {
                 is_object_schema(node)
-                    && node.get("additionalProperties") != Some(&Value::Bool(false))
+                    && node.field("additionalProperties") != Some(&Value::Bool(false))
             })
             .map(|(ptr, _)| {
                 (

@@ -33,6 +33,7 @@ use super::model::{Finding, Request, Rule, Status};
 use super::{finding, nodes};
 use crate::facts::{self, deepseek as fact};
 use crate::lane::Lane;
+use crate::lookup::Lookup;
 use crate::schema::is_object_schema;
 
 const BOTH: &[Lane] = &[Lane::DeepseekChat, Lane::DeepseekStrict];
@@ -143,7 +144,7 @@ fn strict_keyword_unsupported(req: &Request<'_>) -> Vec<Finding> {
 fn strict_format_unsupported(req: &Request<'_>) -> Vec<Finding> {
     each_strict_node(
         req,
-        &|name, node| match node.get("format").and_then(Value::as_str) {
+        &|name, node| match node.field("format").and_then(Value::as_str) {
             Some(f) if !fact::STRICT_FORMATS.items.contains(&f) => vec![(
                 "format".to_owned(),
                 format!(
@@ -182,7 +183,7 @@ fn anyof_member_missing_type(req: &Request<'_>) -> Vec<Finding> {
     super::each_schema(req, &mut |i, s| {
         let mut out = Vec::new();
         for (path, node) in nodes(req, s).iter() {
-            let Some(members) = node.get("anyOf").and_then(Value::as_array) else {
+            let Some(members) = node.field("anyOf").and_then(Value::as_array) else {
                 continue;
             };
             for (k, m) in members.iter().enumerate() {

@@ -21,6 +21,7 @@ use super::metaschema_error;
 use super::model::{Finding, Request, Rule, Status};
 use super::{each_schema, finding, nodes};
 use crate::lane::Lane;
+use crate::lookup::Lookup;
 use crate::schema::child_path;
 
 const GROQ: &[Lane] = &[Lane::Groq];
@@ -58,7 +59,7 @@ fn required_without_properties(req: &Request<'_>) -> Vec<Finding> {
         let Some(root) = s.as_object() else {
             return Vec::new();
         };
-        if !root.contains_key("required") || root.contains_key("properties") {
+        if !root.has("required") || root.has("properties") {
             return Vec::new();
         }
         vec![finding(

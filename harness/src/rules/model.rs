@@ -4,13 +4,13 @@
 //! the oracle; it names nothing above `lane` (no `oracle`, no `rules` file).
 
 use std::cell::{OnceCell, RefCell};
-use std::collections::HashMap;
 use std::rc::Rc;
 
 use serde::Serialize;
 use serde_json::{Map, Value};
 
 use crate::lane::{Lane, Wire};
+use crate::lookup::Lookup;
 
 /// Where a rule's evidence comes from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
@@ -62,6 +62,12 @@ pub(crate) enum WalkKind {
     Proto,
 }
 
+impl WalkKind {
+    /// How many kinds there are (each indexes [`Walks`]' lists): the last
+    /// one's discriminant and one.
+    const COUNT: usize = WalkKind::Proto as usize + 1;
+}
+
 /// A schema's nodes in pre-order, each with its JSON Pointer.
 pub(crate) type NodeList<'a> = Rc<[(String, &'a Map<String, Value>)]>;
 
@@ -78,14 +84,20 @@ type RequestKey = (usize, usize, Lane);
 pub struct Walks<'a> {
     /// The request the walks are of, and each tool's schema address with
     /// its index.
-    tools: OnceCell<(RequestKey, HashMap<usize, usize>)>,
-    lists: RefCell<HashMap<(usize, WalkKind), NodeList<'a>>>,
+    /// (Sorted by address: the rules ask for every tool's schema many
+    /// times per request, and a binary search beats hashing the address.)
+    tools: OnceCell<(RequestKey, Vec<(usize, usize)>)>,
+    /// Each tool's walks, by tool index and [`WalkKind`].
+    lists: RefCell<Vec<[Option<NodeList<'a>>; WalkKind::COUNT]>>,
 }
 
 impl std::fmt::Debug for Walks<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Walks")
-            .field("lists", &self.lists.borrow().len())
+            .field(
+                "lists",
+                &self.lists.borrow().iter().flatten().flatten().count(),
+            )
             .finish_non_exhaustive()
     }
 }
@@ -104,20 +116,24 @@ impl<'a> Walks<'a> {
     ) -> Option<NodeList<'a>> {
         let this = (req.tools.as_ptr() as usize, req.tools.len(), req.lane);
         let (of, tools) = self.tools.get_or_init(|| {
-            let tools = (0..req.tools.len())
+            let mut tools: Vec<_> = (0..req.tools.len())
                 .filter_map(|i| Some((std::ptr::from_ref(req.schema(i)?) as usize, i)))
                 .collect();
+            tools.sort_unstable();
             (this, tools)
         });
         if *of != this {
             return None;
         }
-        let i = *tools.get(&(std::ptr::from_ref(schema) as usize))?;
+        let address = std::ptr::from_ref(schema) as usize;
+        let at = tools.binary_search_by_key(&address, |&(a, _)| a).ok()?;
+        let i = tools[at].1;
         let own = req.schema(i)?;
         let mut lists = self.lists.borrow_mut();
-        let list = lists
-            .entry((i, kind))
-            .or_insert_with(|| Rc::from(walk(own)));
+        if lists.len() <= i {
+            lists.resize_with(req.tools.len().max(i + 1), Default::default);
+        }
+        let list = lists[i][kind as usize].get_or_insert_with(|| Rc::from(walk(own)));
         Some(Rc::clone(list))
     }
 }
@@ -127,24 +143,24 @@ impl<'a> Request<'a> {
     pub fn name(&self, i: usize) -> Option<&str> {
         let t = self.tools.get(i)?;
         match self.lane.wire() {
-            Wire::Chat => t.pointer("/function/name"),
-            Wire::Bedrock => t.pointer("/toolSpec/name"),
-            _ => t.get("name"),
+            Wire::Chat => t.field("function").and_then(|f| f.field("name")),
+            Wire::Bedrock => t.field("toolSpec").and_then(|s| s.field("name")),
+            _ => t.field("name"),
         }
         .and_then(Value::as_str)
     }
 
     /// The tool's input schema on this wire (`None` when the member is absent).
     pub fn schema(&self, i: usize) -> Option<&'a Value> {
-        self.tools.get(i)?.pointer(self.lane.schema_pointer())
+        self.lane.schema_in(self.tools.get(i)?)
     }
 
     /// The tool's `strict` flag on this wire.
     pub fn strict(&self, i: usize) -> Option<bool> {
         let t = self.tools.get(i)?;
         let v = match self.lane.wire() {
-            Wire::Chat => t.pointer("/function/strict"),
-            _ => t.get("strict"),
+            Wire::Chat => t.field("function").and_then(|f| f.field("strict")),
+            _ => t.field("strict"),
         };
         v.and_then(Value::as_bool)
             .or_else(|| self.lane.strict_by_default().then_some(true))

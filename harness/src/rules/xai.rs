@@ -26,6 +26,7 @@ use super::model::{Finding, Request, Rule, Status};
 use super::{each_schema, finding, nodes};
 use crate::facts::{self, xai as fact};
 use crate::lane::Lane;
+use crate::lookup::Lookup;
 
 const XAI: &[Lane] = &[Lane::Xai];
 
@@ -100,7 +101,7 @@ fn rejected_constructs(
             ));
         }
     }
-    if node.get("items").is_some_and(serde_json::Value::is_array) {
+    if node.field("items").is_some_and(serde_json::Value::is_array) {
         out.push((
             format!("{path}/items"),
             "'items' as an array is not supported (use 'prefixItems')".to_owned(),
@@ -133,7 +134,7 @@ fn length_count_constraints(req: &Request<'_>) -> Vec<Finding> {
     each_schema(req, &mut |i, s| {
         nodes(req, s)
             .iter()
-            .filter(|(_, node)| LENGTH_COUNT.iter().any(|k| node.contains_key(*k)))
+            .filter(|(_, node)| LENGTH_COUNT.iter().any(|k| node.has(k)))
             .map(|(path, _)| finding(i, path, "Invalid arguments passed to the model".to_owned()))
             .collect()
     })

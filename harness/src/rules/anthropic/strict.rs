@@ -4,6 +4,7 @@
 
 use serde_json::{Map, Value};
 
+use crate::lookup::Lookup;
 use crate::rules::model::{Finding, Request};
 use crate::rules::nodes;
 use crate::strict_subset::{has_backreference, is_recursive};
@@ -65,7 +66,7 @@ fn each_strict_node(req: &Request<'_>, f: &mut NodeCheck) -> Vec<Finding> {
 
 pub(super) fn strict_min_items(req: &Request<'_>) -> Vec<Finding> {
     each_strict_node(req, &mut |s, _, node| {
-        let n = node.get("minItems")?;
+        let n = node.field("minItems")?;
         let allowed = n
             .as_f64()
             .is_some_and(|n| (0.0..=1.0).contains(&n) && n.fract().abs() < f64::EPSILON);
@@ -80,7 +81,7 @@ pub(super) fn strict_min_items(req: &Request<'_>) -> Vec<Finding> {
 
 /// Properties of an object node that its `required` does not list.
 fn optional_count(node: &Map<String, Value>) -> usize {
-    let Some(props) = node.get("properties").and_then(Value::as_object) else {
+    let Some(props) = node.field("properties").and_then(Value::as_object) else {
         return 0;
     };
     let required = crate::schema::required_names(node);
@@ -139,7 +140,7 @@ pub(super) fn strict_union_types_limit(req: &Request<'_>) -> Vec<Finding> {
         .map(|s| {
             nodes(req, s.schema)
                 .iter()
-                .filter_map(|(_, node)| node.get("properties").and_then(Value::as_object))
+                .filter_map(|(_, node)| node.field("properties").and_then(Value::as_object))
                 .map(|props| props.values().filter(|v| is_union(v)).count())
                 .sum::<usize>()
         })
@@ -163,7 +164,7 @@ fn local_refs(req: &Request<'_>, schema: &Value) -> Vec<(String, String)> {
     nodes(req, schema)
         .iter()
         .filter_map(|(path, node)| {
-            let r = node.get("$ref")?.as_str()?;
+            let r = node.field("$ref")?.as_str()?;
             let target = r.strip_prefix('#')?;
             Some((path.clone(), target.to_owned()))
         })
@@ -194,14 +195,14 @@ pub(super) fn strict_recursive_schema(req: &Request<'_>) -> Vec<Finding> {
 
 pub(super) fn strict_external_ref(req: &Request<'_>) -> Vec<Finding> {
     each_strict_node(req, &mut |s, _, node| {
-        let r = node.get("$ref")?.as_str()?;
+        let r = node.field("$ref")?.as_str()?;
         (!r.starts_with('#')).then(|| format!("{}: external $ref '{r}' is not supported", s.at))
     })
 }
 
 pub(super) fn strict_pattern_unsupported(req: &Request<'_>) -> Vec<Finding> {
     each_strict_node(req, &mut |s, _, node| {
-        let p = node.get("pattern")?.as_str()?;
+        let p = node.field("pattern")?.as_str()?;
         let lookaround = crate::ecma::has_lookaround(p)?;
         (lookaround || has_backreference(p)).then(|| {
             format!(
@@ -218,7 +219,7 @@ const FORMATS: &[&str] = crate::facts::anthropic::STRICT_FORMATS.items;
 
 pub(super) fn strict_format_unsupported(req: &Request<'_>) -> Vec<Finding> {
     each_strict_node(req, &mut |s, _, node| {
-        let f = node.get("format")?.as_str()?;
+        let f = node.field("format")?.as_str()?;
         (!FORMATS.contains(&f))
             .then(|| format!("{}: For 'string' type, format '{f}' is not supported", s.at))
     })

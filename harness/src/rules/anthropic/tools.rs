@@ -4,6 +4,7 @@
 
 use serde_json::{Map, Value};
 
+use crate::lookup::Lookup;
 use crate::rules::model::{Finding, Request};
 use crate::rules::{each_schema, finding, metaschema_error};
 use crate::schema::escape_token;
@@ -25,10 +26,7 @@ pub(super) fn root_composition(req: &Request<'_>) -> Vec<Finding> {
         let Some(root) = s.as_object() else {
             return Vec::new();
         };
-        if ["oneOf", "allOf", "anyOf"]
-            .iter()
-            .any(|k| root.contains_key(*k))
-        {
+        if ["oneOf", "allOf", "anyOf"].iter().any(|k| root.has(k)) {
             // The message is Anthropic's own on every wire (OpenRouter
             // relays it verbatim), so the location is always the Messages one.
             vec![finding(

@@ -5,6 +5,7 @@
 use serde_json::{Map, Value};
 
 use super::parse::parsed;
+use crate::lookup::Lookup;
 use crate::rules::model::{Finding, Request};
 use crate::rules::{each_schema, finding, nodes};
 
@@ -51,7 +52,7 @@ pub(super) fn function_name_pattern(req: &Request<'_>) -> Vec<Finding> {
 
 /// A `maxItems` value as a number (the proto also takes int64 strings).
 fn max_items(node: &Map<String, Value>) -> f64 {
-    match node.get("maxItems") {
+    match node.field("maxItems") {
         Some(Value::Number(n)) => n.as_f64().unwrap_or(0.0),
         Some(Value::String(s)) => s.parse().unwrap_or(0.0),
         _ => 0.0,

@@ -8,6 +8,7 @@ use super::memo::{Memo, PARSED};
 use super::paths::{payload_location, proto_nodes, unknown_name};
 use crate::facts::gemini as fact;
 use crate::lane::Lane;
+use crate::lookup::Lookup;
 use crate::rules::model::{Finding, Request};
 use crate::rules::{each_schema, finding};
 use crate::schema::child_path;
@@ -61,7 +62,7 @@ fn unknown_names(req: &Request<'_>, keywords: &[&str]) -> Vec<Finding> {
     each_schema(req, &mut |i, s| {
         let mut out = Vec::new();
         for (ptr, node) in proto_nodes(req, s).iter() {
-            for k in keywords.iter().filter(|k| node.contains_key(**k)) {
+            for k in keywords.iter().filter(|k| node.has(k)) {
                 out.push(unknown_name(req, i, s, ptr, k));
             }
         }
@@ -145,7 +146,7 @@ pub(super) fn type_not_repeating(req: &Request<'_>) -> Vec<Finding> {
     each_schema(req, &mut |i, s| {
         proto_nodes(req, s)
             .iter()
-            .filter(|(_, node)| node.get("type").is_some_and(Value::is_array))
+            .filter(|(_, node)| node.field("type").is_some_and(Value::is_array))
             .map(|(ptr, _)| {
                 finding(
                     i,
@@ -185,7 +186,7 @@ pub(super) fn property_schema_not_object(req: &Request<'_>) -> Vec<Finding> {
         for (ptr, node) in proto_nodes(req, s).iter() {
             // Built only for a finding: most nodes have none.
             let base = || payload_location(req, i, s, ptr);
-            if let Some(props) = node.get("properties").and_then(Value::as_object) {
+            if let Some(props) = node.field("properties").and_then(Value::as_object) {
                 for (idx, (name, v)) in props.iter().enumerate() {
                     if is_scalar(v) {
                         let at = format!("{}.properties[{idx}].value", base());
@@ -197,7 +198,7 @@ pub(super) fn property_schema_not_object(req: &Request<'_>) -> Vec<Finding> {
                     }
                 }
             }
-            if let Some(v) = node.get("items").filter(|v| is_scalar(v)) {
+            if let Some(v) = node.field("items").filter(|v| is_scalar(v)) {
                 let at = format!("{}.items", base());
                 out.push(finding(
                     i,
@@ -205,7 +206,7 @@ pub(super) fn property_schema_not_object(req: &Request<'_>) -> Vec<Finding> {
                     invalid_schema_value(&at, v),
                 ));
             }
-            if let Some(branches) = node.get("anyOf").and_then(Value::as_array) {
+            if let Some(branches) = node.field("anyOf").and_then(Value::as_array) {
                 for (idx, v) in branches.iter().enumerate() {
                     if is_scalar(v) {
                         let at = format!("{}.any_of[{idx}]", base());
@@ -229,7 +230,7 @@ pub(super) fn enum_values_must_be_strings(req: &Request<'_>) -> Vec<Finding> {
     each_schema(req, &mut |i, s| {
         let mut out = Vec::new();
         for (ptr, node) in proto_nodes(req, s).iter() {
-            let Some(members) = node.get("enum").and_then(Value::as_array) else {
+            let Some(members) = node.field("enum").and_then(Value::as_array) else {
                 continue;
             };
             for (idx, v) in members.iter().enumerate().filter(|(_, v)| !v.is_string()) {

@@ -7,6 +7,7 @@ use std::fmt::Write as _;
 use serde_json::{Map, Value};
 
 use super::memo::position_of;
+use crate::lookup::Lookup;
 use crate::rules::model::{Finding, Request};
 use crate::rules::model::{NodeList, WalkKind};
 use crate::rules::{finding, walked};
@@ -157,7 +158,7 @@ fn is_proto_step(child: &ChildKey) -> bool {
 
 /// The node's `type`, lowercased (the proto takes `OBJECT` and `object`).
 pub(super) fn type_name(node: &Map<String, Value>) -> Option<String> {
-    node.get("type")
+    node.field("type")
         .and_then(Value::as_str)
         .map(str::to_ascii_lowercase)
 }

@@ -7,6 +7,7 @@ use serde_json::{Map, Value};
 use super::parse::parsed;
 use super::paths::{dotted, field_location, proto_nodes, type_name};
 use crate::lane::Lane;
+use crate::lookup::Lookup;
 use crate::rules::model::{Finding, Request};
 use crate::rules::{each_schema, finding};
 use crate::schema::child_path;
@@ -55,7 +56,7 @@ pub(super) fn object_properties_non_empty(req: &Request<'_>) -> Vec<Finding> {
 
 pub(super) fn array_items_required(req: &Request<'_>) -> Vec<Finding> {
     validate(req, &|i, s, ptr, node| {
-        let missing = node.get("items").is_none_or(Value::is_null);
+        let missing = node.field("items").is_none_or(Value::is_null);
         (type_name(node).as_deref() == Some("array") && missing).then(|| {
             finding(
                 i,
@@ -70,7 +71,7 @@ pub(super) fn enum_only_string_type(req: &Request<'_>) -> Vec<Finding> {
     validate(req, &|i, s, ptr, node| {
         let t = type_name(node);
         let other = !matches!(t.as_deref(), Some("string" | "object" | "array"));
-        (node.contains_key("enum") && other).then(|| {
+        (node.has("enum") && other).then(|| {
             finding(
                 i,
                 &child_path(ptr, "enum"),
@@ -85,7 +86,7 @@ pub(super) fn enum_only_string_type(req: &Request<'_>) -> Vec<Finding> {
 
 pub(super) fn string_format_enum_datetime_only(req: &Request<'_>) -> Vec<Finding> {
     validate(req, &|i, s, ptr, node| {
-        let format = node.get("format").and_then(Value::as_str)?;
+        let format = node.field("format").and_then(Value::as_str)?;
         (type_name(node).as_deref() == Some("string") && !matches!(format, "enum" | "date-time"))
             .then(|| {
                 finding(
@@ -103,10 +104,10 @@ pub(super) fn string_format_enum_datetime_only(req: &Request<'_>) -> Vec<Finding
 /// A nested node with no `type` and no combinator to stand for one.
 fn lacks_type(ptr: &str, node: &Map<String, Value>) -> bool {
     !ptr.is_empty()
-        && node.get("type").is_none_or(Value::is_null)
+        && node.field("type").is_none_or(Value::is_null)
         && !["anyOf", "oneOf", "allOf", "any_of", "one_of", "all_of"]
             .iter()
-            .any(|k| node.contains_key(*k))
+            .any(|k| node.has(k))
 }
 
 pub(super) fn type_required_without_combinator(req: &Request<'_>) -> Vec<Finding> {
@@ -142,7 +143,7 @@ pub(super) fn schema_type_field_missing(req: &Request<'_>) -> Vec<Finding> {
 
 pub(super) fn anyof_must_be_only_field(req: &Request<'_>) -> Vec<Finding> {
     validate(req, &|i, s, ptr, node| {
-        (node.contains_key("anyOf") && node.len() > 1).then(|| {
+        (node.has("anyOf") && node.len() > 1).then(|| {
             finding(
                 i,
                 ptr,
@@ -159,7 +160,7 @@ pub(super) fn anyof_must_be_only_field(req: &Request<'_>) -> Vec<Finding> {
 pub(super) fn enum_with_object_or_array_type(req: &Request<'_>) -> Vec<Finding> {
     validate(req, &|i, s, ptr, node| {
         let typed = matches!(type_name(node).as_deref(), Some("object" | "array"));
-        (node.contains_key("enum") && typed).then(|| {
+        (node.has("enum") && typed).then(|| {
             finding(
                 i,
                 &child_path(ptr, "enum"),

@@ -7,6 +7,7 @@ use super::limits::limit;
 use super::target::{each_node, json_path, tool_targets};
 use crate::facts::openai as fact;
 use crate::lane::Lane;
+use crate::lookup::Lookup;
 use crate::rules::model::{Finding, Request};
 use crate::rules::{nodes, py_repr};
 use crate::schema::{SCHEMA_ARRAYS, SINGLE_SCHEMA, escape_token, has_type};
@@ -18,7 +19,7 @@ pub(super) fn object_missing_properties(req: &Request<'_>) -> Vec<Finding> {
         .iter()
         .filter_map(|t| {
             let root = t.schema.as_object()?;
-            (has_type(root, "object") && !root.contains_key("properties"))
+            (has_type(root, "object") && !root.has("properties"))
                 .then(|| t.finding("", t.in_context("", "object schema missing properties.")))
         })
         .collect()
@@ -26,7 +27,7 @@ pub(super) fn object_missing_properties(req: &Request<'_>) -> Vec<Finding> {
 
 pub(super) fn array_missing_items(req: &Request<'_>) -> Vec<Finding> {
     each_node(req, &tool_targets(req), &mut |t, path, node| {
-        if has_type(node, "array") && !node.contains_key("items") {
+        if has_type(node, "array") && !node.has("items") {
             vec![t.in_context(path, "array schema missing items")]
         } else {
             Vec::new()
@@ -61,7 +62,7 @@ pub(super) fn root_composition(req: &Request<'_>) -> Vec<Finding> {
                 .iter()
                 .filter(|k| **k != "const" || with_const)
                 .filter(|k| !(unions_ok && ["oneOf", "anyOf", "allOf"].contains(*k)))
-                .any(|k| root.contains_key(*k));
+                .any(|k| root.has(k));
             bad.then(|| {
                 t.finding(
                     "",
@@ -87,13 +88,13 @@ const MAP_KEYWORDS: &[&str] = &[
 pub(super) fn required_null(req: &Request<'_>) -> Vec<Finding> {
     each_node(req, &tool_targets(req), &mut |t, _, node| {
         let mut out = Vec::new();
-        if let Some(r) = node.get("required")
+        if let Some(r) = node.field("required")
             && !r.is_array()
         {
             out.push(t.invalid(&format!("{} is not of type 'array'.", py_repr(r))));
         }
         for kw in MAP_KEYWORDS {
-            if let Some(v) = node.get(*kw)
+            if let Some(v) = node.field(kw)
                 && !v.is_object()
             {
                 out.push(t.invalid(&format!("{} is not of type 'object'.", py_repr(v))));
@@ -134,25 +135,25 @@ pub(super) fn subschema_not_object(req: &Request<'_>) -> Vec<Finding> {
                 ));
             };
             for kw in MAP_KEYWORDS {
-                if let Some(map) = node.get(*kw).and_then(Value::as_object) {
+                if let Some(map) = node.field(kw).and_then(Value::as_object) {
                     for (name, v) in map.iter().filter(|(_, v)| !schema_like(v)) {
                         bad(format!("{path}/{kw}/{}", escape_token(name)), v);
                     }
                 }
             }
             for kw in SINGLE_SCHEMA {
-                if let Some(v) = node.get(*kw).filter(|v| !schema_like(v)) {
+                if let Some(v) = node.field(kw).filter(|v| !schema_like(v)) {
                     bad(format!("{path}/{kw}"), v);
                 }
             }
             if let Some(v) = node
-                .get("items")
+                .field("items")
                 .filter(|v| !schema_like(v) && !v.is_array())
             {
                 bad(format!("{path}/items"), v);
             }
             for kw in SCHEMA_ARRAYS {
-                if let Some(arr) = node.get(*kw).and_then(Value::as_array) {
+                if let Some(arr) = node.field(kw).and_then(Value::as_array) {
                     for (i, v) in arr.iter().enumerate().filter(|(_, v)| !schema_like(v)) {
                         bad(format!("{path}/{kw}/{i}"), v);
                     }
@@ -172,7 +173,7 @@ pub(super) fn pattern_lookaround(req: &Request<'_>) -> Vec<Finding> {
         return Vec::new();
     }
     each_node(req, &tool_targets(req), &mut |_, path, node| {
-        let Some(p) = node.get("pattern").and_then(Value::as_str) else {
+        let Some(p) = node.field("pattern").and_then(Value::as_str) else {
             return Vec::new();
         };
         if crate::ecma::has_lookaround(p) == Some(true) {

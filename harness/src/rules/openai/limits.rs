@@ -9,6 +9,7 @@ use serde_json::{Map, Value};
 
 use super::target::{each_node, strict_targets};
 use crate::facts::{self, openai as fact};
+use crate::lookup::Lookup;
 use crate::rules::model::{Finding, Request};
 use crate::rules::nodes;
 use crate::schema::{PastLimit, is_object_schema, walk};
@@ -112,7 +113,7 @@ pub(super) fn strict_property_count_limit(req: &Request<'_>) -> Vec<Finding> {
         &|s| {
             nodes(req, s)
                 .iter()
-                .filter_map(|(_, node)| node.get("properties").and_then(Value::as_object))
+                .filter_map(|(_, node)| node.field("properties").and_then(Value::as_object))
                 .map(Map::len)
                 .sum()
         },
@@ -123,7 +124,7 @@ pub(super) fn strict_enum_count_limit(req: &Request<'_>) -> Vec<Finding> {
     over_limit(req, limits(req.as_of).enum_values, "enum values", &|s| {
         nodes(req, s)
             .iter()
-            .filter_map(|(_, node)| node.get("enum").and_then(Value::as_array))
+            .filter_map(|(_, node)| node.field("enum").and_then(Value::as_array))
             .map(Vec::len)
             .sum()
     })
@@ -135,18 +136,18 @@ pub(super) fn string_budget(req: &Request<'_>, schema: &Value) -> usize {
     let mut n = 0;
     for (_, node) in nodes(req, schema).iter() {
         for kw in ["properties", "$defs", "definitions"] {
-            if let Some(m) = node.get(kw).and_then(Value::as_object) {
+            if let Some(m) = node.field(kw).and_then(Value::as_object) {
                 n += m.keys().map(|k| k.chars().count()).sum::<usize>();
             }
         }
-        if let Some(values) = node.get("enum").and_then(Value::as_array) {
+        if let Some(values) = node.field("enum").and_then(Value::as_array) {
             n += values
                 .iter()
                 .filter_map(Value::as_str)
                 .map(|v| v.chars().count())
                 .sum::<usize>();
         }
-        if let Some(c) = node.get("const").and_then(Value::as_str) {
+        if let Some(c) = node.field("const").and_then(Value::as_str) {
             n += c.chars().count();
         }
     }
@@ -166,7 +167,7 @@ pub(super) fn strict_enum_string_budget_limit(req: &Request<'_>) -> Vec<Finding>
     let max = limits(req.as_of).large_enum_strings;
     let large = limit(fact::STRICT_LARGE_ENUM);
     each_node(req, &strict_targets(req), &mut move |t, path, node| {
-        let Some(values) = node.get("enum").and_then(Value::as_array) else {
+        let Some(values) = node.field("enum").and_then(Value::as_array) else {
             return Vec::new();
         };
         let strings: Vec<&str> = values.iter().filter_map(Value::as_str).collect();

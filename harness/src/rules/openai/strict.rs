@@ -7,6 +7,7 @@ use serde_json::Value;
 
 use super::target::{Step, each_node, steps, strict_targets};
 use crate::facts::openai as fact;
+use crate::lookup::Lookup;
 use crate::rules::model::{Finding, Request};
 use crate::rules::{nodes, py_str};
 use crate::schema::{escape_token, is_object_schema};
@@ -15,7 +16,8 @@ use crate::schema::{escape_token, is_object_schema};
 
 pub(super) fn strict_additional_properties(req: &Request<'_>) -> Vec<Finding> {
     each_node(req, &strict_targets(req), &mut |t, path, node| {
-        if is_object_schema(node) && node.get("additionalProperties") != Some(&Value::Bool(false)) {
+        if is_object_schema(node) && node.field("additionalProperties") != Some(&Value::Bool(false))
+        {
             vec![t.in_context(
                 path,
                 "'additionalProperties' is required to be supplied and to be false.",
@@ -29,13 +31,12 @@ pub(super) fn strict_additional_properties(req: &Request<'_>) -> Vec<Finding> {
 /// Several missing keys are listed comma-separated (only one is recorded).
 pub(super) fn strict_required_all_keys(req: &Request<'_>) -> Vec<Finding> {
     each_node(req, &strict_targets(req), &mut |t, path, node| {
-        let Some(props) = node.get("properties").and_then(Value::as_object) else {
+        let Some(props) = node.field("properties").and_then(Value::as_object) else {
             return Vec::new();
         };
-        let required = crate::schema::required_names(node);
         let missing: Vec<String> = props
             .keys()
-            .filter(|k| !required.contains(k))
+            .filter(|k| !crate::schema::requires(node, k))
             .map(|k| py_str(k))
             .collect();
         if missing.is_empty() {
@@ -92,7 +93,8 @@ fn is_property(path: &str) -> bool {
 
 pub(super) fn azure_default_not_permitted(req: &Request<'_>) -> Vec<Finding> {
     each_node(req, &strict_targets(req), &mut |_, path, node| {
-        if is_property(path) && node.get("default").is_some_and(|d| !d.is_null()) {
+        // The node's own member first: `is_property` parses the path.
+        if node.field("default").is_some_and(|d| !d.is_null()) && is_property(path) {
             vec!["'default' is not permitted within a property definition".to_owned()]
         } else {
             Vec::new()
@@ -137,7 +139,7 @@ pub(super) fn strict_format_unsupported(req: &Request<'_>) -> Vec<Finding> {
     let mut out = Vec::new();
     for t in strict_targets(req) {
         for (path, node) in nodes(req, t.schema).iter() {
-            let Some(f) = node.get("format").and_then(Value::as_str) else {
+            let Some(f) = node.field("format").and_then(Value::as_str) else {
                 continue;
             };
             if fact::STRICT_FORMATS.items.contains(&f) || crate::schema::numeric_only(node) {

@@ -18,14 +18,16 @@ use crate::schema::{NAME_MAPS, SCHEMA_ARRAYS};
 pub(super) struct Target<'r> {
     pub(super) tool: Option<usize>,
     pub(super) schema: &'r Value,
-    /// `function 'NAME'` or `response_format 'NAME'`.
-    subject: String,
+    /// `function` or `response_format`, and its name: the subject of
+    /// messages, put together only when a rule words one.
+    kind: &'static str,
+    name: &'r str,
 }
 
 impl Target<'_> {
     /// `Invalid schema for function 'NAME': …`.
     pub(super) fn invalid(&self, text: &str) -> String {
-        format!("Invalid schema for {}: {text}", self.subject)
+        format!("Invalid schema for {} '{}': {text}", self.kind, self.name)
     }
 
     /// `Invalid schema for function 'NAME': In context=(…), …`.
@@ -49,7 +51,8 @@ pub(super) fn tool_targets<'r>(req: &'r Request<'_>) -> Vec<Target<'r>> {
             Some(Target {
                 tool: Some(i),
                 schema: req.schema(i)?,
-                subject: format!("function '{}'", req.name(i).unwrap_or_default()),
+                kind: "function",
+                name: req.name(i).unwrap_or_default(),
             })
         })
         .collect()
@@ -80,7 +83,8 @@ pub(super) fn strict_targets<'r>(req: &'r Request<'_>) -> Vec<Target<'r>> {
             out.push(Target {
                 tool: None,
                 schema,
-                subject: format!("response_format '{name}'"),
+                kind: "response_format",
+                name,
             });
         }
     }
