@@ -20,6 +20,7 @@
 use serde_json::{Value, json};
 
 use crate::lane::{Lane, Wire};
+pub(crate) use crate::rules::judges_each_tool_alone;
 pub use crate::rules::model::{DEFAULT_AS_OF, Finding, Rejection, Request, Rule, Status};
 pub use crate::rules::{check, rules_for};
 

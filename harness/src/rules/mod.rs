@@ -80,6 +80,23 @@ fn lane_rules(lane: Lane) -> &'static [&'static Rule] {
         .map_or(&[], |j| &by_lane[j])
 }
 
+/// Whether every rule of `lane` finds about a tool from that tool alone:
+/// its findings about tool `i` (`tool: Some(i)`, with their paths and
+/// messages) are the same whatever the other tools of the request are, as
+/// long as there are as many of them (messages may name `i`). Findings
+/// about the request (`tool: None`) may depend on every tool:
+/// `anthropic-strict-schema-too-complex` and
+/// `anthropic-strict-union-types-limit` count and sum over every strict
+/// tool, `moonshot-tool-count-limit` counts them. `check` relies on it to
+/// shape and judge again only the tools with a finding, when no finding is
+/// about the request. Not on `gemini-openapi`: one tool that fails to parse
+/// hides every tool's validation findings. The test
+/// `lanes_judging_each_tool_alone_do` (`lint.rs`) holds every other lane
+/// to it.
+pub(crate) fn judges_each_tool_alone(lane: Lane) -> bool {
+    lane != Lane::GeminiOpenapi
+}
+
 /// Run every rule of the lane; rejections sorted by (tool, rule id).
 pub fn check(req: &Request<'_>) -> Vec<Rejection> {
     // Per-request memos in the rules key on this request's addresses; the
