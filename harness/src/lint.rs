@@ -365,15 +365,7 @@ mod tests {
     #[test]
     fn lanes_judging_each_tool_alone_do() {
         let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-        let mut tools = Vec::new();
-        for name in [
-            "seed-tools.json",
-            "pass-constructs.json",
-            "strict-constructs.json",
-        ] {
-            let path = root.join("corpus/catalogs").join(name);
-            tools.extend(crate::catalog::load_catalog(&path, None).unwrap().tools);
-        }
+        let mut tools = crate::catalog::own_corpus_tools();
         tools.extend((0..40).map(|i| crate::generate::seeded(11, i)));
         let strict: Vec<Tool> = tools
             .iter()

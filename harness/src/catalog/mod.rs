@@ -183,5 +183,20 @@ pub fn load_catalog_bytes(
     })
 }
 
+/// The tools of the own corpus's seed, pass-construct and strict-construct
+/// catalogs (`corpus/catalogs`), in that order: what tests run over.
+#[cfg(test)]
+pub(crate) fn own_corpus_tools() -> Vec<crate::Tool> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus/catalogs");
+    [
+        "seed-tools.json",
+        "pass-constructs.json",
+        "strict-constructs.json",
+    ]
+    .iter()
+    .flat_map(|name| load_catalog(&dir.join(name), None).unwrap().tools)
+    .collect()
+}
+
 #[cfg(test)]
 mod tests;
