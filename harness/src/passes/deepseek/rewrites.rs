@@ -59,10 +59,11 @@ impl Pass for DeepseekRemoveOptionals {
             let Some(Value::Object(props)) = node.field("properties") else {
                 return true;
             };
-            let required = node.field("required").and_then(Value::as_array);
-            let is_required =
-                |k: &str| required.is_some_and(|r| r.iter().any(|n| n.as_str() == Some(k)));
-            let optional: Vec<String> = props.keys().filter(|k| !is_required(k)).cloned().collect();
+            let optional: Vec<String> = props
+                .keys()
+                .filter(|k| !schema::requires(node, k))
+                .cloned()
+                .collect();
             if optional.is_empty() {
                 return true;
             }
