@@ -21,11 +21,34 @@ pub(crate) fn escape_token(token: &str) -> String {
 /// Unescape one JSON Pointer reference token (RFC 6901: `~1` is `/`, then
 /// `~0` is `~`); a token with no `~` is copied as it is.
 pub(crate) fn unescape_token(token: &str) -> String {
-    if token.contains('~') {
-        token.replace("~1", "/").replace("~0", "~")
-    } else {
-        token.to_owned()
+    let mut out = String::with_capacity(token.len());
+    push_unescaped(&mut out, token);
+    out
+}
+
+/// Append `token` unescaped ([`unescape_token`]) to `out`, without a copy
+/// of its own.
+pub(crate) fn push_unescaped(out: &mut String, token: &str) {
+    if !token.contains('~') {
+        out.push_str(token);
+        return;
     }
+    let mut rest = token;
+    while let Some(at) = rest.find('~') {
+        out.push_str(&rest[..at]);
+        match rest.as_bytes().get(at + 1) {
+            Some(b'1') => out.push('/'),
+            Some(b'0') => out.push('~'),
+            // A `~` before anything else is left as it is.
+            _ => {
+                out.push('~');
+                rest = &rest[at + 1..];
+                continue;
+            }
+        }
+        rest = &rest[at + 2..];
+    }
+    out.push_str(rest);
 }
 
 /// Append `token`, escaped as a JSON Pointer reference token, to `out`.
@@ -208,6 +231,33 @@ impl fmt::Debug for NodePath<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// RFC 6901's order: `~1` first, then `~0`, so `~01` is `~1`; a `~`
+    /// before anything else stays.
+    #[test]
+    fn unescaping_replaces_tilde_one_then_tilde_zero() {
+        for (token, want) in [
+            ("plain", "plain"),
+            ("a~1b~0c~01", "a/b~c~1"),
+            ("~~1", "~/"),
+            ("~~10", "~/0"),
+            ("~~0", "~~"),
+            ("~0~1", "~/"),
+            ("~2~", "~2~"),
+            ("é~1ü", "é/ü"),
+            ("", ""),
+        ] {
+            let mut pushed = "x".to_owned();
+            push_unescaped(&mut pushed, token);
+            assert_eq!(pushed, format!("x{want}"), "{token}");
+            assert_eq!(unescape_token(token), want, "{token}");
+            assert_eq!(
+                token.replace("~1", "/").replace("~0", "~"),
+                want,
+                "{token}: RFC 6901's replacements"
+            );
+        }
+    }
 
     #[test]
     fn a_node_path_is_the_pointer_of_its_keys_escaped_and_built_on_demand() {

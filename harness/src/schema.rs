@@ -45,7 +45,9 @@ use serde_json::{Map, Value};
 
 use crate::lookup::Lookup;
 pub use crate::pointer::display_path;
-pub(crate) use crate::pointer::{ChildKey, NodePath, child_path, escape_token, unescape_token};
+pub(crate) use crate::pointer::{
+    ChildKey, NodePath, child_path, escape_token, push_unescaped, unescape_token,
+};
 
 /// The deepest schema nesting any walk accepts (counted in schema positions).
 pub const MAX_DEPTH: usize = 128;

@@ -150,10 +150,21 @@ impl<'a> Cx<'a> {
         action: Action,
         reason: impl Into<Cow<'static, str>>,
     ) {
+        self.record_at(path.to_owned(), keyword, action, reason);
+    }
+
+    /// [`record`](Self::record), the path handed over instead of copied.
+    pub(crate) fn record_at(
+        &mut self,
+        path: String,
+        keyword: &str,
+        action: Action,
+        reason: impl Into<Cow<'static, str>>,
+    ) {
         self.degradations.push(Degradation {
             tool: self.tool_name.clone(),
             lane: self.lane,
-            path: path.to_owned(),
+            path,
             keyword: keyword.to_owned(),
             action,
             reason: reason.into(),

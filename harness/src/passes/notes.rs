@@ -75,7 +75,7 @@ pub(crate) fn location(pointer: &str) -> String {
                     out.push('.');
                 }
                 first = false;
-                out.push_str(&crate::schema::unescape_token(name));
+                crate::schema::push_unescaped(&mut out, name);
             }
             _ => return pointer.to_owned(),
         }

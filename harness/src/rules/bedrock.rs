@@ -203,7 +203,7 @@ fn json_path(pointer: &str) -> String {
     if !pointer.is_empty() {
         for t in pointer[1..].split('/') {
             out.push('.');
-            out.push_str(&crate::schema::unescape_token(t));
+            crate::schema::push_unescaped(&mut out, t);
         }
     }
     out

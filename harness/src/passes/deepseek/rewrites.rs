@@ -75,13 +75,13 @@ impl Pass for DeepseekRemoveOptionals {
             let at = format!("{path}/properties");
             for name in &optional {
                 let p = schema::child_path(&at, name);
-                cx.record(
-                    &p,
+                removed.push(notes::location(&p));
+                cx.record_at(
+                    p,
                     "properties",
                     Action::Removed,
                     "optional property removed: strict mode requires every property",
                 );
-                removed.push(notes::location(&p));
             }
             true
         })?;
