@@ -204,6 +204,13 @@ impl Lane {
         self.schema_keys().iter().try_fold(wire, |v, k| v.field(k))
     }
 
+    /// [`Lane::schema_in`], mutable.
+    fn schema_in_mut(self, wire: &mut Value) -> Option<&mut Value> {
+        self.schema_keys()
+            .iter()
+            .try_fold(wire, |v, k| v.field_mut(k))
+    }
+
     /// Where tool `i`'s schema sits in a request, as the provider prints it
     /// (`tools.3.custom.input_schema`, `tools[3].function.parameters`, …).
     pub fn schema_location(self, i: usize) -> String {
@@ -265,11 +272,7 @@ impl Lane {
     /// Undo [`Lane::render_taking`]: the schema moved from `wire` (this
     /// lane's rendering of `tool`) back into `tool`.
     pub(crate) fn return_schema(self, mut wire: Value, tool: &mut Tool) {
-        let schema = self
-            .schema_keys()
-            .iter()
-            .try_fold(&mut wire, |v, k| v.get_mut(k));
-        if let Some(schema) = schema {
+        if let Some(schema) = self.schema_in_mut(&mut wire) {
             tool.input_schema = std::mem::take(schema);
         }
     }
