@@ -692,18 +692,21 @@ pub fn execute_to(
         requests: RequestPlan { catalogs, requests },
         ..
     } = inputs;
+    // Each tool is taken by the worker that runs its cases and dropped
+    // when they finish; the rest read only its key.
+    let (tools, queue): (Vec<ToolKey>, Vec<Mutex<Option<CorpusTool>>>) = tools
+        .into_iter()
+        .map(|t| {
+            let (key, tool) = t.into_parts();
+            (key, Mutex::new(Some(tool)))
+        })
+        .unzip();
     // Generated cases are judged by the ledger but never count as its use.
     let generated: std::collections::BTreeSet<Arc<str>> = tools
         .iter()
         .filter(|t| t.generated)
         .map(|t| Arc::clone(&t.case))
         .collect();
-    // Each tool is taken by the worker that runs its cases and dropped
-    // when they finish; the rest read only its key and lanes.
-    let keys: Vec<ToolKey> = tools.iter().map(PlannedTool::key).collect();
-    let queue: Vec<Mutex<Option<PlannedTool>>> =
-        tools.into_iter().map(|t| Mutex::new(Some(t))).collect();
-    let tools = keys;
     // Each request's index by (lane, catalog).
     let request_at: HashMap<(Lane, usize), usize> = requests
         .iter()
@@ -757,7 +760,7 @@ pub fn execute_to(
         let Some(slot) = queue.get(i) else {
             return Done::Requests(compare_once(fresh[i - tools.len()], Vec::new()));
         };
-        let Some(planned) = take(slot) else {
+        let Some(corpus_tool) = take(slot) else {
             return Done::Cases(Vec::new());
         };
         let lanes: Vec<Lane> = bits
@@ -765,9 +768,11 @@ pub fn execute_to(
             .filter(|(_, bit)| tools[i].on(**bit))
             .map(|(lane, _)| *lane)
             .collect();
-        let cases = lanes.iter().map(|&lane| planned.case_on(lane));
+        let cases = lanes
+            .iter()
+            .map(|&lane| tools[i].case_on(lane, &corpus_tool));
         // The tool is parsed here (when packed) and dropped with its cases.
-        let (tool, known) = match planned.tool.unpack() {
+        let (tool, known) = match corpus_tool.unpack() {
             Ok(parsed) => parsed,
             Err(message) => {
                 return Done::Cases(
@@ -799,7 +804,7 @@ pub fn execute_to(
             share_verdicts(&mut verdicts, &mut outcome);
             done.push(CaseDone {
                 at: i,
-                tool: WireCandidates::wanted(&outcome).then(|| planned.tool.clone()),
+                tool: WireCandidates::wanted(&outcome).then(|| corpus_tool.clone()),
                 rendered: feeds(i, case.lane).map(|_| HeldPair::hold(&rendered)),
                 outcome,
                 stale,

@@ -48,17 +48,7 @@ pub struct PlannedTool {
 impl PlannedTool {
     /// The tool's case on `lane`.
     pub(crate) fn case_on(&self, lane: Lane) -> PlannedCase {
-        PlannedCase {
-            plan: CasePlan {
-                lane,
-                case: Arc::clone(&self.case),
-            },
-            lane,
-            tool: self.tool.clone(),
-            external: self.external,
-            generated: self.generated,
-            semantic_memo: None,
-        }
+        self.key().case_on(lane, &self.tool)
     }
 
     /// What the requests read of it.
@@ -67,19 +57,46 @@ impl PlannedTool {
             case: Arc::clone(&self.case),
             on: self.on,
             home: self.home,
+            external: self.external,
+            generated: self.generated,
         }
+    }
+
+    /// Its key and its tool, apart: a run keeps the key of every tool and
+    /// each tool only until its cases run.
+    pub(crate) fn into_parts(self) -> (ToolKey, CorpusTool) {
+        let key = self.key();
+        (key, self.tool)
     }
 }
 
-/// A planned tool's case key, lanes and place in its catalog: what the
-/// requests read of it once the tool itself is dropped.
+/// A planned tool's case key, lanes, place in its catalog and origin:
+/// what a run keeps of it once the tool itself is dropped (its cases are
+/// made from the key and the tool).
 pub(crate) struct ToolKey {
     pub(crate) case: Arc<str>,
     on: u64,
     home: Option<(usize, usize)>,
+    pub(crate) external: bool,
+    pub(crate) generated: bool,
 }
 
 impl ToolKey {
+    /// The case of this key's tool `tool` on `lane`.
+    pub(crate) fn case_on(&self, lane: Lane, tool: &CorpusTool) -> PlannedCase {
+        PlannedCase {
+            plan: CasePlan {
+                lane,
+                case: Arc::clone(&self.case),
+            },
+            lane,
+            tool: tool.clone(),
+            external: self.external,
+            generated: self.generated,
+            semantic_memo: None,
+        }
+    }
+
     /// Whether it has a case on the lane of bit `bit`.
     pub(crate) fn on(&self, bit: u64) -> bool {
         self.on & bit != 0
