@@ -144,6 +144,42 @@ impl ChildKey<'_> {
     }
 }
 
+/// The value `pointer` (a JSON Pointer, RFC 6901) names in `doc`: what
+/// serde_json's `Value::pointer` finds (a unit test compares the two),
+/// without its two copies of every token (a token with no `~` is looked
+/// up as it is, other tokens are unescaped into one buffer).
+pub(crate) fn pointee<'a>(doc: &'a Value, pointer: &str) -> Option<&'a Value> {
+    use crate::lookup::Lookup;
+    if pointer.is_empty() {
+        return Some(doc);
+    }
+    let mut target = doc;
+    let mut buf = String::new();
+    for token in pointer.strip_prefix('/')?.split('/') {
+        let token = if token.contains('~') {
+            buf.clear();
+            push_unescaped(&mut buf, token);
+            buf.as_str()
+        } else {
+            token
+        };
+        target = match target {
+            Value::Object(map) => map.field(token)?,
+            // An array index as serde_json reads one: digits, no sign, no
+            // leading zero.
+            Value::Array(list) if is_index(token) => list.get(token.parse::<usize>().ok()?)?,
+            _ => return None,
+        };
+    }
+    Some(target)
+}
+
+/// Whether `token` may name an array element (serde_json's reading): no
+/// `+` sign and no leading zero (digits are checked by the parse).
+fn is_index(token: &str) -> bool {
+    !(token.starts_with('+') || (token.starts_with('0') && token.len() != 1))
+}
+
 /// How a path is shown in messages: the root is `/`.
 pub fn display_path(path: &str) -> String {
     if path.is_empty() {
@@ -256,6 +292,52 @@ mod tests {
                 want,
                 "{token}: RFC 6901's replacements"
             );
+        }
+    }
+
+    #[test]
+    fn pointee_finds_what_serde_json_pointer_finds() {
+        let doc = serde_json::json!({
+            "a/b": {"c~d": [10, {"e": "f"}, [true]]},
+            "": {"": 1},
+            "~1": 2,
+            "0": {"01": 3, "+1": 4},
+            "arr": [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11],
+            "big": {"x": 1, "y": 2, "z": 3, "w": 4, "v": 5, "u": 6, "t": 7, "s": 8, "r": 9, "q": 10}
+        });
+        for p in [
+            "",
+            "/",
+            "//",
+            "/a~1b",
+            "/a~1b/c~0d",
+            "/a~1b/c~0d/1/e",
+            "/a~1b/c~0d/2/0",
+            "/a~1b/c~0d/3",
+            "/a~1b/c~0d/01",
+            "/a~1b/c~0d/+1",
+            "/a~1b/c~0d/-1",
+            "/a~1b/c~0d/1/e/x",
+            "/~01",
+            "/~1",
+            "/0",
+            "/0/01",
+            "/0/+1",
+            "/arr/0",
+            "/arr/10",
+            "/arr/00",
+            "/arr/1e1",
+            "/arr/ 1",
+            "/arr/18446744073709551616",
+            "/big/q",
+            "/big/p",
+            "a",
+            "#/a",
+            "/a~2b",
+            "/a~",
+            "/~",
+        ] {
+            assert_eq!(pointee(&doc, p), doc.pointer(p), "{p:?}");
         }
     }
 

@@ -7,7 +7,7 @@
 //! values are schemas, the map itself is not); `enum`, `const`, `default` and
 //! `examples` are **literals** (never walked). A property named `const`,
 //! `properties` or `contains` is therefore a name, never a keyword.
-//! [`children`] lists a node's positions in the node's own key order, each
+//! [`for_each_child`] lists a node's positions in the node's own key order, each
 //! as a [`ChildKey`]; only objects and booleans are positions, and boolean
 //! schemas are never shown to a callback (they carry no keywords).
 //!
@@ -23,7 +23,9 @@
 //!   or leaves the child out (OpenAI's nesting count restarts at 0 under
 //!   `$defs`; DeepSeek's subset skips optional properties). `enter` can stop
 //!   the whole walk early (`ControlFlow::Break`) or skip the node's children.
-//!   [`visit`] and [`nodes_within_limit`] are its plain forms.
+//!   [`visit`] and [`nodes_within_limit`] are its plain forms;
+//!   [`visit_nodes`] walks the same nodes without pointers (each with its
+//!   depth), for the callers that never read one.
 //! - [`rewrite_with`], the mutable one, driven by a [`Rewrite`]: `enter`
 //!   (**pre-order**, may rewrite the node before its children are taken
 //!   from it), `inherit` as above, `after` (the outcomes of one keyword's
@@ -46,7 +48,7 @@ use serde_json::{Map, Value};
 use crate::lookup::Lookup;
 pub use crate::pointer::display_path;
 pub(crate) use crate::pointer::{
-    ChildKey, NodePath, child_path, escape_token, push_unescaped, unescape_token,
+    ChildKey, NodePath, child_path, escape_token, pointee, push_unescaped, unescape_token,
 };
 
 /// The deepest schema nesting any walk accepts (counted in schema positions).
@@ -108,41 +110,60 @@ enum KeywordKind {
 
 fn keyword_kind(k: &str) -> Option<KeywordKind> {
     use KeywordKind::{Array, Items, NameMap, Single};
-    Some(match k {
-        "properties" => NameMap("properties"),
-        "$defs" => NameMap("$defs"),
-        "definitions" => NameMap("definitions"),
-        "$def" => NameMap("$def"),
-        "patternProperties" => NameMap("patternProperties"),
-        "dependentSchemas" => NameMap("dependentSchemas"),
-        "additionalProperties" => Single("additionalProperties"),
-        "unevaluatedProperties" => Single("unevaluatedProperties"),
-        "unevaluatedItems" => Single("unevaluatedItems"),
-        "additionalItems" => Single("additionalItems"),
-        "propertyNames" => Single("propertyNames"),
-        "contains" => Single("contains"),
-        "not" => Single("not"),
-        "if" => Single("if"),
-        "then" => Single("then"),
-        "else" => Single("else"),
-        "contentSchema" => Single("contentSchema"),
-        "allOf" => Array("allOf"),
-        "anyOf" => Array("anyOf"),
-        "oneOf" => Array("oneOf"),
-        "prefixItems" => Array("prefixItems"),
-        "items" => Items,
-        "dependencies" => NameMap("dependencies"),
+    // By length first: most keys of most nodes (`type`, `description`,
+    // `enum`, …) are no child keyword, and their length alone, or one or
+    // two comparisons within it, settles them.
+    Some(match k.len() {
+        2 if k == "if" => Single("if"),
+        3 if k == "not" => Single("not"),
+        4 => match k {
+            "$def" => NameMap("$def"),
+            "then" => Single("then"),
+            "else" => Single("else"),
+            _ => return None,
+        },
+        5 => match k {
+            "$defs" => NameMap("$defs"),
+            "items" => Items,
+            "allOf" => Array("allOf"),
+            "anyOf" => Array("anyOf"),
+            "oneOf" => Array("oneOf"),
+            _ => return None,
+        },
+        8 if k == "contains" => Single("contains"),
+        10 if k == "properties" => NameMap("properties"),
+        11 => match k {
+            "definitions" => NameMap("definitions"),
+            "prefixItems" => Array("prefixItems"),
+            _ => return None,
+        },
+        12 if k == "dependencies" => NameMap("dependencies"),
+        13 => match k {
+            "propertyNames" => Single("propertyNames"),
+            "contentSchema" => Single("contentSchema"),
+            _ => return None,
+        },
+        15 if k == "additionalItems" => Single("additionalItems"),
+        16 => match k {
+            "dependentSchemas" => NameMap("dependentSchemas"),
+            "unevaluatedItems" => Single("unevaluatedItems"),
+            _ => return None,
+        },
+        17 if k == "patternProperties" => NameMap("patternProperties"),
+        20 if k == "additionalProperties" => Single("additionalProperties"),
+        21 if k == "unevaluatedProperties" => Single("unevaluatedProperties"),
         _ => return None,
     })
 }
 
-/// The schema positions under one keyword's value `v` (see [`children`]).
-/// Generic over shared and unique borrows: the walks use both.
-enum Under<N, A> {
+/// The schema positions under one keyword's value (see [`for_each_child`]):
+/// the keyword's `'static` spelling and how its value holds them.
+#[derive(Clone, Copy)]
+enum Under {
     Nothing,
     One(&'static str),
-    Named(&'static str, N),
-    Indexed(&'static str, A),
+    Named(&'static str),
+    Indexed(&'static str),
 }
 
 /// A schema position: objects and booleans (boolean schemas carry no
@@ -151,46 +172,94 @@ fn is_position(v: &Value) -> bool {
     v.is_object() || v.is_boolean()
 }
 
-/// The schema positions directly under `node`, in the node's own key order
-/// (so walks are deterministic and follow the author's layout), each with
-/// its key (borrowing the name from `node`): no allocation, no lookup.
+/// What one keyword's value holds, as the positions to list.
+fn under(k: &str, v: &Value) -> Under {
+    match (keyword_kind(k), v) {
+        (Some(KeywordKind::NameMap(kw)), Value::Object(_)) => Under::Named(kw),
+        (Some(KeywordKind::Single(kw)), v) if is_position(v) => Under::One(kw),
+        (Some(KeywordKind::Array(kw)), Value::Array(_)) => Under::Indexed(kw),
+        (Some(KeywordKind::Items), Value::Array(_)) => Under::Indexed("items"),
+        (Some(KeywordKind::Items), Value::Object(_) | Value::Bool(_)) => Under::One("items"),
+        _ => Under::Nothing,
+    }
+}
+
+/// The body of [`for_each_child`] and [`for_each_child_mut`]: each
+/// keyword of `$node` in order, the positions under it in order, handed
+/// to `$f` until it breaks. `$iter` borrows entries (`iter` or `iter_mut`).
+macro_rules! each_child {
+    ($node:ident, $iter:ident, $f:ident) => {{
+        for (k, v) in $node.$iter() {
+            match under(k, v) {
+                Under::Nothing => {}
+                Under::One(kw) => $f(ChildKey::Single(kw), v)?,
+                Under::Named(kw) => {
+                    if let Value::Object(m) = v {
+                        for (name, sub) in m.$iter() {
+                            if is_position(sub) {
+                                $f(ChildKey::Named(kw, Cow::Borrowed(name.as_str())), sub)?;
+                            }
+                        }
+                    }
+                }
+                Under::Indexed(kw) => {
+                    if let Value::Array(a) = v {
+                        for (i, sub) in a.$iter().enumerate() {
+                            if is_position(sub) {
+                                $f(ChildKey::Indexed(kw, i), sub)?;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        ControlFlow::Continue(())
+    }};
+}
+
+/// Hand `f` the schema positions directly under `node`, in the node's own
+/// key order (so walks are deterministic and follow the author's layout),
+/// each with its key (borrowing the name from `node`), until `f` breaks:
+/// no allocation, no lookup. (An internal iteration: the walks spent a
+/// tenth of their instructions resuming an iterator's state per child.)
 ///
 /// `dependentSchemas` values may be arrays in malformed input; only
 /// schema-shaped values (objects and booleans) are positions. Draft-7
 /// `dependencies` is walked as a name map: its schema-form values are
 /// positions, name-table (array) values are data.
-pub(crate) fn children(node: &Map<String, Value>) -> Children<'_> {
-    Children {
-        keys: node.iter(),
-        under: Under::Nothing,
-    }
+pub(crate) fn for_each_child<'a, B>(
+    node: &'a Map<String, Value>,
+    mut f: impl FnMut(ChildKey<'a>, &'a Value) -> ControlFlow<B>,
+) -> ControlFlow<B> {
+    each_child!(node, iter, f)
 }
 
-/// [`children`] with each position borrowed mutably.
-pub(crate) fn children_mut(node: &mut Map<String, Value>) -> ChildrenMut<'_> {
-    ChildrenMut {
-        keys: node.iter_mut(),
-        under: Under::Nothing,
-    }
+/// [`for_each_child`] with each position borrowed mutably.
+pub(crate) fn for_each_child_mut<'a, B>(
+    node: &'a mut Map<String, Value>,
+    mut f: impl FnMut(ChildKey<'a>, &'a mut Value) -> ControlFlow<B>,
+) -> ControlFlow<B> {
+    each_child!(node, iter_mut, f)
 }
 
-/// The child positions under one keyword of `node`: those [`children_mut`]
-/// lists under that keyword, in the same order (a unit test compares the
-/// two), found by looking the keyword up instead of listing every child.
+/// The child positions under one keyword of `node`: those
+/// [`for_each_child_mut`] lists under that keyword, in the same order (a
+/// unit test compares the two), found by looking the keyword up instead
+/// of listing every child.
 pub(crate) fn children_under_mut<'a>(
     node: &'a mut Map<String, Value>,
     keyword: &str,
 ) -> impl Iterator<Item = (ChildKey<'a>, &'a mut Value)> {
     let (mut one, mut named, mut indexed) = (None, None, None);
-    if let Some(v) = node.get_mut(keyword) {
+    if let Some(v) = node.field_mut(keyword) {
         match (under(keyword, v), v) {
             (Under::One(kw), v) => one = Some((ChildKey::Single(kw), v)),
-            (Under::Named(kw, ()), Value::Object(m)) => {
+            (Under::Named(kw), Value::Object(m)) => {
                 named = Some(m.iter_mut().filter(|(_, sub)| is_position(sub)).map(
                     move |(name, sub)| (ChildKey::Named(kw, Cow::Borrowed(name.as_str())), sub),
                 ));
             }
-            (Under::Indexed(kw, ()), Value::Array(a)) => {
+            (Under::Indexed(kw), Value::Array(a)) => {
                 indexed = Some(
                     a.iter_mut()
                         .enumerate()
@@ -204,86 +273,6 @@ pub(crate) fn children_under_mut<'a>(
     one.into_iter()
         .chain(named.into_iter().flatten())
         .chain(indexed.into_iter().flatten())
-}
-
-/// The iterator [`children`] returns.
-pub(crate) struct Children<'a> {
-    keys: serde_json::map::Iter<'a>,
-    under: Under<serde_json::map::Iter<'a>, std::iter::Enumerate<std::slice::Iter<'a, Value>>>,
-}
-
-/// The iterator [`children_mut`] returns.
-pub(crate) struct ChildrenMut<'a> {
-    keys: serde_json::map::IterMut<'a>,
-    under:
-        Under<serde_json::map::IterMut<'a>, std::iter::Enumerate<std::slice::IterMut<'a, Value>>>,
-}
-
-/// What one keyword's value holds, as the positions to list.
-fn under(k: &str, v: &Value) -> Under<(), ()> {
-    match (keyword_kind(k), v) {
-        (Some(KeywordKind::NameMap(kw)), Value::Object(_)) => Under::Named(kw, ()),
-        (Some(KeywordKind::Single(kw)), v) if is_position(v) => Under::One(kw),
-        (Some(KeywordKind::Array(kw)), Value::Array(_)) => Under::Indexed(kw, ()),
-        (Some(KeywordKind::Items), Value::Array(_)) => Under::Indexed("items", ()),
-        (Some(KeywordKind::Items), Value::Object(_) | Value::Bool(_)) => Under::One("items"),
-        _ => Under::Nothing,
-    }
-}
-
-/// The body of both iterators' `next`: finish the keyword being listed,
-/// then find the next keyword with positions under it. `$iter` borrows a
-/// name map's or an array's entries (`iter` or `iter_mut`).
-macro_rules! next_child {
-    ($self:ident, $iter:ident) => {
-        loop {
-            match &mut $self.under {
-                Under::Named(kw, it) => {
-                    if let Some((name, sub)) = it.by_ref().find(|(_, sub)| is_position(sub)) {
-                        return Some((ChildKey::Named(kw, Cow::Borrowed(name)), sub));
-                    }
-                }
-                Under::Indexed(kw, it) => {
-                    if let Some((i, sub)) = it.by_ref().find(|(_, sub)| is_position(sub)) {
-                        return Some((ChildKey::Indexed(kw, i), sub));
-                    }
-                }
-                Under::One(_) | Under::Nothing => {}
-            }
-            let (k, v) = $self.keys.next()?;
-            $self.under = Under::Nothing;
-            match under(k, v) {
-                Under::One(kw) => return Some((ChildKey::Single(kw), v)),
-                Under::Named(kw, ()) => {
-                    if let Value::Object(m) = v {
-                        $self.under = Under::Named(kw, m.$iter());
-                    }
-                }
-                Under::Indexed(kw, ()) => {
-                    if let Value::Array(a) = v {
-                        $self.under = Under::Indexed(kw, a.$iter().enumerate());
-                    }
-                }
-                Under::Nothing => {}
-            }
-        }
-    };
-}
-
-impl<'a> Iterator for Children<'a> {
-    type Item = (ChildKey<'a>, &'a Value);
-
-    fn next(&mut self) -> Option<Self::Item> {
-        next_child!(self, iter)
-    }
-}
-
-impl<'a> Iterator for ChildrenMut<'a> {
-    type Item = (ChildKey<'a>, &'a mut Value);
-
-    fn next(&mut self) -> Option<Self::Item> {
-        next_child!(self, iter_mut)
-    }
 }
 
 /// What a walk does at a node nested deeper than [`MAX_DEPTH`] (the root
@@ -372,18 +361,26 @@ pub(crate) fn walk<'a, S, B>(
                 ControlFlow::Continue(Some(_)) if leaf => return Ok(ControlFlow::Continue(())),
                 ControlFlow::Continue(Some(own)) => own,
             };
-            for (child, sub) in children(map) {
+            let flow = for_each_child(map, |child, sub| {
                 let Some(inherited) = (self.inherit)(&own, map, &child) else {
-                    continue;
+                    return ControlFlow::Continue(());
                 };
                 let len = path.len();
                 child.push_suffix(path);
-                if let ControlFlow::Break(b) = self.go(sub, path, depth + 1, inherited)? {
-                    return Ok(ControlFlow::Break(b));
+                match self.go(sub, path, depth + 1, inherited) {
+                    Ok(ControlFlow::Continue(())) => {
+                        path.truncate(len);
+                        ControlFlow::Continue(())
+                    }
+                    Ok(ControlFlow::Break(b)) => ControlFlow::Break(Ok(b)),
+                    Err(e) => ControlFlow::Break(Err(e)),
                 }
-                path.truncate(len);
+            });
+            match flow {
+                ControlFlow::Continue(()) => Ok(ControlFlow::Continue(())),
+                ControlFlow::Break(Ok(b)) => Ok(ControlFlow::Break(b)),
+                ControlFlow::Break(Err(e)) => Err(e),
             }
-            Ok(ControlFlow::Continue(()))
         }
     }
     Walk {
@@ -410,26 +407,57 @@ pub fn visit(root: &Value, f: &mut dyn FnMut(&str, &Map<String, Value>)) -> Resu
     Ok(())
 }
 
+/// [`visit`] without pointers, until `f` breaks: every schema object in
+/// the same pre-order, with its depth (the root is 0). For the callers
+/// that never read a pointer (most pre-checks), which then build none.
+/// Past [`MAX_DEPTH`] the error is [`visit`]'s (a second walk finds the
+/// node's pointer), the callback having seen the same nodes before it.
+pub(crate) fn visit_nodes<'a, B>(
+    root: &'a Value,
+    f: &mut dyn FnMut(usize, &'a Map<String, Value>) -> ControlFlow<B>,
+) -> Result<ControlFlow<B>, TooDeep> {
+    /// `Break(None)`: a node past [`MAX_DEPTH`].
+    fn go<'a, B>(
+        v: &'a Value,
+        depth: usize,
+        f: &mut dyn FnMut(usize, &'a Map<String, Value>) -> ControlFlow<B>,
+    ) -> ControlFlow<Option<B>> {
+        let Some(map) = v.as_object() else {
+            return ControlFlow::Continue(());
+        };
+        if depth > MAX_DEPTH {
+            return ControlFlow::Break(None);
+        }
+        if let ControlFlow::Break(b) = f(depth, map) {
+            return ControlFlow::Break(Some(b));
+        }
+        for_each_child(map, |_, sub| go(sub, depth + 1, f))
+    }
+    match go(root, 0, f) {
+        ControlFlow::Continue(()) => Ok(ControlFlow::Continue(())),
+        ControlFlow::Break(Some(b)) => Ok(ControlFlow::Break(b)),
+        ControlFlow::Break(None) => {
+            visit(root, &mut |_, _| {})?;
+            // Unreachable: `visit` walks the same nodes, so it fails too.
+            Ok(ControlFlow::Continue(()))
+        }
+    }
+}
+
 /// Whether some schema object (the root included) satisfies `pred`,
-/// given its pointer: a pre-order walk that stops at the first. Past
-/// [`MAX_DEPTH`] before one is found is [`TooDeep`].
+/// given its depth (the root is 0): a pre-order walk that stops at the
+/// first. Past [`MAX_DEPTH`] before one is found is [`TooDeep`].
 pub(crate) fn any_node(
     root: &Value,
-    pred: &dyn Fn(&str, &Map<String, Value>) -> bool,
+    pred: &dyn Fn(usize, &Map<String, Value>) -> bool,
 ) -> Result<bool, TooDeep> {
-    let found = walk::<(), ()>(
-        root,
-        PastLimit::Fail,
-        (),
-        &mut |path, node, ()| {
-            if pred(path, node) {
-                ControlFlow::Break(())
-            } else {
-                ControlFlow::Continue(Some(()))
-            }
-        },
-        &every_child,
-    )?;
+    let found = visit_nodes(root, &mut |depth, node| {
+        if pred(depth, node) {
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
+        }
+    })?;
     Ok(found.is_break())
 }
 
@@ -498,7 +526,7 @@ pub(crate) trait Rewrite {
     }
 
     /// After the children under `keyword` (only with [`Self::KEYWORDS`]):
-    /// their keys and outcomes, in order. `Break(out)` finishes the node
+    /// their keys and outcomes, in order (those [`Self::reports`] keeps). `Break(out)` finishes the node
     /// with `out` (no further keywords, no `leave`).
     fn after(
         &mut self,
@@ -508,6 +536,13 @@ pub(crate) trait Rewrite {
         _outs: Vec<(ChildKey<'static>, Self::Out)>,
     ) -> ControlFlow<Self::Out> {
         ControlFlow::Continue(())
+    }
+
+    /// Whether a child's outcome goes into [`Self::after`]'s list (every
+    /// one, unless overridden): a child whose outcome `after` ignores
+    /// need not have its key copied out of the node.
+    fn reports(_out: &Self::Out) -> bool {
+        true
     }
 
     /// After the children: the node's outcome for its parent.
@@ -557,15 +592,22 @@ pub(crate) fn rewrite_with<R: Rewrite>(
         };
         match R::KEYWORDS {
             None => {
-                for (key, sub) in children_mut(map) {
-                    child(r, &key, sub)?;
+                if let ControlFlow::Break(e) =
+                    for_each_child_mut(map, |key, sub| match child(r, &key, sub) {
+                        Ok(_) => ControlFlow::Continue(()),
+                        Err(e) => ControlFlow::Break(e),
+                    })
+                {
+                    return Err(e);
                 }
             }
             Some(keywords) => {
                 for keyword in keywords {
                     let mut outs = Vec::new();
                     for (key, sub) in children_under_mut(map, keyword) {
-                        if let Some(out) = child(r, &key, sub)? {
+                        if let Some(out) = child(r, &key, sub)?
+                            && R::reports(&out)
+                        {
                             outs.push((key.into_owned(), out));
                         }
                     }
@@ -792,34 +834,48 @@ pub(crate) fn same_bytes(a: &Value, b: &Value) -> bool {
 /// The length of [`to_bytes`] (of a value, or of a node as an object)
 /// without building the string.
 pub(crate) fn byte_len<T: serde::Serialize + ?Sized>(v: &T) -> usize {
-    struct Count(usize);
+    byte_len_up_to(v, usize::MAX)
+}
+
+/// [`byte_len`], or `cap` when it is `cap` or more: the serialization
+/// stops there (a size compared against a bound need not count a huge
+/// schema to its end).
+pub(crate) fn byte_len_up_to<T: serde::Serialize + ?Sized>(v: &T, cap: usize) -> usize {
+    struct Count {
+        n: usize,
+        cap: usize,
+    }
     impl std::io::Write for Count {
         fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-            self.0 += buf.len();
+            self.n = self.n.saturating_add(buf.len());
+            if self.n >= self.cap {
+                return Err(std::io::Error::other("cap reached"));
+            }
             Ok(buf.len())
         }
         fn flush(&mut self) -> std::io::Result<()> {
             Ok(())
         }
     }
-    let mut count = Count(0);
+    let mut count = Count { n: 0, cap };
     let _ = serde_json::to_writer(&mut count, v);
-    count.0
+    count.n.min(cap)
 }
 
 /// Insert `key: value` right after `after` (or at the end when `after` is
 /// absent); an existing `key` is replaced in place.
 pub(crate) fn insert_after(node: &mut Map<String, Value>, after: &str, key: &str, value: Value) {
-    if node.has(key) || !node.has(after) {
+    if node.has(key) {
         node.insert(key.to_owned(), value);
         return;
     }
-    let old = std::mem::take(node);
-    for (k, v) in old {
-        let hit = k == after;
-        node.insert(k, v);
-        if hit {
-            node.insert(key.to_owned(), value.clone());
+    // Shifted in place: rebuilding the map hashed every key again.
+    match node.keys().position(|k| k == after) {
+        Some(at) => {
+            node.shift_insert(at + 1, key.to_owned(), value);
+        }
+        None => {
+            node.insert(key.to_owned(), value);
         }
     }
 }

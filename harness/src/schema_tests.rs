@@ -311,7 +311,15 @@ fn children_under_one_keyword_are_those_every_child_lists_with_it() {
             v.as_object().unwrap().clone(),
             v.as_object().unwrap().clone(),
         );
-        let expected = listed(children_mut(&mut every).filter(|(k, _)| k.keyword() == kw));
+        let mut expected = Vec::new();
+        let ControlFlow::<()>::Continue(()) = for_each_child_mut(&mut every, |k, s| {
+            if k.keyword() == kw {
+                expected.extend(listed(std::iter::once((k, s))));
+            }
+            ControlFlow::Continue(())
+        }) else {
+            unreachable!()
+        };
         let got = listed(children_under_mut(&mut one, kw));
         assert_eq!(got, expected, "{kw}");
         count += got.len();
@@ -402,6 +410,31 @@ fn keyword_kind_matches_the_keyword_tables() {
         );
     }
     assert!(matches!(keyword_kind("items"), Some(KeywordKind::Items)));
+    // Same length or same start as a keyword, but none.
+    for k in [
+        "",
+        "i",
+        "iff",
+        "If",
+        "nots",
+        "thex",
+        "item",
+        "$defx",
+        "anyof",
+        "propertie",
+        "Properties",
+        "definition",
+        "prefixitems",
+        "dependencie",
+        "contentschema",
+        "additionalItem",
+        "unevaluatedItemz",
+        "patternProperty",
+        "additionalPropertie",
+        "unevaluatedPropertie",
+    ] {
+        assert!(keyword_kind(k).is_none(), "{k}");
+    }
     // `ChildKey::push_suffix` pushes keywords unescaped: none needs escaping.
     for k in NAME_MAPS
         .iter()
@@ -424,19 +457,61 @@ fn keyword_kind_matches_the_keyword_tables() {
 fn any_node_stops_at_the_first_match_and_reports_depth_only_without_one() {
     let v = json!({"properties": {"a": {"type": "string"}, "b": {"$ref": "#/x"}, "c": {"$ref": "#/y"}}});
     let seen = std::cell::RefCell::new(Vec::new());
-    let found = any_node(&v, &|path, node| {
-        seen.borrow_mut().push(path.to_owned());
+    let found = any_node(&v, &|depth, node| {
+        seen.borrow_mut().push((depth, node.get("type").cloned()));
         node.contains_key("$ref")
     });
     assert_eq!(found, Ok(true));
-    assert_eq!(*seen.borrow(), ["", "/properties/a", "/properties/b"]);
+    assert_eq!(
+        *seen.borrow(),
+        [(0, None), (1, Some(json!("string"))), (1, None)]
+    );
     assert_eq!(
         any_node(&v, &|_, node| node.contains_key("enum")),
         Ok(false)
     );
     let deep = nots(MAX_DEPTH + 1);
-    assert!(any_node(&deep, &|_, node| node.contains_key("enum")).is_err());
-    assert_eq!(any_node(&deep, &|path, _| path.is_empty()), Ok(true));
+    assert_eq!(
+        any_node(&deep, &|_, node| node.contains_key("enum")),
+        Err(visit(&deep, &mut |_, _| {}).unwrap_err())
+    );
+    assert_eq!(any_node(&deep, &|depth, _| depth == 0), Ok(true));
+}
+
+#[test]
+fn visit_nodes_sees_what_visit_sees_in_the_same_order_with_depths() {
+    let v = json!({"type": "object", "properties": {"a": {"items": {"type": "string"}}, "b": true},
+        "anyOf": [{"not": {}}, 1], "$defs": {"d": {"enum": [{"type": "x"}]}}});
+    let mut paths: Vec<(String, *const Map<String, Value>)> = Vec::new();
+    visit(&v, &mut |p, node| {
+        paths.push((p.to_owned(), std::ptr::from_ref(node)));
+    })
+    .unwrap();
+    let mut nodes = Vec::new();
+    let flow = visit_nodes::<()>(&v, &mut |depth, node| {
+        nodes.push((depth, node));
+        ControlFlow::Continue(())
+    });
+    assert_eq!(flow, Ok(ControlFlow::Continue(())));
+    assert_eq!(nodes.len(), paths.len());
+    for ((_, node), (path, seen)) in nodes.iter().zip(&paths) {
+        assert!(std::ptr::eq(*node, *seen), "{path}");
+    }
+    // `/`, `/properties/a`, `…/a/items`, `/anyOf/0`, `…/0/not`, `/$defs/d`.
+    let depths: Vec<usize> = nodes.iter().map(|(d, _)| *d).collect();
+    assert_eq!(depths, [0, 1, 2, 1, 2, 1]);
+    // It stops where the callback breaks.
+    let mut count = 0;
+    let flow = visit_nodes(&v, &mut |_, _| {
+        count += 1;
+        if count == 2 {
+            ControlFlow::Break("second")
+        } else {
+            ControlFlow::Continue(())
+        }
+    });
+    assert_eq!(flow, Ok(ControlFlow::Break("second")));
+    assert_eq!(count, 2);
 }
 
 #[test]
@@ -492,4 +567,41 @@ fn the_mutable_walks_pointers_are_the_read_only_walks_read_in_any_order() {
     let mut sorted = eager.clone();
     sorted.sort();
     assert_eq!(post, sorted);
+}
+
+#[test]
+fn byte_len_up_to_counts_to_the_cap_at_most() {
+    let v = json!({"a": "x\"y", "b": [1, 2.5, null, true], "c": {"d": "é"}});
+    let full = to_bytes(&v).len();
+    assert_eq!(byte_len(&v), full);
+    for cap in [0, 1, 5, full - 1, full, full + 1, usize::MAX] {
+        assert_eq!(byte_len_up_to(&v, cap), full.min(cap), "{cap}");
+    }
+    let m = v.as_object().unwrap();
+    assert_eq!(byte_len_up_to(m, 10), 10);
+    assert_eq!(byte_len_up_to(m, usize::MAX), full);
+}
+
+#[test]
+fn insert_after_puts_a_new_key_right_after_its_anchor_and_replaces_in_place() {
+    let node = |v: Value| v.as_object().unwrap().clone();
+    let after = |mut m: Map<String, Value>, a: &str, k: &str| {
+        insert_after(&mut m, a, k, json!(0));
+        to_bytes(&Value::Object(m))
+    };
+    let m = node(json!({"a": 1, "b": 2, "c": 3}));
+    assert_eq!(after(m.clone(), "a", "x"), r#"{"a":1,"x":0,"b":2,"c":3}"#);
+    assert_eq!(after(m.clone(), "c", "x"), r#"{"a":1,"b":2,"c":3,"x":0}"#);
+    assert_eq!(after(m.clone(), "z", "x"), r#"{"a":1,"b":2,"c":3,"x":0}"#);
+    assert_eq!(after(m.clone(), "a", "b"), r#"{"a":1,"b":0,"c":3}"#);
+    assert_eq!(after(m, "a", "a"), r#"{"a":0,"b":2,"c":3}"#);
+    let mut big = Map::new();
+    for i in 0..20 {
+        big.insert(format!("k{i}"), json!(i));
+    }
+    insert_after(&mut big, "k9", "x", json!(0));
+    let keys: Vec<&str> = big.keys().map(String::as_str).collect();
+    assert_eq!(keys[9..12], ["k9", "x", "k10"]);
+    assert_eq!(big.get("x"), Some(&json!(0)));
+    assert_eq!(big.get("k19"), Some(&json!(19)));
 }

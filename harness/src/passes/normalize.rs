@@ -222,6 +222,11 @@ fn collapse(
 impl Normalize {
     /// One rewrite of one node; `true` when something changed.
     fn step(&self, path: &NodePath<'_>, node: &mut Map<String, Value>, cx: &mut Cx<'_>) -> bool {
+        // Both collapses need a union, an array value: most nodes hold
+        // none, and one look at their values settles them.
+        if !node.values().any(Value::is_array) {
+            return false;
+        }
         if self.collapse_nullable {
             for kw in &self.nullable_unions {
                 let Some(Value::Array(branches)) = node.field(kw) else {
@@ -339,10 +344,12 @@ impl Normalize {
             let Some(props) = node.field("properties").and_then(Value::as_object) else {
                 return;
             };
-            let (keep, gone): (Vec<Value>, Vec<Value>) = required
-                .iter()
-                .cloned()
-                .partition(|r| r.as_str().is_some_and(|n| props.has(n)));
+            let named = |r: &Value| r.as_str().is_some_and(|n| props.has(n));
+            // Most lists name only properties: nothing to copy or record.
+            if required.iter().all(named) {
+                return;
+            }
+            let (keep, gone): (Vec<Value>, Vec<Value>) = required.iter().cloned().partition(named);
             if gone.is_empty() {
                 return;
             }

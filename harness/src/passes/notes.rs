@@ -64,12 +64,18 @@ pub(crate) fn location(pointer: &str) -> String {
     if pointer.is_empty() {
         return "(root)".to_owned();
     }
+    names_chain(pointer).unwrap_or_else(|| pointer.to_owned())
+}
+
+/// The dotted property path [`location`] shows for a (non-empty)
+/// `pointer`, or `None` when the pointer walks more than `properties`.
+pub(crate) fn names_chain(pointer: &str) -> Option<String> {
     let mut tokens = pointer.split('/').skip(1);
     let mut out = String::with_capacity(pointer.len());
     let mut first = true;
     loop {
         match (tokens.next(), tokens.next()) {
-            (None, _) => return out,
+            (None, _) => return Some(out),
             (Some("properties"), Some(name)) => {
                 if !first {
                     out.push('.');
@@ -77,8 +83,30 @@ pub(crate) fn location(pointer: &str) -> String {
                 first = false;
                 crate::schema::push_unescaped(&mut out, name);
             }
-            _ => return pointer.to_owned(),
+            _ => return None,
         }
+    }
+}
+
+/// [`location`] of `child`, the pointer of the property `name` of the
+/// node at `parent`, given `parent_chain` (`parent`'s [`names_chain`]):
+/// the parent's part is worked out once for all its properties.
+pub(crate) fn property_location(
+    parent: &str,
+    parent_chain: Option<&str>,
+    name: &str,
+    child: &str,
+) -> String {
+    match parent_chain {
+        _ if parent.is_empty() => name.to_owned(),
+        Some(chain) if parent.starts_with('/') => {
+            let mut out = String::with_capacity(chain.len() + 1 + name.len());
+            out.push_str(chain);
+            out.push('.');
+            out.push_str(name);
+            out
+        }
+        _ => location(child),
     }
 }
 
@@ -163,6 +191,33 @@ fn dependent_required(at: &str, m: &Map<String, Value>) -> String {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn property_location_is_the_location_of_the_property_pointer() {
+        for parent in [
+            "",
+            "/",
+            "/properties",
+            "/properties/",
+            "/properties/a",
+            "/properties/a~1b/properties/c~0d",
+            "/properties/a/items",
+            "/items/properties/a",
+            "/anyOf/0",
+            "/properties/properties",
+            "abc",
+        ] {
+            let chain = super::names_chain(parent);
+            for name in ["b", "", "x/y", "~1", "a.b", "é", "properties"] {
+                let child = crate::schema::child_path(&format!("{parent}/properties"), name);
+                assert_eq!(
+                    super::property_location(parent, chain.as_deref(), name, &child),
+                    super::location(&child),
+                    "{parent:?} {name:?}"
+                );
+            }
+        }
+    }
+
     use super::*;
     use serde_json::json;
 

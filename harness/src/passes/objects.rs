@@ -240,7 +240,7 @@ fn require_all(
             path,
             node,
             ("properties", "required"),
-            json!(all),
+            Value::Array(all.into_iter().map(Value::String).collect()),
             spec.reason,
         );
     }

@@ -73,9 +73,10 @@ impl Pass for DeepseekRemoveOptionals {
                 props.retain(|k, _| next.next_if(|o| *o == k).is_none());
             }
             let at = format!("{path}/properties");
+            let chain = notes::names_chain(path);
             for name in &optional {
                 let p = schema::child_path(&at, name);
-                removed.push(notes::location(&p));
+                removed.push(notes::property_location(path, chain.as_deref(), name, &p));
                 cx.record_at(
                     p,
                     "properties",

@@ -19,6 +19,9 @@ mod openapi;
 mod tests;
 mod validation;
 
+use std::convert::Infallible;
+use std::ops::ControlFlow;
+
 use serde_json::Value;
 
 use super::names::{NameSpec, letter_or_underscore, word};
@@ -82,9 +85,9 @@ impl Pass for ConstraintNote {
         // Each fragment once, in the order first met (a set: a schema of
         // thousands of records made the list's own scan quadratic).
         let mut seen = std::collections::HashSet::new();
-        let parts: Vec<String> = fragments(cx)
+        let parts: Vec<&str> = fragments(cx)
             .into_iter()
-            .filter(|f| seen.insert(f.clone()))
+            .filter(|f| seen.insert(*f))
             .collect();
         if self.note && !parts.is_empty() {
             let text = format!(
@@ -141,16 +144,25 @@ impl Pass for MaxItemsBudget {
     }
 
     fn apply(&self, tool: &mut Tool, cx: &mut Cx<'_>) -> Result<Step, TooDeep> {
+        // Summed first without pointers: most declarations are within the
+        // budget, and only the nodes of one past it need theirs.
+        let mut sum = 0.0;
+        let ControlFlow::Continue(()) =
+            schema::visit_nodes::<Infallible>(&tool.input_schema, &mut |_, node| {
+                if let Some(n) = node.field("maxItems").and_then(max_items) {
+                    sum += n;
+                }
+                ControlFlow::Continue(())
+            })?;
+        if sum <= MAX_ITEMS_BUDGET {
+            return Ok(Step::Continue);
+        }
         let mut found: Vec<(String, f64)> = Vec::new();
         schema::visit(&tool.input_schema, &mut |path, node| {
             if let Some(n) = node.field("maxItems").and_then(max_items) {
                 found.push((path.to_owned(), n));
             }
         })?;
-        let mut sum: f64 = found.iter().map(|(_, n)| n).sum();
-        if sum <= MAX_ITEMS_BUDGET {
-            return Ok(Step::Continue);
-        }
         if self.largest_first {
             // Stable: equal values keep walk order.
             found.sort_by(|a, b| b.1.total_cmp(&a.1));

@@ -4,6 +4,7 @@
 //! `Schema` proto (an OpenAPI 3.0 subset), then validated; each pass exists
 //! for one rule of `rules/gemini/` and its docs quote the recorded message.
 
+use std::convert::Infallible;
 use std::ops::ControlFlow;
 use std::rc::Rc;
 
@@ -56,11 +57,12 @@ pub(super) const NOTE_WORTHY: &[&str] = &[
 /// value the model sends under them is valid against the original.
 pub(super) const ANY_TYPES: &[&str] = &["string", "number", "boolean"];
 
-/// The node's `type`, lowercased (the proto takes `OBJECT` and `object`).
-pub(super) fn type_of(node: &Map<String, Value>) -> Option<String> {
+/// Whether the node's `type` is `name` (lowercase) in any ASCII case (the
+/// proto takes `OBJECT` and `object`), without a lowercased copy.
+pub(super) fn type_is(node: &Map<String, Value>, name: &str) -> bool {
     node.field("type")
         .and_then(Value::as_str)
-        .map(str::to_ascii_lowercase)
+        .is_some_and(|t| t.eq_ignore_ascii_case(name))
 }
 
 /// `{"type": t, ...siblings}` for each of `types`.
@@ -367,8 +369,11 @@ impl Default for InlineRefs {
 /// A local pointer's target in `doc`.
 fn resolve<'a>(doc: &'a Value, reference: &str) -> Option<&'a Value> {
     let pointer = reference.strip_prefix('#')?;
-    let decoded = pointer.replace("%25", "%");
-    doc.pointer(&decoded)
+    if pointer.contains('%') {
+        schema::pointee(doc, &pointer.replace("%25", "%"))
+    } else {
+        schema::pointee(doc, pointer)
+    }
 }
 
 /// A child position that survives into the `Schema` proto (`properties`,
@@ -544,18 +549,20 @@ impl Pass for InlineRefs {
         let mut has_ref = false;
         // Whether every reference points into the root's definitions.
         let mut into_defs = true;
-        schema::visit(&tool.input_schema, &mut |_, n| {
-            if let Some(r) = n.field("$ref") {
-                has_ref = true;
-                into_defs &= r.as_str().is_some_and(|r| {
-                    DEFS.iter().any(|k| {
-                        r.strip_prefix("#/")
-                            .and_then(|r| r.strip_prefix(k))
-                            .is_some_and(|r| r.is_empty() || r.starts_with('/'))
-                    })
-                });
-            }
-        })?;
+        let ControlFlow::Continue(()) =
+            schema::visit_nodes::<Infallible>(&tool.input_schema, &mut |_, n| {
+                if let Some(r) = n.field("$ref") {
+                    has_ref = true;
+                    into_defs &= r.as_str().is_some_and(|r| {
+                        DEFS.iter().any(|k| {
+                            r.strip_prefix("#/")
+                                .and_then(|r| r.strip_prefix(k))
+                                .is_some_and(|r| r.is_empty() || r.starts_with('/'))
+                        })
+                    });
+                }
+                ControlFlow::Continue(())
+            })?;
         // The definitions the root gave up before inlining (they go anyway).
         let mut moved = [false; 2];
         if has_ref {
@@ -674,12 +681,12 @@ impl Pass for SchemaValues {
             let mut falses = Vec::new();
             if let Some(Value::Object(props)) = node.field_mut("properties") {
                 for (name, v) in props.iter_mut() {
-                    let at = schema::child_path(&format!("{path}/properties"), name);
                     if *v == Value::Bool(false) {
                         falses.push(name.clone());
                     } else if is_scalar(v) {
-                        cx.record(
-                            &at,
+                        let at = schema::child_path(&format!("{path}/properties"), name);
+                        cx.record_at(
+                            at,
                             "",
                             Action::Rewritten,
                             format!("{} where a Schema belongs", schema::to_bytes(v)),

@@ -870,6 +870,12 @@ fn gemini_v1_any_of_growth_budget_scales_with_the_tool() {
     assert_eq!(growth_budget(0), GROWTH_FLOOR);
     assert_eq!(growth_budget(2048), 2048 * GROWTH_FACTOR);
     assert_eq!(growth_budget(GROWTH_CAP), GROWTH_CAP);
+    // The pass measures a tool only this far: any size from here gets the cap.
+    assert_eq!(
+        growth_budget(GROWTH_CAP.div_ceil(GROWTH_FACTOR)),
+        GROWTH_CAP
+    );
+    assert!(growth_budget(GROWTH_CAP.div_ceil(GROWTH_FACTOR) - 1) < GROWTH_CAP);
     // Past the floor but within 64 times the tool's own size: copied.
     let long = "d".repeat(GROWTH_FLOOR);
     let r = one(

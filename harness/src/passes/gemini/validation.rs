@@ -7,7 +7,7 @@ use std::ops::ControlFlow;
 use serde_json::{Map, Value, json};
 
 use super::notes::{noted, show};
-use super::openapi::{ANY_TYPES, merge_into, put_first, type_of, typed_branches, unrequire};
+use super::openapi::{ANY_TYPES, merge_into, put_first, type_is, typed_branches, unrequire};
 use crate::degradation::Action;
 use crate::lookup::Lookup;
 use crate::passes::{Cx, Pass, PassMutant, Step};
@@ -77,13 +77,14 @@ impl Pass for AnyOfOnly {
             !root && node.len() >= 2 && node.field("anyOf").is_some_and(Value::is_array)
         };
         // Most tools have nothing to move: find that out before measuring.
-        if !schema::any_node(&tool.input_schema, &|path, node| {
-            moves(path.is_empty(), node)
-        })? {
+        if !schema::any_node(&tool.input_schema, &|depth, node| moves(depth == 0, node))? {
             return Ok(Step::Continue);
         }
         let mut grown = 0usize;
-        let budget = growth_budget(schema::byte_len(&tool.input_schema));
+        // A tool of `GROWTH_CAP / GROWTH_FACTOR` bytes or more gets the
+        // cap: its size is counted that far only.
+        let own = schema::byte_len_up_to(&tool.input_schema, GROWTH_CAP.div_ceil(GROWTH_FACTOR));
+        let budget = growth_budget(own);
         schema::rewrite_pre_order(&mut tool.input_schema, &mut |path, node| {
             if !moves(path.is_empty(), node) {
                 return true;
@@ -301,7 +302,7 @@ impl Pass for EnumStrings {
             let Some(members) = node.field("enum").cloned() else {
                 return true;
             };
-            let is_string = type_of(node).as_deref() == Some("string");
+            let is_string = type_is(node, "string");
             let strings: Vec<Value> = members
                 .as_array()
                 .map(|a| a.iter().filter(|m| m.is_string()).cloned().collect())
@@ -378,7 +379,7 @@ impl Pass for StringFormat {
                 .and_then(Value::as_str)
                 .is_some_and(|f| !self.allowed.contains(&f));
             if bad
-                && type_of(node).as_deref() == Some("string")
+                && type_is(node, "string")
                 && let Some(v) = node.shift_remove("format")
             {
                 cx.record(
@@ -439,7 +440,7 @@ impl Pass for ArrayItems {
     fn apply(&self, tool: &mut Tool, cx: &mut Cx<'_>) -> Result<Step, TooDeep> {
         schema::rewrite_pre_order(&mut tool.input_schema, &mut |path, node| {
             let missing = node.field("items").is_none_or(Value::is_null);
-            if missing && type_of(node).as_deref() == Some("array") {
+            if missing && type_is(node, "array") {
                 let items = if self.scalar_any {
                     json!({"anyOf": typed_branches(ANY_TYPES, &Map::new())})
                 } else {
@@ -517,6 +518,11 @@ impl Rewrite for Prune<'_, '_> {
         (!matches!(child, ChildKey::Indexed("items", _))).then_some(())
     }
 
+    /// Only the children that must go are listed.
+    fn reports(gone: &bool) -> bool {
+        *gone
+    }
+
     fn after(
         &mut self,
         path: &NodePath<'_>,
@@ -544,7 +550,7 @@ impl Rewrite for Prune<'_, '_> {
         _: Option<&ChildKey>,
         node: &mut Map<String, Value>,
     ) -> bool {
-        let object = type_of(node).as_deref() == Some("object");
+        let object = type_is(node, "object");
         let empty = node
             .field("properties")
             .and_then(Value::as_object)
