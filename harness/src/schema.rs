@@ -25,7 +25,8 @@
 //!   the whole walk early (`ControlFlow::Break`) or skip the node's children.
 //!   [`visit`] and [`nodes_within_limit`] are its plain forms;
 //!   [`visit_nodes`] walks the same nodes without pointers (each with its
-//!   depth), for the callers that never read one.
+//!   depth), for the callers that never read one, and [`search`] hands out
+//!   a [`NodePath`] as the mutable walk does.
 //! - [`rewrite_with`], the mutable one, driven by a [`Rewrite`]: `enter`
 //!   (**pre-order**, may rewrite the node before its children are taken
 //!   from it), `inherit` as above, `after` (the outcomes of one keyword's
@@ -442,6 +443,59 @@ pub(crate) fn visit_nodes<'a, B>(
             Ok(ControlFlow::Continue(()))
         }
     }
+}
+
+/// A [`search`] callback: the node's pointer (built if read) and the
+/// node; `Break` ends the search.
+pub(crate) type SearchEnter<'f, 'a, B> =
+    dyn FnMut(&NodePath<'_>, &'a Map<String, Value>) -> ControlFlow<B> + 'f;
+
+/// [`walk`]'s pre-order search over the nodes reached through the
+/// children `through` accepts (asked before a child's depth is checked;
+/// past [`MAX_DEPTH`] is [`TooDeep`]), until `enter` breaks, each node's
+/// pointer a [`NodePath`] built only if `enter` reads it: the gates that
+/// judge every node name one only when it fails.
+pub(crate) fn search<'a, B>(
+    root: &'a Value,
+    through: &dyn Fn(&Map<String, Value>, &ChildKey) -> bool,
+    enter: &mut SearchEnter<'_, 'a, B>,
+) -> Result<ControlFlow<B>, TooDeep> {
+    fn go<'a, B>(
+        v: &'a Value,
+        path: &NodePath<'_>,
+        depth: usize,
+        through: &dyn Fn(&Map<String, Value>, &ChildKey) -> bool,
+        enter: &mut SearchEnter<'_, 'a, B>,
+    ) -> Result<ControlFlow<B>, TooDeep> {
+        let Some(map) = v.as_object() else {
+            return Ok(ControlFlow::Continue(()));
+        };
+        if depth > MAX_DEPTH {
+            return Err(TooDeep {
+                path: display_path(path),
+                limit: MAX_DEPTH,
+            });
+        }
+        if let ControlFlow::Break(b) = enter(path, map) {
+            return Ok(ControlFlow::Break(b));
+        }
+        let flow = for_each_child(map, |key, sub| {
+            if !through(map, &key) {
+                return ControlFlow::Continue(());
+            }
+            match go(sub, &path.child(&key), depth + 1, through, enter) {
+                Ok(ControlFlow::Continue(())) => ControlFlow::Continue(()),
+                Ok(ControlFlow::Break(b)) => ControlFlow::Break(Ok(b)),
+                Err(e) => ControlFlow::Break(Err(e)),
+            }
+        });
+        match flow {
+            ControlFlow::Continue(()) => Ok(ControlFlow::Continue(())),
+            ControlFlow::Break(Ok(b)) => Ok(ControlFlow::Break(b)),
+            ControlFlow::Break(Err(e)) => Err(e),
+        }
+    }
+    go(root, &NodePath::root(), 0, through, enter)
 }
 
 /// Whether some schema object (the root included) satisfies `pred`,

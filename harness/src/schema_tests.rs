@@ -605,3 +605,54 @@ fn insert_after_puts_a_new_key_right_after_its_anchor_and_replaces_in_place() {
     assert_eq!(big.get("x"), Some(&json!(0)));
     assert_eq!(big.get("k19"), Some(&json!(19)));
 }
+
+#[test]
+fn search_walks_what_walk_walks_with_the_same_pointers() {
+    let v = json!({"type": "object", "properties": {"a": {"items": {"type": "string"}}, "b~/": {}},
+        "required": ["b~/"], "anyOf": [{"not": {}}, 1], "$defs": {"d": {}}});
+    let skip_a =
+        |_: &Map<String, Value>, key: &ChildKey| key != &ChildKey::Named("properties", "a".into());
+    let mut walked = Vec::new();
+    let ControlFlow::Continue(()) = walk::<(), Infallible>(
+        &v,
+        PastLimit::Fail,
+        (),
+        &mut |path, _, ()| {
+            walked.push(path.to_owned());
+            ControlFlow::Continue(Some(()))
+        },
+        &|(), node, key| skip_a(node, key).then_some(()),
+    )
+    .unwrap();
+    let mut searched = Vec::new();
+    let flow = search::<Infallible>(&v, &skip_a, &mut |path, _| {
+        searched.push(path.to_string());
+        ControlFlow::Continue(())
+    });
+    assert_eq!(flow, Ok(ControlFlow::Continue(())));
+    assert_eq!(searched, walked);
+    assert_eq!(
+        searched,
+        [
+            "",
+            "/properties/b~0~1",
+            "/anyOf/0",
+            "/anyOf/0/not",
+            "/$defs/d"
+        ]
+    );
+    // It stops at the first break; too deep is `walk`'s error.
+    let found = search(&v, &|_, _| true, &mut |path, node| {
+        if node.contains_key("items") {
+            ControlFlow::Break(path.to_string())
+        } else {
+            ControlFlow::Continue(())
+        }
+    });
+    assert_eq!(found, Ok(ControlFlow::Break("/properties/a".to_owned())));
+    let deep = nots(MAX_DEPTH + 1);
+    assert_eq!(
+        search::<()>(&deep, &|_, _| true, &mut |_, _| ControlFlow::Continue(())),
+        Err(visit(&deep, &mut |_, _| {}).unwrap_err())
+    );
+}

@@ -99,14 +99,17 @@ pub(crate) fn property_location(
 ) -> String {
     match parent_chain {
         _ if parent.is_empty() => name.to_owned(),
-        Some(chain) if parent.starts_with('/') => {
+        _ if !parent.starts_with('/') => location(child),
+        Some(chain) => {
             let mut out = String::with_capacity(chain.len() + 1 + name.len());
             out.push_str(chain);
             out.push('.');
             out.push_str(name);
             out
         }
-        _ => location(child),
+        // The pair of tokens that ended the parent's chain ends the
+        // child's (or, after an odd count, the child's last token does).
+        None => child.to_owned(),
     }
 }
 

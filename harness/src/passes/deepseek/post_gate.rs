@@ -1,13 +1,16 @@
 //! After the rewrites: the post-gate on the shape that would ship, and the
 //! strict flag.
 
+use std::convert::Infallible;
+use std::ops::ControlFlow;
+
 use serde_json::{Map, Value, json};
 
 use super::subset::{UNREPRESENTABLE, at};
 use crate::degradation::Action;
 use crate::lookup::Lookup;
 use crate::passes::{Cx, Pass, PassMutant, Step};
-use crate::schema::{self, TooDeep};
+use crate::schema::{self, NodePath, TooDeep};
 use crate::tool::Tool;
 
 /// Fail closed when the shape that would ship still needs something the
@@ -188,7 +191,12 @@ pub(super) fn forbidden_by_branches<'a>(
 }
 
 impl DeepseekPostGate {
-    fn judge(&self, root: &Value, path: &str, node: &Map<String, Value>) -> Option<String> {
+    fn judge(
+        &self,
+        root: &Value,
+        path: &NodePath<'_>,
+        node: &Map<String, Value>,
+    ) -> Option<String> {
         if self.null_encodings {
             if node.has("nullable") {
                 return Some(format!(
@@ -325,11 +333,15 @@ impl Pass for DeepseekPostGate {
     fn apply(&self, tool: &mut Tool, _cx: &mut Cx<'_>) -> Result<Step, TooDeep> {
         let mut found = None;
         let root = &tool.input_schema;
-        schema::visit(root, &mut |path, node| {
-            if found.is_none() {
-                found = self.judge(root, path, node);
-            }
-        })?;
+        // Every node is walked (past `MAX_DEPTH` is `TooDeep` even after a
+        // finding); a pointer is built for the first failing node only.
+        let ControlFlow::Continue(()) =
+            schema::search::<Infallible>(root, &|_, _| true, &mut |path, node| {
+                if found.is_none() {
+                    found = self.judge(root, path, node);
+                }
+                ControlFlow::Continue(())
+            })?;
         Ok(found.map_or(Step::Continue, Step::FailClosed))
     }
 }

@@ -8,7 +8,7 @@ use serde_json::{Map, Value};
 use crate::passes::objects::{
     self, FalseOptional, Objects, Qualify, RequireAll, Undeclared, WriteRequired,
 };
-use crate::schema::{self, ChildKey, PastLimit, TooDeep};
+use crate::schema::{self, ChildKey, NodePath, TooDeep};
 
 /// DeepSeek's documented `format` values.
 pub(crate) const FORMATS: &[&str] = crate::facts::deepseek::STRICT_FORMATS.items;
@@ -47,20 +47,18 @@ pub(crate) const UNREPRESENTABLE: &[&str] = &[
 /// Pre-order walk over the schema positions that will ship: the values of
 /// optional properties are skipped (the removal pass deletes them). Stops at
 /// the first `Some(reason)` the callback returns.
-pub(super) type Judge<'a> = dyn FnMut(&str, &Map<String, Value>) -> Option<String> + 'a;
+pub(super) type Judge<'a> = dyn FnMut(&NodePath<'_>, &Map<String, Value>) -> Option<String> + 'a;
 
 pub(super) fn find_in_shipped(root: &Value, f: &mut Judge<'_>) -> Result<Option<String>, TooDeep> {
-    let found = schema::walk::<(), String>(
+    let found = schema::search(
         root,
-        PastLimit::Fail,
-        (),
-        &mut |path, node, ()| match f(path, node) {
-            Some(reason) => ControlFlow::Break(reason),
-            None => ControlFlow::Continue(Some(())),
+        &|parent, child| match child {
+            ChildKey::Named("properties", name) => schema::requires(parent, name),
+            _ => true,
         },
-        &|(), parent, child| match child {
-            ChildKey::Named("properties", name) if !schema::requires(parent, name) => None,
-            _ => Some(()),
+        &mut |path, node| match f(path, node) {
+            Some(reason) => ControlFlow::Break(reason),
+            None => ControlFlow::Continue(()),
         },
     )?;
     Ok(found.break_value())
