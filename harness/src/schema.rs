@@ -368,20 +368,11 @@ pub(crate) fn walk<'a, S, B>(
                 };
                 let len = path.len();
                 child.push_suffix(path);
-                match self.go(sub, path, depth + 1, inherited) {
-                    Ok(ControlFlow::Continue(())) => {
-                        path.truncate(len);
-                        ControlFlow::Continue(())
-                    }
-                    Ok(ControlFlow::Break(b)) => ControlFlow::Break(Ok(b)),
-                    Err(e) => ControlFlow::Break(Err(e)),
-                }
+                let done = self.go(sub, path, depth + 1, inherited);
+                path.truncate(len);
+                as_flow(done)
             });
-            match flow {
-                ControlFlow::Continue(()) => Ok(ControlFlow::Continue(())),
-                ControlFlow::Break(Ok(b)) => Ok(ControlFlow::Break(b)),
-                ControlFlow::Break(Err(e)) => Err(e),
-            }
+            from_flow(flow)
         }
     }
     Walk {
@@ -390,6 +381,24 @@ pub(crate) fn walk<'a, S, B>(
         inherit,
     }
     .go(root, &mut String::new(), 0, state)
+}
+
+/// A child's walk as its parent's child callback returns it: an error
+/// stops the listing as a `Break` does ([`for_each_child`] knows flows only).
+fn as_flow<B, E>(done: Result<ControlFlow<B>, E>) -> ControlFlow<Result<B, E>> {
+    match done {
+        Ok(ControlFlow::Continue(())) => ControlFlow::Continue(()),
+        Ok(ControlFlow::Break(b)) => ControlFlow::Break(Ok(b)),
+        Err(e) => ControlFlow::Break(Err(e)),
+    }
+}
+
+/// [`as_flow`] undone: the listing's flow as the walk's result.
+fn from_flow<B, E>(flow: ControlFlow<Result<B, E>>) -> Result<ControlFlow<B>, E> {
+    match flow {
+        ControlFlow::Continue(()) => Ok(ControlFlow::Continue(())),
+        ControlFlow::Break(done) => done.map(ControlFlow::Break),
+    }
 }
 
 /// Visit every schema object in pre-order with its JSON Pointer (`walk`
@@ -483,17 +492,9 @@ pub(crate) fn search<'a, B>(
             if !through(map, &key) {
                 return ControlFlow::Continue(());
             }
-            match go(sub, &path.child(&key), depth + 1, through, enter) {
-                Ok(ControlFlow::Continue(())) => ControlFlow::Continue(()),
-                Ok(ControlFlow::Break(b)) => ControlFlow::Break(Ok(b)),
-                Err(e) => ControlFlow::Break(Err(e)),
-            }
+            as_flow(go(sub, &path.child(&key), depth + 1, through, enter))
         });
-        match flow {
-            ControlFlow::Continue(()) => Ok(ControlFlow::Continue(())),
-            ControlFlow::Break(Ok(b)) => Ok(ControlFlow::Break(b)),
-            ControlFlow::Break(Err(e)) => Err(e),
-        }
+        from_flow(flow)
     }
     go(root, &NodePath::root(), 0, through, enter)
 }
