@@ -46,7 +46,8 @@ pub(crate) fn replace_non_object_root(root: &mut Value, cx: &mut Cx<'_>) -> bool
 /// branches' `properties` into the root's `properties` (root first, then
 /// branches in keyword and branch order, per `order`), and keep the
 /// `required` entries of `allOf` branches at the root. Returns the removed
-/// `(keyword, branches)` pairs in `keywords` order.
+/// `(keyword, branches)` pairs in `keywords` order (the merged branches'
+/// `properties` emptied: they moved to the root).
 pub(crate) fn strip_and_merge(
     root: &mut Map<String, Value>,
     keywords: &[&str],
@@ -120,8 +121,8 @@ pub(crate) fn strip_and_merge_properties(
     let mut removed = Vec::new();
     for kw in keywords {
         if let Some(v) = root.shift_remove(*kw) {
-            let branches = match &v {
-                Value::Array(a) => a.clone(),
+            let branches = match v {
+                Value::Array(a) => a,
                 _ => Vec::new(),
             };
             cx.record(
@@ -133,15 +134,17 @@ pub(crate) fn strip_and_merge_properties(
             removed.push(((*kw).to_owned(), branches));
         }
     }
+    // Moved out of the branches, not copied: what is returned keeps the
+    // branches' other keywords (their `required`), not their properties.
     let mut incoming: Vec<(String, String, Value)> = Vec::new();
     for (kw, branches) in removed
-        .iter()
+        .iter_mut()
         .filter(|(kw, _)| merged.contains(&kw.as_str()))
     {
-        for (i, b) in branches.iter().enumerate() {
-            if let Some(props) = b.field("properties").and_then(Value::as_object) {
-                for (name, s) in props {
-                    incoming.push((format!("/{kw}/{i}"), name.clone(), s.clone()));
+        for (i, b) in branches.iter_mut().enumerate() {
+            if let Some(Value::Object(props)) = b.field_mut("properties") {
+                for (name, s) in std::mem::take(props) {
+                    incoming.push((format!("/{kw}/{i}"), name, s));
                 }
             }
         }

@@ -457,6 +457,36 @@ impl Inliner<'_, '_, '_> {
     }
 }
 
+/// A `$ref` node inlined: the target's keywords in the target's order, then
+/// the node's own (other than `$ref`) in theirs, a keyword in both taking
+/// the node's value at the target's place. The node's values are moved.
+/// A target value the node overrides is not copied (a `{"$ref": "#",
+/// "properties": {}}` copied the whole root to throw its properties
+/// away); without one, the target is copied whole (a map's copy keeps
+/// its hash table, where building one hashes every key).
+pub(super) fn overlay(
+    target: &Map<String, Value>,
+    mut own: Map<String, Value>,
+) -> Map<String, Value> {
+    own.shift_remove("$ref");
+    if !own.keys().any(|k| target.has(k)) {
+        let mut out = target.clone();
+        out.extend(own);
+        return out;
+    }
+    let mut out = Map::with_capacity(target.len() + own.len());
+    for (k, v) in target {
+        let mine = own.field_mut(k).map(Value::take);
+        out.insert(k.clone(), mine.unwrap_or_else(|| v.clone()));
+    }
+    for (k, v) in own {
+        if !target.has(&k) {
+            out.insert(k, v);
+        }
+    }
+    out
+}
+
 /// The references being expanded above a node, innermost first: a list
 /// the children share (inheriting it copies a pointer, not the list).
 #[derive(Clone, Default)]
@@ -500,14 +530,7 @@ impl Rewrite for Inliner<'_, '_, '_> {
             }
             self.inlines += 1;
             if let Some(Value::Object(target)) = resolve(self.doc, &reference) {
-                // The target's keywords, then the node's own (they win),
-                // moved rather than copied.
-                let own = std::mem::replace(node, target.clone());
-                for (k, val) in own {
-                    if k != "$ref" {
-                        node.insert(k, val);
-                    }
-                }
+                *node = overlay(target, std::mem::take(node));
                 self.cx.record(
                     path,
                     "$ref",

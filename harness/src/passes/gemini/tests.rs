@@ -3,7 +3,7 @@
 //! (oracle acceptance, idempotence, never-silent).
 #![allow(clippy::needless_pass_by_value)]
 
-use serde_json::{Value, json};
+use serde_json::{Map, Value, json};
 
 use super::notes::NOTE_OPEN;
 use super::*;
@@ -1251,4 +1251,51 @@ fn gemini_v1_is_idempotent_when_the_prune_leaves_a_nullable_union() {
     );
     let pipeline = Profile::V1.with_config(PipelineConfig::default());
     assert!(invariants::check_all(&pipeline, OA, &tool, &s, true).is_empty());
+}
+
+/// `overlay` builds what copying the target and inserting the node's own
+/// keywords (but `$ref`) built before it: the node's values win at the
+/// target's place, its other keywords follow in its order, a target's own
+/// `$ref` stays (the inliner follows it next).
+#[test]
+fn overlay_matches_copying_the_target_then_inserting_the_node() {
+    fn copied(target: &Map<String, Value>, own: &Map<String, Value>) -> Map<String, Value> {
+        let mut out = target.clone();
+        for (k, v) in own {
+            if k != "$ref" {
+                out.insert(k.clone(), v.clone());
+            }
+        }
+        out
+    }
+    let cases = [
+        // Disjoint keywords (the whole target copied).
+        (
+            json!({"type": "object", "properties": {"a": {"type": "string"}}}),
+            json!({"$ref": "#/$defs/x", "description": "d"}),
+        ),
+        // The node overrides a target keyword (not copied).
+        (
+            json!({"title": "t", "type": "object", "properties": {"a": {}}, "required": ["a"]}),
+            json!({"description": "d", "$ref": "#", "properties": {}, "type": "OBJECT"}),
+        ),
+        // The target's own `$ref` stays; the node's goes.
+        (
+            json!({"$ref": "#/$defs/y", "description": "target"}),
+            json!({"$ref": "#/$defs/x", "description": "own", "nullable": true}),
+        ),
+        // A node of only `$ref`.
+        (json!({"enum": ["a"]}), json!({"$ref": "#/$defs/x"})),
+    ];
+    for (target, own) in cases {
+        let (Value::Object(target), Value::Object(own)) = (target, own) else {
+            unreachable!()
+        };
+        let want = copied(&target, &own);
+        let got = overlay(&target, own);
+        assert_eq!(
+            serde_json::to_string(&got).unwrap(),
+            serde_json::to_string(&want).unwrap()
+        );
+    }
 }
