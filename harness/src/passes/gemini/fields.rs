@@ -5,9 +5,9 @@
 use serde_json::{Map, Value, json};
 
 use super::notes::{noted, show};
-use super::openapi::{NOTE_WORTHY, merge_into, proto_fields, rename_key};
+use super::openapi::{NOTE_WORTHY, merge_owned, proto_fields, rename_key};
 use crate::degradation::Action;
-use crate::lookup::Lookup;
+use crate::lookup::{KeywordSet, Lookup};
 use crate::passes::{Cx, Pass, PassMutant, Step};
 use crate::schema::{self, TooDeep};
 use crate::tool::Tool;
@@ -191,7 +191,7 @@ impl Pass for ConstToEnum {
                         "the const value narrows the enum",
                     );
                 }
-                rename_key(node, "const", "enum", json!([c]));
+                rename_key(node, "const", "enum", Value::Array(vec![c]));
                 cx.record(
                     path,
                     "const",
@@ -329,8 +329,10 @@ impl Pass for FoldCombinators {
                 && node.field("allOf").is_some_and(Value::is_array)
                 && let Some(Value::Array(branches)) = node.shift_remove("allOf")
             {
-                for b in branches.iter().filter_map(Value::as_object) {
-                    merge_into(node, b, true);
+                for b in branches {
+                    if let Value::Object(b) = b {
+                        merge_owned(node, b, true);
+                    }
                 }
                 cx.record(
                     path,
@@ -451,10 +453,6 @@ impl StripFields {
             recorded: RECORDED_UNKNOWN,
         }
     }
-
-    fn removes(&self, key: &str) -> bool {
-        self.keywords.contains(&key) != self.allow
-    }
 }
 
 impl Pass for StripFields {
@@ -467,8 +465,10 @@ impl Pass for StripFields {
     }
 
     fn apply(&self, tool: &mut Tool, cx: &mut Cx<'_>) -> Result<Step, TooDeep> {
+        let listed = KeywordSet::new(&self.keywords);
+        let removes = |key: &str| listed.contains(key) != self.allow;
         schema::rewrite_pre_order(&mut tool.input_schema, &mut |path, node| {
-            let gone: Vec<String> = node.keys().filter(|k| self.removes(k)).cloned().collect();
+            let gone: Vec<String> = node.keys().filter(|k| removes(k)).cloned().collect();
             for k in gone {
                 let Some(v) = node.shift_remove(&k) else {
                     continue;

@@ -65,16 +65,27 @@ pub(super) fn type_is(node: &Map<String, Value>, name: &str) -> bool {
         .is_some_and(|t| t.eq_ignore_ascii_case(name))
 }
 
-/// `{"type": t, ...siblings}` for each of `types`.
-pub(super) fn typed_branches(types: &[&str], siblings: &Map<String, Value>) -> Vec<Value> {
+/// `{"type": t, ...siblings}` for each of `types` (the last takes the
+/// siblings themselves, the others copies).
+pub(super) fn typed_branches(types: &[&str], mut siblings: Map<String, Value>) -> Vec<Value> {
+    let last = types.len().saturating_sub(1);
     types
         .iter()
-        .map(|t| {
+        .enumerate()
+        .map(|(i, t)| {
             let mut b = Map::new();
-            b.insert("type".into(), json!(t));
-            for (k, v) in siblings {
-                if k != "type" {
-                    b.insert(k.clone(), v.clone());
+            b.insert("type".into(), Value::String((*t).to_owned()));
+            if i == last {
+                b.extend(
+                    std::mem::take(&mut siblings)
+                        .into_iter()
+                        .filter(|(k, _)| k != "type"),
+                );
+            } else {
+                for (k, v) in &siblings {
+                    if k != "type" {
+                        b.insert(k.clone(), v.clone());
+                    }
                 }
             }
             Value::Object(b)
@@ -157,6 +168,38 @@ pub(super) fn merge_into(
                 for r in theirs {
                     if !mine.contains(r) {
                         mine.push(r.clone());
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// [`merge_into`] with `extra` moved in: the same map as merging a copy,
+/// without the copy (for the last branch a node's keywords go to, or
+/// branches merged into a node and then dropped).
+pub(super) fn merge_owned(
+    branch: &mut Map<String, Value>,
+    extra: Map<String, Value>,
+    merge_maps: bool,
+) {
+    for (k, v) in extra {
+        match (branch.field_mut(&k), k.as_str(), v) {
+            (None, _, v) => {
+                branch.insert(k, v);
+            }
+            (Some(Value::Object(mine)), "properties", Value::Object(theirs)) if merge_maps => {
+                for (n, s) in theirs {
+                    if !mine.contains_key(&n) {
+                        mine.insert(n, s);
+                    }
+                }
+            }
+            (Some(Value::Array(mine)), "required", Value::Array(theirs)) if merge_maps => {
+                for r in theirs {
+                    if !mine.contains(&r) {
+                        mine.push(r);
                     }
                 }
             }
@@ -745,7 +788,10 @@ impl Pass for SchemaValues {
                     let new = match list.len() {
                         0 => json!({}),
                         1 => schema_of(&list[0]),
-                        _ => json!({"anyOf": list.iter().map(schema_of).collect::<Vec<_>>()}),
+                        _ => Value::Object(Map::from_iter([(
+                            "anyOf".to_owned(),
+                            Value::Array(list.iter().map(schema_of).collect()),
+                        )])),
                     };
                     let what = format!(
                         "items in tuple order {}",

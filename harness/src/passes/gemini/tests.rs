@@ -1299,3 +1299,38 @@ fn overlay_matches_copying_the_target_then_inserting_the_node() {
         );
     }
 }
+
+/// `merge_owned` builds the map `merge_into` builds from a copy, with
+/// and without `properties`/`required` merging.
+#[test]
+fn merge_owned_matches_merging_a_copy() {
+    let cases = [
+        (
+            json!({"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a"]}),
+            json!({"description": "d", "properties": {"a": {}, "b": {"enum": ["x"]}}, "required": ["b", "a"], "type": "string"}),
+        ),
+        (
+            json!({}),
+            json!({"minItems": 1, "items": {"type": "integer"}}),
+        ),
+        (
+            json!({"required": "a"}),
+            json!({"required": ["a"], "properties": {}}),
+        ),
+    ];
+    for merge_maps in [true, false] {
+        for (branch, extra) in &cases {
+            let (Value::Object(branch), Value::Object(extra)) = (branch, extra) else {
+                unreachable!()
+            };
+            let mut copied = branch.clone();
+            merge_into(&mut copied, extra, merge_maps);
+            let mut moved = branch.clone();
+            merge_owned(&mut moved, extra.clone(), merge_maps);
+            assert_eq!(
+                serde_json::to_string(&moved).unwrap(),
+                serde_json::to_string(&copied).unwrap()
+            );
+        }
+    }
+}
