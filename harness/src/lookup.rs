@@ -69,36 +69,6 @@ impl Lookup for Value {
     }
 }
 
-/// A set of keywords asked of every key of every node (a pass's keyword
-/// list): grouped by length, so a key is compared with the few of its
-/// length only (`Vec::contains` compared each key with all 22 of the
-/// Gemini `Schema` fields, most of `gemini-strip-*`'s instructions).
-pub(crate) struct KeywordSet<'k> {
-    /// The keywords by length (the last group: every longer one).
-    sorted: Vec<&'k str>,
-    /// Where each length's group starts in `sorted` (and the end).
-    start: [usize; GROUPS + 1],
-}
-
-/// Lengths with a group of their own; longer keywords share the last.
-const GROUPS: usize = 33;
-
-impl<'k> KeywordSet<'k> {
-    pub(crate) fn new(keywords: &[&'k str]) -> Self {
-        let group = |k: &str| k.len().min(GROUPS - 1);
-        let mut sorted = keywords.to_vec();
-        sorted.sort_by_key(|k| group(k));
-        let start = std::array::from_fn(|g| sorted.partition_point(|k| group(k) < g));
-        Self { sorted, start }
-    }
-
-    /// Whether `key` is one of the keywords.
-    pub(crate) fn contains(&self, key: &str) -> bool {
-        let g = key.len().min(GROUPS - 1);
-        self.sorted[self.start[g]..self.start[g + 1]].contains(&key)
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -129,34 +99,5 @@ mod tests {
         *v.field_mut("b").unwrap() = json!(3);
         assert_eq!(v, json!({"a": 1, "b": 3}));
         assert!(v.field_mut("c").is_none());
-    }
-
-    /// The same answers as `contains` on the list, for keys of every length.
-    #[test]
-    fn keyword_set_answers_as_the_list_does() {
-        let long = "a keyword longer than thirty-two bytes";
-        let list = [
-            "type", "format", "enum", "items", "anyOf", "minItems", "x", long,
-        ];
-        let set = KeywordSet::new(&list);
-        for key in [
-            "type",
-            "TYPE",
-            "types",
-            "enum",
-            "anyOf",
-            "allOf",
-            "minItems",
-            "maxItems",
-            "x",
-            "",
-            "y",
-            "propertyOrdering",
-            long,
-            "another keyword longer than thirty-two",
-        ] {
-            assert_eq!(set.contains(key), list.contains(&key), "{key}");
-        }
-        assert!(!KeywordSet::new(&[]).contains(""));
     }
 }

@@ -175,6 +175,11 @@ fn is_position(v: &Value) -> bool {
 
 /// What one keyword's value holds, as the positions to list.
 fn under(k: &str, v: &Value) -> Under {
+    // Most values are strings or numbers (`type`, `description`, bounds):
+    // no keyword holds positions in one, so the key is not read.
+    if !matches!(v, Value::Object(_) | Value::Array(_) | Value::Bool(_)) {
+        return Under::Nothing;
+    }
     match (keyword_kind(k), v) {
         (Some(KeywordKind::NameMap(kw)), Value::Object(_)) => Under::Named(kw),
         (Some(KeywordKind::Single(kw)), v) if is_position(v) => Under::One(kw),

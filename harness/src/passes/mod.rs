@@ -26,6 +26,8 @@ mod subset;
 
 use std::borrow::Cow;
 
+use serde_json::{Map, Value};
+
 use crate::config::PipelineConfig;
 use crate::degradation::{Action, Degradation};
 use crate::lane::Lane;
@@ -64,6 +66,35 @@ pub(crate) trait Pass: Send + Sync {
     #[cfg(test)]
     fn type_name(&self) -> &'static str {
         std::any::type_name::<Self>()
+    }
+}
+
+/// Whether a pass whose every change is at a node `acts` accepts (its
+/// depth, the node) may change anything in `schema`: one read-only walk
+/// without pointers, stopped at the first such node, before the pass's
+/// rewrite walk (most passes act on few tools). Exact: the first node a
+/// pass acts on, it sees as the schema came in. `true` too when a node
+/// lies past the depth limit: the pass's own walk then fails as it did.
+pub(crate) fn may_act(schema: &Value, acts: &dyn Fn(usize, &Map<String, Value>) -> bool) -> bool {
+    #[cfg(test)]
+    if prechecks::OFF.get() {
+        return true;
+    }
+    let found = crate::schema::any_node(schema, acts).unwrap_or(true);
+    #[cfg(test)]
+    prechecks::SKIPPED.set(prechecks::SKIPPED.get() + usize::from(!found));
+    found
+}
+
+/// The test switch for [`may_act`]: whether the prechecks run, and how
+/// many passes they skipped.
+#[cfg(test)]
+pub(crate) mod prechecks {
+    use std::cell::Cell;
+
+    thread_local! {
+        pub(crate) static OFF: Cell<bool> = const { Cell::new(false) };
+        pub(crate) static SKIPPED: Cell<usize> = const { Cell::new(0) };
     }
 }
 

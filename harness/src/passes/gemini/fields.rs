@@ -7,8 +7,8 @@ use serde_json::{Map, Value, json};
 use super::notes::{noted, show};
 use super::openapi::{NOTE_WORTHY, merge_owned, proto_fields, rename_key};
 use crate::degradation::Action;
-use crate::lookup::{KeywordSet, Lookup};
-use crate::passes::{Cx, Pass, PassMutant, Step};
+use crate::lookup::Lookup;
+use crate::passes::{Cx, Pass, PassMutant, Step, may_act};
 use crate::schema::{self, TooDeep};
 use crate::tool::Tool;
 
@@ -54,6 +54,12 @@ impl Default for TypeList {
     }
 }
 
+impl TypeList {
+    fn acts_at(_: usize, node: &Map<String, Value>) -> bool {
+        node.field("type").is_some_and(Value::is_array)
+    }
+}
+
 impl Pass for TypeList {
     fn name(&self) -> &'static str {
         "gemini-type-list"
@@ -64,6 +70,11 @@ impl Pass for TypeList {
     }
 
     fn apply(&self, tool: &mut Tool, cx: &mut Cx<'_>) -> Result<Step, TooDeep> {
+        if !may_act(&tool.input_schema, &|depth, node| {
+            Self::acts_at(depth, node)
+        }) {
+            return Ok(Step::Continue);
+        }
         schema::rewrite_post_order(&mut tool.input_schema, &mut |path, _, node| {
             let Some(Value::Array(list)) = node.field("type") else {
                 return;
@@ -168,6 +179,12 @@ impl Default for ConstToEnum {
     }
 }
 
+impl ConstToEnum {
+    fn acts_at(_: usize, node: &Map<String, Value>) -> bool {
+        node.has("const")
+    }
+}
+
 impl Pass for ConstToEnum {
     fn name(&self) -> &'static str {
         "gemini-const-to-enum"
@@ -178,6 +195,11 @@ impl Pass for ConstToEnum {
     }
 
     fn apply(&self, tool: &mut Tool, cx: &mut Cx<'_>) -> Result<Step, TooDeep> {
+        if !may_act(&tool.input_schema, &|depth, node| {
+            Self::acts_at(depth, node)
+        }) {
+            return Ok(Step::Continue);
+        }
         schema::rewrite_pre_order(&mut tool.input_schema, &mut |path, node| {
             let Some(c) = node.field("const").cloned() else {
                 return true;
@@ -240,6 +262,12 @@ impl Default for ExclusiveBounds {
     }
 }
 
+impl ExclusiveBounds {
+    fn acts_at(_: usize, node: &Map<String, Value>) -> bool {
+        node.has("exclusiveMinimum") || node.has("exclusiveMaximum")
+    }
+}
+
 impl Pass for ExclusiveBounds {
     fn name(&self) -> &'static str {
         "gemini-exclusive-bounds"
@@ -250,6 +278,11 @@ impl Pass for ExclusiveBounds {
     }
 
     fn apply(&self, tool: &mut Tool, cx: &mut Cx<'_>) -> Result<Step, TooDeep> {
+        if !may_act(&tool.input_schema, &|depth, node| {
+            Self::acts_at(depth, node)
+        }) {
+            return Ok(Step::Continue);
+        }
         schema::rewrite_pre_order(&mut tool.input_schema, &mut |path, node| {
             for (ex, inclusive, lower) in [
                 ("exclusiveMinimum", "minimum", true),
@@ -318,12 +351,23 @@ impl Default for FoldCombinators {
     }
 }
 
+impl FoldCombinators {
+    fn acts_at(_: usize, node: &Map<String, Value>) -> bool {
+        node.has("allOf") || node.has("oneOf")
+    }
+}
+
 impl Pass for FoldCombinators {
     fn name(&self) -> &'static str {
         "gemini-fold-combinators"
     }
 
     fn apply(&self, tool: &mut Tool, cx: &mut Cx<'_>) -> Result<Step, TooDeep> {
+        if !may_act(&tool.input_schema, &|depth, node| {
+            Self::acts_at(depth, node)
+        }) {
+            return Ok(Step::Continue);
+        }
         schema::rewrite_pre_order(&mut tool.input_schema, &mut |path, node| {
             if self.all_of
                 && node.field("allOf").is_some_and(Value::is_array)
@@ -453,6 +497,16 @@ impl StripFields {
             recorded: RECORDED_UNKNOWN,
         }
     }
+
+    fn removes(&self, key: &str) -> bool {
+        self.keywords.contains(&key) != self.allow
+    }
+}
+
+impl StripFields {
+    fn acts_at(&self, _: usize, node: &Map<String, Value>) -> bool {
+        node.keys().any(|k| self.removes(k))
+    }
 }
 
 impl Pass for StripFields {
@@ -465,10 +519,11 @@ impl Pass for StripFields {
     }
 
     fn apply(&self, tool: &mut Tool, cx: &mut Cx<'_>) -> Result<Step, TooDeep> {
-        let listed = KeywordSet::new(&self.keywords);
-        let removes = |key: &str| listed.contains(key) != self.allow;
+        if !may_act(&tool.input_schema, &|depth, node| self.acts_at(depth, node)) {
+            return Ok(Step::Continue);
+        }
         schema::rewrite_pre_order(&mut tool.input_schema, &mut |path, node| {
-            let gone: Vec<String> = node.keys().filter(|k| removes(k)).cloned().collect();
+            let gone: Vec<String> = node.keys().filter(|k| self.removes(k)).cloned().collect();
             for k in gone {
                 let Some(v) = node.shift_remove(&k) else {
                     continue;

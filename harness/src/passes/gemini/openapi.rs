@@ -15,7 +15,7 @@ use crate::degradation::Action;
 use crate::lookup::Lookup;
 use crate::passes::notes;
 use crate::passes::root::{self, MergeOrder};
-use crate::passes::{Cx, Pass, PassMutant, Step};
+use crate::passes::{Cx, Pass, PassMutant, Step, may_act};
 use crate::schema::{self, ChildKey, NodePath, Rewrite, TooDeep};
 use crate::tool::Tool;
 
@@ -733,6 +733,26 @@ impl SchemaValues {
     }
 }
 
+impl SchemaValues {
+    /// A node holding a non-schema where a schema belongs (a property, an
+    /// `items`, a union branch) or a composition that is not an array.
+    fn acts_at(_: usize, node: &Map<String, Value>) -> bool {
+        let not_object = |v: &Value| !v.is_object();
+        node.field("properties")
+            .and_then(Value::as_object)
+            .is_some_and(|props| props.values().any(not_object))
+            || node.field("items").is_some_and(not_object)
+            || ["anyOf", "oneOf", "allOf"]
+                .iter()
+                .any(|k| node.field(k).is_some_and(|v| !v.is_array()))
+            || ["anyOf", "oneOf"].iter().any(|k| {
+                node.field(k)
+                    .and_then(Value::as_array)
+                    .is_some_and(|branches| branches.iter().any(not_object))
+            })
+    }
+}
+
 impl Pass for SchemaValues {
     fn name(&self) -> &'static str {
         "gemini-schema-values"
@@ -743,6 +763,11 @@ impl Pass for SchemaValues {
     }
 
     fn apply(&self, tool: &mut Tool, cx: &mut Cx<'_>) -> Result<Step, TooDeep> {
+        if !may_act(&tool.input_schema, &|depth, node| {
+            Self::acts_at(depth, node)
+        }) {
+            return Ok(Step::Continue);
+        }
         schema::rewrite_pre_order(&mut tool.input_schema, &mut |path, node| {
             let mut falses = Vec::new();
             if let Some(Value::Object(props)) = node.field_mut("properties") {

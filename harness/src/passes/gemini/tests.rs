@@ -1334,3 +1334,46 @@ fn merge_owned_matches_merging_a_copy() {
         }
     }
 }
+
+/// The prechecks (`may_act`) skip only passes that would change and
+/// record nothing: over every tool of the own corpus, at each point of the
+/// `gemini-openapi` list, each pass leaves the same tool, records and step
+/// with its precheck as without it. The prechecks skip some passes there.
+#[test]
+fn prechecks_skip_only_passes_that_would_do_nothing() {
+    use crate::passes::prechecks::{OFF, SKIPPED};
+    let config = PipelineConfig::default();
+    let passes = Profile::V1.passes(OA);
+    SKIPPED.set(0);
+    for tool in crate::catalog::own_corpus_tools() {
+        let mut work = tool.clone();
+        for pass in &passes {
+            let mut without = work.clone();
+            let mut cx_without = Cx::new(OA, &config, &tool.name);
+            cx_without.enter(pass.as_ref());
+            OFF.set(true);
+            let off = pass.apply(&mut without, &mut cx_without);
+            OFF.set(false);
+            let mut cx = Cx::new(OA, &config, &tool.name);
+            cx.enter(pass.as_ref());
+            let on = pass.apply(&mut work, &mut cx);
+            let at = format!("{} at {}", tool.name, pass.name());
+            assert_eq!(format!("{on:?}"), format!("{off:?}"), "{at}");
+            assert_eq!(
+                bytes(&work.input_schema),
+                bytes(&without.input_schema),
+                "{at}"
+            );
+            assert_eq!(work.description, without.description, "{at}");
+            assert_eq!(
+                format!("{:?}", cx.degradations),
+                format!("{:?}", cx_without.degradations),
+                "{at}"
+            );
+            if !matches!(on, Ok(Step::Continue)) {
+                break;
+            }
+        }
+    }
+    assert!(SKIPPED.get() >= 2000, "{} passes skipped", SKIPPED.get());
+}

@@ -12,7 +12,7 @@ use super::openapi::{
 };
 use crate::degradation::Action;
 use crate::lookup::Lookup;
-use crate::passes::{Cx, Pass, PassMutant, Step};
+use crate::passes::{Cx, Pass, PassMutant, Step, may_act};
 use crate::schema::{self, ChildKey, NodePath, Rewrite, TooDeep};
 use crate::tool::Tool;
 
@@ -217,6 +217,12 @@ impl Default for TypeRequired {
     }
 }
 
+impl TypeRequired {
+    fn acts_at(depth: usize, node: &Map<String, Value>) -> bool {
+        depth > 0 && node.field("type").is_none_or(Value::is_null) && !node.has("anyOf")
+    }
+}
+
 impl Pass for TypeRequired {
     fn name(&self) -> &'static str {
         "gemini-type-required"
@@ -227,6 +233,11 @@ impl Pass for TypeRequired {
     }
 
     fn apply(&self, tool: &mut Tool, cx: &mut Cx<'_>) -> Result<Step, TooDeep> {
+        if !may_act(&tool.input_schema, &|depth, node| {
+            Self::acts_at(depth, node)
+        }) {
+            return Ok(Step::Continue);
+        }
         schema::rewrite_pre_order(&mut tool.input_schema, &mut |path, node| {
             let typeless = node.field("type").is_none_or(Value::is_null);
             if path.is_empty() || !typeless || node.has("anyOf") {
@@ -296,6 +307,18 @@ impl Default for EnumStrings {
     }
 }
 
+impl EnumStrings {
+    /// An `enum` other than an all-string one on a string.
+    fn acts_at(_: usize, node: &Map<String, Value>) -> bool {
+        node.field("enum").is_some_and(|members| {
+            !(type_is(node, "string")
+                && members
+                    .as_array()
+                    .is_some_and(|a| a.iter().all(Value::is_string)))
+        })
+    }
+}
+
 impl Pass for EnumStrings {
     fn name(&self) -> &'static str {
         "gemini-enum-strings"
@@ -306,6 +329,11 @@ impl Pass for EnumStrings {
     }
 
     fn apply(&self, tool: &mut Tool, cx: &mut Cx<'_>) -> Result<Step, TooDeep> {
+        if !may_act(&tool.input_schema, &|depth, node| {
+            Self::acts_at(depth, node)
+        }) {
+            return Ok(Step::Continue);
+        }
         schema::rewrite_pre_order(&mut tool.input_schema, &mut |path, node| {
             let Some(members) = node.field("enum").cloned() else {
                 return true;
@@ -371,6 +399,15 @@ impl Default for StringFormat {
     }
 }
 
+impl StringFormat {
+    fn acts_at(&self, _: usize, node: &Map<String, Value>) -> bool {
+        node.field("format")
+            .and_then(Value::as_str)
+            .is_some_and(|f| !self.allowed.contains(&f))
+            && type_is(node, "string")
+    }
+}
+
 impl Pass for StringFormat {
     fn name(&self) -> &'static str {
         "gemini-string-format"
@@ -381,6 +418,9 @@ impl Pass for StringFormat {
     }
 
     fn apply(&self, tool: &mut Tool, cx: &mut Cx<'_>) -> Result<Step, TooDeep> {
+        if !may_act(&tool.input_schema, &|depth, node| self.acts_at(depth, node)) {
+            return Ok(Step::Continue);
+        }
         schema::rewrite_pre_order(&mut tool.input_schema, &mut |path, node| {
             let bad = node
                 .field("format")
@@ -436,6 +476,12 @@ impl Default for ArrayItems {
     }
 }
 
+impl ArrayItems {
+    fn acts_at(_: usize, node: &Map<String, Value>) -> bool {
+        node.field("items").is_none_or(Value::is_null) && type_is(node, "array")
+    }
+}
+
 impl Pass for ArrayItems {
     fn name(&self) -> &'static str {
         "gemini-array-items"
@@ -446,6 +492,11 @@ impl Pass for ArrayItems {
     }
 
     fn apply(&self, tool: &mut Tool, cx: &mut Cx<'_>) -> Result<Step, TooDeep> {
+        if !may_act(&tool.input_schema, &|depth, node| {
+            Self::acts_at(depth, node)
+        }) {
+            return Ok(Step::Continue);
+        }
         schema::rewrite_pre_order(&mut tool.input_schema, &mut |path, node| {
             let missing = node.field("items").is_none_or(Value::is_null);
             if missing && type_is(node, "array") {
