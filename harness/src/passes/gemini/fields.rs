@@ -5,7 +5,7 @@
 use serde_json::{Map, Value, json};
 
 use super::notes::{noted, show};
-use super::openapi::{NOTE_WORTHY, merge_owned, proto_fields, rename_key};
+use super::openapi::{NOTE_WORTHY, merge_into, proto_fields, rename_key};
 use crate::degradation::Action;
 use crate::lookup::Lookup;
 use crate::passes::{Cx, Pass, PassMutant, Step, may_act};
@@ -375,7 +375,7 @@ impl Pass for FoldCombinators {
             {
                 for b in branches {
                     if let Value::Object(b) = b {
-                        merge_owned(node, b, true);
+                        merge_into(node, b, true);
                     }
                 }
                 cx.record(

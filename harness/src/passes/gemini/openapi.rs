@@ -146,40 +146,10 @@ pub(super) fn unrequire(node: &mut Map<String, Value>, name: &str, path: &str, c
 
 /// Merge `extra` into `branch`: keys the branch lacks are added,
 /// `properties` merge by name and `required` lists unite (when
-/// `merge_maps`), otherwise the branch's own value wins.
+/// `merge_maps`), otherwise the branch's own value wins. `extra` is moved
+/// in: a caller that merges the same keywords into several branches
+/// copies them for all but the last.
 pub(super) fn merge_into(
-    branch: &mut Map<String, Value>,
-    extra: &Map<String, Value>,
-    merge_maps: bool,
-) {
-    for (k, v) in extra {
-        match (branch.field_mut(k), k.as_str(), v) {
-            (None, _, _) => {
-                branch.insert(k.clone(), v.clone());
-            }
-            (Some(Value::Object(mine)), "properties", Value::Object(theirs)) if merge_maps => {
-                for (n, s) in theirs {
-                    if !mine.contains_key(n) {
-                        mine.insert(n.clone(), s.clone());
-                    }
-                }
-            }
-            (Some(Value::Array(mine)), "required", Value::Array(theirs)) if merge_maps => {
-                for r in theirs {
-                    if !mine.contains(r) {
-                        mine.push(r.clone());
-                    }
-                }
-            }
-            _ => {}
-        }
-    }
-}
-
-/// [`merge_into`] with `extra` moved in: the same map as merging a copy,
-/// without the copy (for the last branch a node's keywords go to, or
-/// branches merged into a node and then dropped).
-pub(super) fn merge_owned(
     branch: &mut Map<String, Value>,
     extra: Map<String, Value>,
     merge_maps: bool,

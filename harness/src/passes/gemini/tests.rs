@@ -1300,39 +1300,29 @@ fn overlay_matches_copying_the_target_then_inserting_the_node() {
     }
 }
 
-/// `merge_owned` builds the map `merge_into` builds from a copy, with
-/// and without `properties`/`required` merging.
+/// `merge_into`: keys the branch lacks are added in the extra's order,
+/// `properties` merge by name and `required` lists unite (when asked),
+/// any other clash keeps the branch's value.
 #[test]
-fn merge_owned_matches_merging_a_copy() {
-    let cases = [
-        (
-            json!({"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a"]}),
-            json!({"description": "d", "properties": {"a": {}, "b": {"enum": ["x"]}}, "required": ["b", "a"], "type": "string"}),
-        ),
-        (
-            json!({}),
-            json!({"minItems": 1, "items": {"type": "integer"}}),
-        ),
-        (
-            json!({"required": "a"}),
-            json!({"required": ["a"], "properties": {}}),
-        ),
-    ];
-    for merge_maps in [true, false] {
-        for (branch, extra) in &cases {
-            let (Value::Object(branch), Value::Object(extra)) = (branch, extra) else {
-                unreachable!()
-            };
-            let mut copied = branch.clone();
-            merge_into(&mut copied, extra, merge_maps);
-            let mut moved = branch.clone();
-            merge_owned(&mut moved, extra.clone(), merge_maps);
-            assert_eq!(
-                serde_json::to_string(&moved).unwrap(),
-                serde_json::to_string(&copied).unwrap()
-            );
-        }
-    }
+fn merge_into_adds_missing_keys_and_unites_maps() {
+    let branch =
+        json!({"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a"]});
+    let extra = json!({"description": "d", "properties": {"a": {}, "b": {"enum": ["x"]}}, "required": ["b", "a"], "type": "string"});
+    let (Value::Object(branch), Value::Object(extra)) = (branch, extra) else {
+        unreachable!()
+    };
+    let mut merged = branch.clone();
+    merge_into(&mut merged, extra.clone(), true);
+    assert_eq!(
+        serde_json::to_string(&merged).unwrap(),
+        r#"{"type":"object","properties":{"a":{"type":"string"},"b":{"enum":["x"]}},"required":["a","b"],"description":"d"}"#
+    );
+    let mut kept = branch;
+    merge_into(&mut kept, extra, false);
+    assert_eq!(
+        serde_json::to_string(&kept).unwrap(),
+        r#"{"type":"object","properties":{"a":{"type":"string"}},"required":["a"],"description":"d"}"#
+    );
 }
 
 /// The prechecks (`may_act`) skip only passes that would change and

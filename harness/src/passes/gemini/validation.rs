@@ -7,9 +7,7 @@ use std::ops::ControlFlow;
 use serde_json::{Map, Value, json};
 
 use super::notes::{noted, show};
-use super::openapi::{
-    ANY_TYPES, merge_into, merge_owned, put_first, type_is, typed_branches, unrequire,
-};
+use super::openapi::{ANY_TYPES, merge_into, put_first, type_is, typed_branches, unrequire};
 use crate::degradation::Action;
 use crate::lookup::Lookup;
 use crate::passes::{Cx, Pass, PassMutant, Step, may_act};
@@ -127,11 +125,12 @@ impl Pass for AnyOfOnly {
             let last = branches.iter().rposition(Value::is_object);
             for (i, b) in branches.iter_mut().enumerate() {
                 if let Value::Object(m) = b {
-                    if Some(i) == last {
-                        merge_owned(m, std::mem::take(&mut siblings), self.merge_maps);
+                    let extra = if Some(i) == last {
+                        std::mem::take(&mut siblings)
                     } else {
-                        merge_into(m, &siblings, self.merge_maps);
-                    }
+                        siblings.clone()
+                    };
+                    merge_into(m, extra, self.merge_maps);
                 }
             }
             node.insert("anyOf".into(), Value::Array(branches));
