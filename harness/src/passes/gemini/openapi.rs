@@ -4,6 +4,7 @@
 //! `Schema` proto (an OpenAPI 3.0 subset), then validated; each pass exists
 //! for one rule of `rules/gemini/` and its docs quote the recorded message.
 
+use std::collections::HashMap;
 use std::convert::Infallible;
 use std::ops::ControlFlow;
 use std::rc::Rc;
@@ -353,6 +354,41 @@ const UNROLL: usize = 1;
 /// `$ref` is cut like a recursive one.
 pub(crate) const MAX_INLINES: usize = 512;
 
+/// Bytes `gemini-anyof-only` (and `gemini-inline-refs`, separately) may add
+/// to a tool whose schema is `own` bytes
+/// (compact JSON): [`GROWTH_FACTOR`] times its own size, at least
+/// [`GROWTH_FLOOR`], at most [`GROWTH_CAP`]. Gemini documents no size limit
+/// for a declaration, only that "very large or deeply nested schemas may
+/// be rejected". A fixed 1 MiB let a 140-byte tool nested 12 levels grow
+/// to a megabyte (such inputs took 86% of the `shape_never_silent` fuzz
+/// target's time); the growth now scales with the tool. The largest
+/// growth among the shared corpus's 14,142 tools is 55 times the tool's
+/// own size (12,556 → 704,310 bytes shaped), and every one of them shapes
+/// to the same bytes as under the fixed 1 MiB budget.
+pub(crate) fn growth_budget(own: usize) -> usize {
+    own.saturating_mul(GROWTH_FACTOR)
+        .clamp(GROWTH_FLOOR, GROWTH_CAP)
+}
+
+/// [`growth_budget`]: how many times its own size a tool may grow.
+pub(crate) const GROWTH_FACTOR: usize = 64;
+/// [`growth_budget`]: what any tool may grow by.
+pub(crate) const GROWTH_FLOOR: usize = 64 << 10;
+/// [`growth_budget`]: what no tool grows past.
+pub(crate) const GROWTH_CAP: usize = 1 << 20;
+
+/// Why a `$ref` is cut to a typed stub instead of inlined.
+#[derive(Clone, Copy)]
+enum Cut {
+    /// It is being expanded [`UNROLL`] times above the node already.
+    Recursive,
+    /// The tool took [`MAX_INLINES`] expansions already.
+    TooMany,
+    /// Its target's copy would take the bytes inlining added past this
+    /// budget ([`growth_budget`]).
+    TooBig(usize),
+}
+
 /// `gemini-inline-refs`: the `Schema` proto has no references and rejects
 /// `$defs` (rule `gemini-unknown-field-title-examples-default-defs`,
 /// recorded `Unknown name "$defs"`), so every local `$ref` (`#…` JSON
@@ -365,8 +401,12 @@ pub(crate) const MAX_INLINES: usize = 512;
 /// node's own keywords kept), recorded and noted; later passes treat the
 /// stub as any schema (an object stub has no properties, so
 /// `gemini-empty-objects` omits it, noted). Past [`MAX_INLINES`]
-/// expansions every further `$ref` is cut the same way. A `$ref` that
-/// points nowhere is removed (the node then counts as untyped).
+/// expansions every further `$ref` is cut the same way, and so is each
+/// `$ref` whose target's copy would take the bytes the copies added past
+/// [`growth_budget`] (what `gemini-anyof-only` may grow a tool by: a
+/// `{"type": "object", "$ref": "#"}` on each of 109 properties of a 49 KB
+/// schema inlined it to 6.6 MB). A `$ref` that points nowhere is removed (the node then counts as
+/// untyped).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct InlineRefs {
     /// Remove the root `$defs`/`definitions` after inlining (a mutation point).
@@ -408,6 +448,12 @@ fn kept(child: &ChildKey) -> bool {
 struct Inliner<'a, 'c, 'x> {
     doc: &'a Value,
     inlines: usize,
+    /// Bytes the inlined copies added (each target's compact size), and
+    /// the most they may add.
+    grown: usize,
+    budget: usize,
+    /// Each inlined reference's target size, counted once.
+    sizes: HashMap<String, usize>,
     cx: &'c mut Cx<'x>,
 }
 
@@ -436,34 +482,34 @@ fn stub_type(target: Option<&Value>) -> Option<String> {
 
 impl Inliner<'_, '_, '_> {
     /// Replace the node's `$ref` by a typed stub, recorded and noted.
-    fn cut(
-        &mut self,
-        node: &mut Map<String, Value>,
-        (reference, recursive): (&str, bool),
-        path: &str,
-    ) {
+    fn cut(&mut self, node: &mut Map<String, Value>, reference: &str, why: Cut, path: &str) {
         node.shift_remove("$ref");
         if !node.has("type")
             && let Some(t) = stub_type(resolve(self.doc, reference))
         {
             put_first(node, "type", json!(t));
         }
-        let (reason, what) = if recursive {
-            (
+        let (reason, what) = match why {
+            Cut::Recursive => (
                 format!(
                     "recursive $ref {reference} cut to a typed stub after {UNROLL} level(s) (the Schema proto has no references)"
                 ),
                 format!(
                     "repeats the schema at {reference} (recursion not declared below this level)"
                 ),
-            )
-        } else {
-            (
+            ),
+            Cut::TooMany => (
                 format!(
                     "$ref {reference} cut to a typed stub: inlining took more than {MAX_INLINES} expansions"
                 ),
                 format!("the schema at {reference} (not declared: too many references)"),
-            )
+            ),
+            Cut::TooBig(budget) => (
+                format!(
+                    "$ref {reference} cut to a typed stub: inlining it would grow the tool by more than {budget} bytes"
+                ),
+                format!("the schema at {reference} (not declared: the tool would grow too large)"),
+            ),
         };
         self.cx
             .record(path, "$ref", Action::Removed, noted(&reason, path, &what));
@@ -471,12 +517,15 @@ impl Inliner<'_, '_, '_> {
 }
 
 /// A `$ref` node inlined: the target's keywords in the target's order, then
-/// the node's own (other than `$ref`) in theirs, a keyword in both taking
-/// the node's value at the target's place. The node's values are moved.
-/// A target value the node overrides is not copied (a `{"$ref": "#",
-/// "properties": {}}` copied the whole root to throw its properties
-/// away); without one, the target is copied whole (a map's copy keeps
-/// its hash table, where building one hashes every key).
+/// the node's own (other than `$ref`) in theirs. The node and the target
+/// both hold (a conjunction), so `properties` in both merge by name (the
+/// target's in its order, the node's new names after them) and `required`
+/// lists unite; any other keyword in both takes the node's value at the
+/// target's place. A `{"type": "object", "$ref": "#"}` that `normalize`
+/// gave `properties: {}` keeps the root's properties. The node's values
+/// are moved; a target value the node overrides is not copied; without
+/// one, the target is copied whole (a map's copy keeps its hash table,
+/// where building one hashes every key).
 pub(super) fn overlay(
     target: &Map<String, Value>,
     mut own: Map<String, Value>,
@@ -489,14 +538,34 @@ pub(super) fn overlay(
     }
     let mut out = Map::with_capacity(target.len() + own.len());
     for (k, v) in target {
-        let mine = own.field_mut(k).map(Value::take);
-        out.insert(k.clone(), mine.unwrap_or_else(|| v.clone()));
+        let merged = match (own.shift_remove(k), k.as_str(), v) {
+            (None, _, v) => v.clone(),
+            (Some(Value::Object(mine)), "properties", Value::Object(theirs)) if mine.is_empty() => {
+                Value::Object(theirs.clone())
+            }
+            (Some(Value::Object(mut mine)), "properties", Value::Object(theirs)) => {
+                let mut names = Map::with_capacity(theirs.len() + mine.len());
+                for (n, s) in theirs {
+                    let s = mine.shift_remove(n).unwrap_or_else(|| s.clone());
+                    names.insert(n.clone(), s);
+                }
+                names.extend(mine);
+                Value::Object(names)
+            }
+            (Some(Value::Array(mine)), "required", Value::Array(theirs)) => {
+                let mut names = theirs.clone();
+                for r in mine {
+                    if !names.contains(&r) {
+                        names.push(r);
+                    }
+                }
+                Value::Array(names)
+            }
+            (Some(mine), _, _) => mine,
+        };
+        out.insert(k.clone(), merged);
     }
-    for (k, v) in own {
-        if !target.has(&k) {
-            out.insert(k, v);
-        }
-    }
+    out.extend(own);
     out
 }
 
@@ -536,13 +605,34 @@ impl Rewrite for Inliner<'_, '_, '_> {
         mut stack: Expanding,
     ) -> ControlFlow<(), Option<Expanding>> {
         while let Some(Value::String(reference)) = node.field("$ref").cloned() {
-            let seen = stack.count(&reference);
-            if seen >= UNROLL || self.inlines >= MAX_INLINES {
-                self.cut(node, (&reference, seen >= UNROLL), path);
+            let target = resolve(self.doc, &reference);
+            let cut = if stack.count(&reference) >= UNROLL {
+                Some(Cut::Recursive)
+            } else if self.inlines >= MAX_INLINES {
+                Some(Cut::TooMany)
+            } else {
+                let size = match (self.sizes.get(&reference), target) {
+                    (Some(&size), _) => size,
+                    (None, Some(target)) => {
+                        let size = schema::byte_len(target);
+                        self.sizes.insert(reference.clone(), size);
+                        size
+                    }
+                    (None, None) => 0,
+                };
+                if self.grown + size > self.budget {
+                    Some(Cut::TooBig(self.budget))
+                } else {
+                    self.grown += size;
+                    None
+                }
+            };
+            if let Some(why) = cut {
+                self.cut(node, &reference, why, path);
                 break;
             }
             self.inlines += 1;
-            if let Some(Value::Object(target)) = resolve(self.doc, &reference) {
+            if let Some(Value::Object(target)) = target {
                 *node = overlay(target, std::mem::take(node));
                 self.cx.record(
                     path,
@@ -602,6 +692,10 @@ impl Pass for InlineRefs {
         // The definitions the root gave up before inlining (they go anyway).
         let mut moved = [false; 2];
         if has_ref {
+            // As in `gemini-anyof-only`: a tool of `GROWTH_CAP /
+            // GROWTH_FACTOR` bytes or more gets the cap.
+            let own =
+                schema::byte_len_up_to(&tool.input_schema, GROWTH_CAP.div_ceil(GROWTH_FACTOR));
             // The references resolve against the schema as it came in: when
             // they all point into the root's definitions, which the walk
             // never enters and which are dropped afterwards, those are moved
@@ -622,6 +716,9 @@ impl Pass for InlineRefs {
             let mut inliner = Inliner {
                 doc: &doc,
                 inlines: 0,
+                grown: 0,
+                budget: growth_budget(own),
+                sizes: HashMap::new(),
                 cx: &mut *cx,
             };
             schema::rewrite_with(&mut tool.input_schema, Expanding::default(), &mut inliner)?;

@@ -434,6 +434,34 @@ fn gemini_v1_inline_refs_cuts_a_recursive_ref_to_a_typed_stub_after_one_level() 
     );
 }
 
+/// A `{"type": "object", "$ref": "#"}` property (which `normalize` gives
+/// `properties: {}`) keeps the root's properties one level down: the node's
+/// empty `properties` merges with the target's instead of replacing them
+/// (the Renovate configuration schema lost its 109 manager settings so).
+#[test]
+fn gemini_v1_inline_refs_merges_a_typed_ref_node_with_the_root_properties() {
+    let tool = Tool::new(
+        "t",
+        json!({"type":"object","properties":{"a":{"type":"object","$ref":"#"},"b":{"type":"string"}}}),
+    )
+    .with_description("d");
+    let s = v1(OA, tool.clone());
+    assert_eq!(s.outcome, Outcome::Shaped);
+    assert_eq!(
+        bytes(&s.tool.input_schema),
+        r#"{"type":"object","properties":{"a":{"type":"object","properties":{"b":{"type":"string"}}},"b":{"type":"string"}}}"#
+    );
+    assert_eq!(
+        s.tool.description.as_deref(),
+        Some(
+            "d\n\nConstraints this schema does not enforce (still follow them): a.a: repeats the schema at # (recursion not declared below this level); a.a: omitted (a free-form object Gemini cannot declare)."
+        )
+    );
+    assert_eq!(rejections(OA, &s.tool, DEFAULT_AS_OF), Vec::<&str>::new());
+    let pipeline = Profile::V1.with_config(PipelineConfig::default());
+    assert!(invariants::check_all(&pipeline, OA, &tool, &s, true).is_empty());
+}
+
 #[test]
 fn gemini_v1_inline_refs_cuts_every_ref_past_the_expansion_budget() {
     let mut props = serde_json::Map::new();
@@ -460,6 +488,51 @@ fn gemini_v1_inline_refs_cuts_every_ref_past_the_expansion_budget() {
     assert_eq!(
         note_of(&r).as_deref(),
         Some("p512: the schema at #/$defs/A (not declared: too many references)")
+    );
+}
+
+/// Inlining copies no more than the growth budget: a `$ref` whose target
+/// would take the copies past it is cut to a typed stub, noted; a later
+/// smaller target still fits and is inlined.
+#[test]
+fn gemini_v1_inline_refs_cuts_a_ref_whose_copy_would_pass_the_growth_budget() {
+    let mut props = serde_json::Map::new();
+    for i in 0..120 {
+        props.insert(format!("p{i}"), json!({"$ref":"#/$defs/big"}));
+    }
+    props.insert("small".into(), json!({"$ref":"#/$defs/small"}));
+    let big = json!({"type":"string","description":"x".repeat(5000)});
+    let schema = json!({"type":"object","properties":props,
+        "$defs":{"big":big,"small":{"type":"integer","minimum":1}}});
+    // 8,645 bytes: a budget of 64 times that; the big target takes 5,034.
+    assert_eq!(schema::byte_len(&schema), 8_645);
+    assert_eq!(growth_budget(8_645), 553_280);
+    assert_eq!(schema::byte_len(&big), 5_034);
+    let r = one(&InlineRefs::default(), schema);
+    assert_eq!(r.step, Step::Continue);
+    let p = &r.schema()["properties"];
+    // 109 copies (548,706 bytes) fit; the 110th would not, nor any after it.
+    assert_eq!(bytes(&p["p108"]), bytes(&big));
+    assert_eq!(bytes(&p["p109"]), r#"{"type":"string"}"#);
+    assert_eq!(bytes(&p["p119"]), r#"{"type":"string"}"#);
+    assert_eq!(bytes(&p["small"]), r#"{"type":"integer","minimum":1}"#);
+    let marks = r.marks();
+    assert_eq!(marks.len(), 122);
+    assert_eq!(
+        marks[108],
+        mark("/properties/p108", "$ref", Action::Rewritten)
+    );
+    assert_eq!(
+        marks[109],
+        mark("/properties/p109", "$ref", Action::Removed)
+    );
+    assert_eq!(
+        marks[120],
+        mark("/properties/small", "$ref", Action::Rewritten)
+    );
+    assert_eq!(
+        note_of(&r).as_deref(),
+        Some("p109: the schema at #/$defs/big (not declared: the tool would grow too large)")
     );
 }
 
@@ -1254,16 +1327,32 @@ fn gemini_v1_is_idempotent_when_the_prune_leaves_a_nullable_union() {
 }
 
 /// `overlay` builds what copying the target and inserting the node's own
-/// keywords (but `$ref`) built before it: the node's values win at the
-/// target's place, its other keywords follow in its order, a target's own
-/// `$ref` stays (the inliner follows it next).
+/// keywords (but `$ref`) builds, `properties` and `required` in both
+/// merged: the node's values win at the target's place, its other keywords
+/// follow in its order, a target's own `$ref` stays (the inliner follows it
+/// next).
 #[test]
 fn overlay_matches_copying_the_target_then_inserting_the_node() {
     fn copied(target: &Map<String, Value>, own: &Map<String, Value>) -> Map<String, Value> {
         let mut out = target.clone();
         for (k, v) in own {
-            if k != "$ref" {
-                out.insert(k.clone(), v.clone());
+            match (k.as_str(), out.get_mut(k), v) {
+                ("$ref", ..) => {}
+                ("properties", Some(Value::Object(theirs)), Value::Object(mine)) => {
+                    for (n, s) in mine {
+                        theirs.insert(n.clone(), s.clone());
+                    }
+                }
+                ("required", Some(Value::Array(theirs)), Value::Array(mine)) => {
+                    for r in mine {
+                        if !theirs.contains(r) {
+                            theirs.push(r.clone());
+                        }
+                    }
+                }
+                _ => {
+                    out.insert(k.clone(), v.clone());
+                }
             }
         }
         out
@@ -1283,6 +1372,11 @@ fn overlay_matches_copying_the_target_then_inserting_the_node() {
         (
             json!({"$ref": "#/$defs/y", "description": "target"}),
             json!({"$ref": "#/$defs/x", "description": "own", "nullable": true}),
+        ),
+        // Both declare properties and required: they merge.
+        (
+            json!({"type": "object", "properties": {"a": {}, "b": {"type": "string"}}, "required": ["a"]}),
+            json!({"$ref": "#", "properties": {"c": {}, "a": {"type": "integer"}}, "required": ["c", "a"]}),
         ),
         // A node of only `$ref`.
         (json!({"enum": ["a"]}), json!({"$ref": "#/$defs/x"})),

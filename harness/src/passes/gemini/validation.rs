@@ -7,7 +7,10 @@ use std::ops::ControlFlow;
 use serde_json::{Map, Value, json};
 
 use super::notes::{noted, show};
-use super::openapi::{ANY_TYPES, merge_into, put_first, type_is, typed_branches, unrequire};
+use super::openapi::{
+    ANY_TYPES, GROWTH_CAP, GROWTH_FACTOR, growth_budget, merge_into, put_first, type_is,
+    typed_branches, unrequire,
+};
 use crate::degradation::Action;
 use crate::lookup::Lookup;
 use crate::passes::{Cx, Pass, PassMutant, Step, may_act};
@@ -34,28 +37,6 @@ pub(crate) struct AnyOfOnly {
     /// Merge `properties`/`required` (else the branch's wins; a mutation point).
     pub(crate) merge_maps: bool,
 }
-
-/// Bytes `gemini-anyof-only` may add to a tool whose schema is `own` bytes
-/// (compact JSON): [`GROWTH_FACTOR`] times its own size, at least
-/// [`GROWTH_FLOOR`], at most [`GROWTH_CAP`]. Gemini documents no size limit
-/// for a declaration, only that "very large or deeply nested schemas may
-/// be rejected". A fixed 1 MiB let a 140-byte tool nested 12 levels grow
-/// to a megabyte (such inputs took 86% of the `shape_never_silent` fuzz
-/// target's time); the growth now scales with the tool. The largest
-/// growth among the shared corpus's 14,142 tools is 55 times the tool's
-/// own size (12,556 → 704,310 bytes shaped), and every one of them shapes
-/// to the same bytes as under the fixed 1 MiB budget.
-pub(crate) fn growth_budget(own: usize) -> usize {
-    own.saturating_mul(GROWTH_FACTOR)
-        .clamp(GROWTH_FLOOR, GROWTH_CAP)
-}
-
-/// [`growth_budget`]: how many times its own size a tool may grow.
-pub(crate) const GROWTH_FACTOR: usize = 64;
-/// [`growth_budget`]: what any tool may grow by.
-pub(crate) const GROWTH_FLOOR: usize = 64 << 10;
-/// [`growth_budget`]: what no tool grows past.
-pub(crate) const GROWTH_CAP: usize = 1 << 20;
 
 impl Default for AnyOfOnly {
     fn default() -> Self {
