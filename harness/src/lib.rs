@@ -44,6 +44,7 @@ mod generate;
 mod hash;
 mod http;
 mod invariants;
+mod json_len;
 mod lane;
 mod ledger;
 mod lint;

@@ -891,37 +891,6 @@ pub(crate) fn same_bytes(a: &Value, b: &Value) -> bool {
     }
 }
 
-/// The length of [`to_bytes`] (of a value, or of a node as an object)
-/// without building the string.
-pub(crate) fn byte_len<T: serde::Serialize + ?Sized>(v: &T) -> usize {
-    byte_len_up_to(v, usize::MAX)
-}
-
-/// [`byte_len`], or `cap` when it is `cap` or more: the serialization
-/// stops there (a size compared against a bound need not count a huge
-/// schema to its end).
-pub(crate) fn byte_len_up_to<T: serde::Serialize + ?Sized>(v: &T, cap: usize) -> usize {
-    struct Count {
-        n: usize,
-        cap: usize,
-    }
-    impl std::io::Write for Count {
-        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-            self.n = self.n.saturating_add(buf.len());
-            if self.n >= self.cap {
-                return Err(std::io::Error::other("cap reached"));
-            }
-            Ok(buf.len())
-        }
-        fn flush(&mut self) -> std::io::Result<()> {
-            Ok(())
-        }
-    }
-    let mut count = Count { n: 0, cap };
-    let _ = serde_json::to_writer(&mut count, v);
-    count.n.min(cap)
-}
-
 /// Insert `key: value` right after `after` (or at the end when `after` is
 /// absent); an existing `key` is replaced in place.
 pub(crate) fn insert_after(node: &mut Map<String, Value>, after: &str, key: &str, value: Value) {

@@ -570,19 +570,6 @@ fn the_mutable_walks_pointers_are_the_read_only_walks_read_in_any_order() {
 }
 
 #[test]
-fn byte_len_up_to_counts_to_the_cap_at_most() {
-    let v = json!({"a": "x\"y", "b": [1, 2.5, null, true], "c": {"d": "é"}});
-    let full = to_bytes(&v).len();
-    assert_eq!(byte_len(&v), full);
-    for cap in [0, 1, 5, full - 1, full, full + 1, usize::MAX] {
-        assert_eq!(byte_len_up_to(&v, cap), full.min(cap), "{cap}");
-    }
-    let m = v.as_object().unwrap();
-    assert_eq!(byte_len_up_to(m, 10), 10);
-    assert_eq!(byte_len_up_to(m, usize::MAX), full);
-}
-
-#[test]
 fn insert_after_puts_a_new_key_right_after_its_anchor_and_replaces_in_place() {
     let node = |v: Value| v.as_object().unwrap().clone();
     let after = |mut m: Map<String, Value>, a: &str, k: &str| {

@@ -13,6 +13,7 @@ use serde_json::{Map, Value, json};
 
 use super::notes::noted;
 use crate::degradation::Action;
+use crate::json_len;
 use crate::lookup::Lookup;
 use crate::passes::notes;
 use crate::passes::root::{self, MergeOrder};
@@ -614,7 +615,7 @@ impl Rewrite for Inliner<'_, '_, '_> {
                 let size = match (self.sizes.get(&reference), target) {
                     (Some(&size), _) => size,
                     (None, Some(target)) => {
-                        let size = schema::byte_len(target);
+                        let size = json_len::byte_len(target);
                         self.sizes.insert(reference.clone(), size);
                         size
                     }
@@ -695,7 +696,7 @@ impl Pass for InlineRefs {
             // As in `gemini-anyof-only`: a tool of `GROWTH_CAP /
             // GROWTH_FACTOR` bytes or more gets the cap.
             let own =
-                schema::byte_len_up_to(&tool.input_schema, GROWTH_CAP.div_ceil(GROWTH_FACTOR));
+                json_len::byte_len_up_to(&tool.input_schema, GROWTH_CAP.div_ceil(GROWTH_FACTOR));
             // The references resolve against the schema as it came in: when
             // they all point into the root's definitions, which the walk
             // never enters and which are dropped afterwards, those are moved

@@ -9,6 +9,7 @@ use super::notes::NOTE_OPEN;
 use super::*;
 use crate::degradation::Action;
 use crate::invariants;
+use crate::json_len;
 use crate::lane::Lane;
 use crate::oracle::{self, DEFAULT_AS_OF};
 use crate::passes::test_support::{Ran, bytes, run, run_on_tool};
@@ -505,9 +506,9 @@ fn gemini_v1_inline_refs_cuts_a_ref_whose_copy_would_pass_the_growth_budget() {
     let schema = json!({"type":"object","properties":props,
         "$defs":{"big":big,"small":{"type":"integer","minimum":1}}});
     // 8,645 bytes: a budget of 64 times that; the big target takes 5,034.
-    assert_eq!(schema::byte_len(&schema), 8_645);
+    assert_eq!(json_len::byte_len(&schema), 8_645);
     assert_eq!(growth_budget(8_645), 553_280);
-    assert_eq!(schema::byte_len(&big), 5_034);
+    assert_eq!(json_len::byte_len(&big), 5_034);
     let r = one(&InlineRefs::default(), schema);
     assert_eq!(r.step, Step::Continue);
     let p = &r.schema()["properties"];

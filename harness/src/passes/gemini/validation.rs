@@ -12,6 +12,7 @@ use super::openapi::{
     typed_branches, unrequire,
 };
 use crate::degradation::Action;
+use crate::json_len;
 use crate::lookup::Lookup;
 use crate::passes::{Cx, Pass, PassMutant, Step, may_act};
 use crate::schema::{self, ChildKey, NodePath, Rewrite, TooDeep};
@@ -64,7 +65,7 @@ impl Pass for AnyOfOnly {
         let mut grown = 0usize;
         // A tool of `GROWTH_CAP / GROWTH_FACTOR` bytes or more gets the
         // cap: its size is counted that far only.
-        let own = schema::byte_len_up_to(&tool.input_schema, GROWTH_CAP.div_ceil(GROWTH_FACTOR));
+        let own = json_len::byte_len_up_to(&tool.input_schema, GROWTH_CAP.div_ceil(GROWTH_FACTOR));
         let budget = growth_budget(own);
         schema::rewrite_pre_order(&mut tool.input_schema, &mut |path, node| {
             if !moves(path.is_empty(), node) {
@@ -74,7 +75,7 @@ impl Pass for AnyOfOnly {
             let Some(Value::Array(mut branches)) = siblings.shift_remove("anyOf") else {
                 return true;
             };
-            let adds = schema::byte_len(&siblings) * branches.len();
+            let adds = json_len::byte_len(&siblings) * branches.len();
             if grown + adds > budget {
                 let keys: Vec<&str> = siblings.keys().map(String::as_str).collect();
                 let what = format!("every anyOf branch also needs {}", keys.join(", "));
