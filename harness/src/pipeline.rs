@@ -325,14 +325,18 @@ fn shape_with(
         Ok((tool, degradations)) => return shaped(tool, degradations),
         Err(failed) => failed,
     };
-    // The try's copy, when its passes left it as it came in, is the same
-    // input to every pass as a fresh copy, and the same output unchanged:
-    // it serves instead of copying the tool again.
-    let untouched = left.filter(|work| work.same_wire(tool));
+    // The try's copy, restored to the tool as it came in, is the same input
+    // to every pass as a fresh copy, and the same output unchanged: it
+    // serves instead of copying the tool again (only what the passes
+    // changed is copied back).
+    let restored = left.map(|mut work| {
+        work.restore_from(tool);
+        work
+    });
     let (Outcome::FailedClosed { reason }, Some(plain_lane)) =
         (&first, profile.fail_closed_lane(lane))
     else {
-        return match untouched {
+        return match restored {
             Some(work) => unchanged_from(work, first),
             None => unchanged(tool, first),
         };
@@ -341,7 +345,7 @@ fn shape_with(
         &profile.passes(plain_lane),
         plain_lane,
         config,
-        untouched.unwrap_or_else(|| tool.clone()),
+        restored.unwrap_or_else(|| tool.clone()),
     ) else {
         return unchanged(tool, first);
     };
