@@ -405,9 +405,9 @@ enum Cut {
 /// expansions every further `$ref` is cut the same way, and so is each
 /// `$ref` whose target's copy would take the bytes the copies added past
 /// [`growth_budget`] (what `gemini-anyof-only` may grow a tool by: a
-/// `{"type": "object", "$ref": "#"}` on each of 109 properties of a 49 KB
-/// schema inlined it to 6.6 MB). A `$ref` that points nowhere is removed (the node then counts as
-/// untyped).
+/// `{"type": "object", "$ref": "#"}` on each of 109 properties of a 66 KB
+/// schema inlined it to about 6.6 MB). A `$ref` that points nowhere is
+/// removed (the node then counts as untyped).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct InlineRefs {
     /// Remove the root `$defs`/`definitions` after inlining (a mutation point).
