@@ -545,12 +545,14 @@ pub(super) fn overlay(
                 Value::Object(theirs.clone())
             }
             (Some(Value::Object(mut mine)), "properties", Value::Object(theirs)) => {
+                // Looked up, not removed (a removal shifts the rest: quadratic
+                // on two long lists); the node's names the target lacks follow.
                 let mut names = Map::with_capacity(theirs.len() + mine.len());
                 for (n, s) in theirs {
-                    let s = mine.shift_remove(n).unwrap_or_else(|| s.clone());
+                    let s = mine.get_mut(n).map_or_else(|| s.clone(), Value::take);
                     names.insert(n.clone(), s);
                 }
-                names.extend(mine);
+                names.extend(mine.into_iter().filter(|(n, _)| !theirs.contains_key(n)));
                 Value::Object(names)
             }
             (Some(Value::Array(mine)), "required", Value::Array(theirs)) => {
