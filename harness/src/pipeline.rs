@@ -547,7 +547,8 @@ pub(crate) fn shape_request_as(
 /// v1 on a Chat wire: a strict `response_format` schema is shaped by
 /// `pipeline` as a strict tool named after the format (the strict rules of a
 /// lane are the same for both), one change per degradation. A format the
-/// pipeline fails closed ships as it came.
+/// pipeline fails closed ships as it came; one it sends non-strict (as it
+/// would send the tool) ships with `strict: false`.
 pub(crate) fn shape_response_format(
     pipeline: &dyn Pipeline,
     lane: Lane,
@@ -577,10 +578,16 @@ pub(crate) fn shape_response_format(
         ..Tool::new(name, schema.clone())
     };
     let shaped = pipeline.shape(lane, &tool);
-    if !matches!(shaped.outcome, Outcome::Shaped) || shaped.tool.input_schema == *schema {
+    let non_strict = shaped.tool.strict == Some(false);
+    if !matches!(shaped.outcome, Outcome::Shaped)
+        || (shaped.tool.input_schema == *schema && !non_strict)
+    {
         return Vec::new();
     }
     js.insert("schema".to_owned(), shaped.tool.input_schema);
+    if non_strict {
+        js.insert("strict".to_owned(), Value::Bool(false));
+    }
     shaped
         .degradations
         .iter()

@@ -168,6 +168,54 @@ mod response_format {
         assert_eq!(changes[0].name, "shape-response-format");
     }
 
+    /// The recorded rejection (`openai-strict-ref-siblings-11381`): the
+    /// `$ref`'s target is inlined into the node, the node's annotations
+    /// kept, and the format stays strict.
+    #[test]
+    fn a_strict_format_gets_a_ref_beside_keywords_inlined_on_openai_strict() {
+        let v1 = Profile::V1.with_config(PipelineConfig::default());
+        let mut p = format(
+            &json!({"type":"object","properties":{"query":{"default":"all","description":"what to search for","$ref":"#/$defs/s","title":"search"}},"required":["query"],"additionalProperties":false,"$defs":{"s":{"type":"string"}}}),
+            true,
+        );
+        let changes = v1.shape_request(Lane::OpenaiStrict, &mut p);
+        let js = &p.response_format.unwrap()["json_schema"];
+        assert_eq!(
+            js["schema"].to_string(),
+            r#"{"type":"object","properties":{"query":{"type":"string","description":"what to search for","title":"search"}},"required":["query"],"additionalProperties":false,"$defs":{"s":{"type":"string"}}}"#
+        );
+        assert_eq!(js["strict"], json!(true));
+        let rules: Vec<&str> = changes.iter().map(|c| c.rule.as_str()).collect();
+        assert_eq!(
+            rules,
+            [
+                "openai-strict-ref-siblings",
+                "azure-openai-strict-default-not-permitted"
+            ]
+        );
+    }
+
+    /// A format strict mode cannot carry (a recursive `$ref` beside a
+    /// keyword) goes non-strict, as its tool would, instead of shipping
+    /// strict and rejected.
+    #[test]
+    fn a_strict_format_the_strict_passes_send_non_strict_ships_with_strict_false() {
+        let v1 = Profile::V1.with_config(PipelineConfig::default());
+        let schema = json!({"type":"object","properties":{"next":{"$ref":"#","description":"the rest"}},"required":["next"],"additionalProperties":false});
+        let mut p = format(&schema, true);
+        let changes = v1.shape_request(Lane::OpenaiStrict, &mut p);
+        let js = &p.response_format.unwrap()["json_schema"];
+        assert_eq!(js["schema"], schema);
+        assert_eq!(js["strict"], json!(false));
+        assert_eq!(changes.len(), 1);
+        assert_eq!(changes[0].rule, "openai-strict-ref-siblings");
+        assert!(
+            changes[0].reason.contains("its target holds it again"),
+            "{}",
+            changes[0].reason
+        );
+    }
+
     #[test]
     fn a_non_strict_format_and_v0_are_left_alone() {
         let schema = json!({"type":"object","properties":{"a":{"type":"string"}}});

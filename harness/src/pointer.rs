@@ -144,6 +144,17 @@ impl ChildKey<'_> {
     }
 }
 
+/// The target of a local reference (`#` and a JSON Pointer, its `%25`
+/// escapes undone) in `doc`; `None` for any other reference.
+pub(crate) fn resolve_local<'a>(doc: &'a Value, reference: &str) -> Option<&'a Value> {
+    let pointer = reference.strip_prefix('#')?;
+    if pointer.contains('%') {
+        pointee(doc, &pointer.replace("%25", "%"))
+    } else {
+        pointee(doc, pointer)
+    }
+}
+
 /// The value `pointer` (a JSON Pointer, RFC 6901) names in `doc`: what
 /// serde_json's `Value::pointer` finds (a unit test compares the two),
 /// without its two copies of every token (a token with no `~` is looked

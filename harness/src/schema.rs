@@ -49,7 +49,7 @@ use serde_json::{Map, Value};
 use crate::lookup::Lookup;
 pub use crate::pointer::display_path;
 pub(crate) use crate::pointer::{
-    ChildKey, NodePath, child_path, escape_token, pointee, push_unescaped, unescape_token,
+    ChildKey, NodePath, child_path, escape_token, push_unescaped, unescape_token,
 };
 
 /// The deepest schema nesting any walk accepts (counted in schema positions).

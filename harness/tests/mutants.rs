@@ -55,7 +55,9 @@ fn the_list_is_deterministic_non_empty_and_names_what_changed() {
     assert!(names.len() >= 60, "{} mutants", names.len());
     assert!(names.contains(&NOTE));
     assert!(names.contains(&"v1/deepseek-strict/deepseek-pre-gate: switched off"));
-    assert!(names.contains(&"v1/openai-responses/normalize: swapped with responses-root-flatten"));
+    assert!(
+        names.contains(&"v1/openai-responses/normalize: swapped with strict-inline-ref-siblings#1")
+    );
     // The whole plan is pinned: a pass whose declared mutation points
     // vanish (or a pass that leaves a lane) changes this snapshot.
     insta::assert_snapshot!("v1_mutant_plan", a);

@@ -938,9 +938,9 @@ fn diff_old_v1_new_v1_on_the_own_corpus_reports_no_unused_v0_v1_ledger_entry() {
     assert_eq!(code, 1, "{stdout}{err}");
     assert!(
         stdout.starts_with(
-            "wireshape v1 → v1: 1860 cases in "
+            "wireshape v1 → v1: 1890 cases in "
         ) && stdout.contains(
-            ": 1860 identical, 0 reordered, 0 intended, 0 unexpected, 0 errored; oracle: 0 fixes, 0 regressions, 12 old and 12 new outputs rejected (0 declared)\n"
+            ": 1890 identical, 0 reordered, 0 intended, 0 unexpected, 0 errored; oracle: 0 fixes, 0 regressions, 12 old and 12 new outputs rejected (0 declared)\n"
         ),
         "{stdout}"
     );

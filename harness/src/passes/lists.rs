@@ -163,6 +163,7 @@ fn anthropic_messages() -> Vec<Box<dyn Pass>> {
         )),
         Box::new(anthropic::RepairDraft202012::default()),
         normalize(),
+        Box::new(openai::StrictInlineRefSiblings::ANTHROPIC_ROOT),
         Box::new(anthropic::NarrowRootComposition::default()),
         Box::new(anthropic::ObjectRootFloor::default()),
         Box::new(SanitizeToolName {
@@ -189,6 +190,7 @@ fn openai_chat(lane: Lane) -> Vec<Box<dyn Pass>> {
             rule: "openai-tool-name-pattern",
         }),
         Box::new(openai::NonSchemaRoot::new("openai-subschema-not-object")),
+        Box::new(openai::StrictInlineRefSiblings::ROOT),
         Box::new(anthropic::NarrowRootComposition {
             replace_non_object_root: false,
             ..anthropic::NarrowRootComposition::default()
@@ -202,6 +204,7 @@ fn openai_chat(lane: Lane) -> Vec<Box<dyn Pass>> {
         Box::new(openai::RootPropertiesFloor::openai()),
         Box::new(openai::StrictFallback::default()),
         Box::new(StrictSubset::default()),
+        Box::new(openai::StrictInlineRefSiblings::default()),
     ];
     if lane == Lane::OpenaiStrict {
         passes.push(Box::new(openai::StrictStripDefaults::default()));
@@ -228,12 +231,14 @@ fn openai_responses() -> Vec<Box<dyn Pass>> {
         // `pattern` collapses here, not after the strip below left it
         // `{"type":"null"}` (idempotence).
         Box::new(Normalize::ignoring_other_types_on_null()),
+        Box::new(openai::StrictInlineRefSiblings::ROOT),
         Box::new(ResponsesRootFlatten::v1()),
         Box::new(openai::StripKeywords::root_assertions_const()),
         Box::new(lookaround::StripLookaroundPatterns::default()),
         Box::new(openai::ArrayItemsFloor::default()),
         Box::new(openai::StrictFallback::default()),
         Box::new(StrictSubset::default()),
+        Box::new(openai::StrictInlineRefSiblings::default()),
         Box::new(strict::StrictCloseObjects),
         Box::new(strict::StrictRequireAll),
     ]

@@ -12,6 +12,7 @@ pub(crate) mod compat;
 mod deepseek;
 pub(crate) mod gate;
 pub(crate) mod gemini;
+mod growth;
 pub(crate) mod lists;
 mod lookaround;
 pub(crate) mod names;

@@ -15,9 +15,11 @@ use super::notes::noted;
 use crate::degradation::Action;
 use crate::json_len;
 use crate::lookup::Lookup;
+use crate::passes::growth::{growth_budget, own_size};
 use crate::passes::notes;
 use crate::passes::root::{self, MergeOrder};
 use crate::passes::{Cx, Pass, PassMutant, Step, may_act};
+use crate::pointer::resolve_local;
 use crate::schema::{self, ChildKey, NodePath, Rewrite, TooDeep};
 use crate::tool::Tool;
 
@@ -355,29 +357,6 @@ const UNROLL: usize = 1;
 /// `$ref` is cut like a recursive one.
 pub(crate) const MAX_INLINES: usize = 512;
 
-/// Bytes `gemini-anyof-only` (and `gemini-inline-refs`, separately) may add
-/// to a tool whose schema is `own` bytes
-/// (compact JSON): [`GROWTH_FACTOR`] times its own size, at least
-/// [`GROWTH_FLOOR`], at most [`GROWTH_CAP`]. Gemini documents no size limit
-/// for a declaration, only that "very large or deeply nested schemas may
-/// be rejected". A fixed 1 MiB let a 140-byte tool nested 12 levels grow
-/// to a megabyte (such inputs took 86% of the `shape_never_silent` fuzz
-/// target's time); the growth now scales with the tool. The largest
-/// growth among the shared corpus's 14,142 tools is 55 times the tool's
-/// own size (12,556 → 704,310 bytes shaped), and every one of them shapes
-/// to the same bytes as under the fixed 1 MiB budget.
-pub(crate) fn growth_budget(own: usize) -> usize {
-    own.saturating_mul(GROWTH_FACTOR)
-        .clamp(GROWTH_FLOOR, GROWTH_CAP)
-}
-
-/// [`growth_budget`]: how many times its own size a tool may grow.
-pub(crate) const GROWTH_FACTOR: usize = 64;
-/// [`growth_budget`]: what any tool may grow by.
-pub(crate) const GROWTH_FLOOR: usize = 64 << 10;
-/// [`growth_budget`]: what no tool grows past.
-pub(crate) const GROWTH_CAP: usize = 1 << 20;
-
 /// Why a `$ref` is cut to a typed stub instead of inlined.
 #[derive(Clone, Copy)]
 enum Cut {
@@ -417,16 +396,6 @@ pub(crate) struct InlineRefs {
 impl Default for InlineRefs {
     fn default() -> Self {
         Self { drop_defs: true }
-    }
-}
-
-/// A local pointer's target in `doc`.
-fn resolve<'a>(doc: &'a Value, reference: &str) -> Option<&'a Value> {
-    let pointer = reference.strip_prefix('#')?;
-    if pointer.contains('%') {
-        schema::pointee(doc, &pointer.replace("%25", "%"))
-    } else {
-        schema::pointee(doc, pointer)
     }
 }
 
@@ -486,7 +455,7 @@ impl Inliner<'_, '_, '_> {
     fn cut(&mut self, node: &mut Map<String, Value>, reference: &str, why: Cut, path: &str) {
         node.shift_remove("$ref");
         if !node.has("type")
-            && let Some(t) = stub_type(resolve(self.doc, reference))
+            && let Some(t) = stub_type(resolve_local(self.doc, reference))
         {
             put_first(node, "type", json!(t));
         }
@@ -608,7 +577,7 @@ impl Rewrite for Inliner<'_, '_, '_> {
         mut stack: Expanding,
     ) -> ControlFlow<(), Option<Expanding>> {
         while let Some(Value::String(reference)) = node.field("$ref").cloned() {
-            let target = resolve(self.doc, &reference);
+            let target = resolve_local(self.doc, &reference);
             let cut = if stack.count(&reference) >= UNROLL {
                 Some(Cut::Recursive)
             } else if self.inlines >= MAX_INLINES {
@@ -695,10 +664,7 @@ impl Pass for InlineRefs {
         // The definitions the root gave up before inlining (they go anyway).
         let mut moved = [false; 2];
         if has_ref {
-            // As in `gemini-anyof-only`: a tool of `GROWTH_CAP /
-            // GROWTH_FACTOR` bytes or more gets the cap.
-            let own =
-                json_len::byte_len_up_to(&tool.input_schema, GROWTH_CAP.div_ceil(GROWTH_FACTOR));
+            let own = own_size(&tool.input_schema);
             // The references resolve against the schema as it came in: when
             // they all point into the root's definitions, which the walk
             // never enters and which are dropped afterwards, those are moved

@@ -12,6 +12,7 @@ use crate::invariants;
 use crate::json_len;
 use crate::lane::Lane;
 use crate::oracle::{self, DEFAULT_AS_OF};
+use crate::passes::growth::{GROWTH_CAP, GROWTH_FACTOR, GROWTH_FLOOR, growth_budget};
 use crate::passes::test_support::{Ran, bytes, run, run_on_tool};
 use crate::pipeline::{Outcome, Pipeline, PipelineConfig, Profile, Shaped};
 

@@ -7,13 +7,11 @@ use std::ops::ControlFlow;
 use serde_json::{Map, Value, json};
 
 use super::notes::{noted, show};
-use super::openapi::{
-    ANY_TYPES, GROWTH_CAP, GROWTH_FACTOR, growth_budget, merge_into, put_first, type_is,
-    typed_branches, unrequire,
-};
+use super::openapi::{ANY_TYPES, merge_into, put_first, type_is, typed_branches, unrequire};
 use crate::degradation::Action;
 use crate::json_len;
 use crate::lookup::Lookup;
+use crate::passes::growth::{growth_budget, own_size};
 use crate::passes::{Cx, Pass, PassMutant, Step, may_act};
 use crate::schema::{self, ChildKey, NodePath, Rewrite, TooDeep};
 use crate::tool::Tool;
@@ -63,10 +61,7 @@ impl Pass for AnyOfOnly {
             return Ok(Step::Continue);
         }
         let mut grown = 0usize;
-        // A tool of `GROWTH_CAP / GROWTH_FACTOR` bytes or more gets the
-        // cap: its size is counted that far only.
-        let own = json_len::byte_len_up_to(&tool.input_schema, GROWTH_CAP.div_ceil(GROWTH_FACTOR));
-        let budget = growth_budget(own);
+        let budget = growth_budget(own_size(&tool.input_schema));
         schema::rewrite_pre_order(&mut tool.input_schema, &mut |path, node| {
             if !moves(path.is_empty(), node) {
                 return true;

@@ -44,9 +44,13 @@ pub(super) fn measure(schema: &Value) -> Result<Size, TooDeep> {
                 .and_then(Value::as_array)
                 .map_or(0, Vec::len);
             let open = !matches!(node.field("additionalProperties"), Some(Value::Bool(false)));
+            // A `$ref` node's object is its target's, measured where it is
+            // defined (`{"type": "object", "$ref": …}` declares no
+            // properties of its own).
             if object
                 && open
                 && !path.is_empty()
+                && !node.has("$ref")
                 && props.is_none_or(Map::is_empty)
                 && size.open_map.is_none()
             {
@@ -99,7 +103,7 @@ impl Default for StrictFallback {
 
 impl StrictFallback {
     /// Why the strict subset cannot carry `schema`, if it cannot.
-    fn reason(&self, schema: &Value) -> Result<Option<String>, TooDeep> {
+    pub(super) fn reason(&self, schema: &Value) -> Result<Option<String>, TooDeep> {
         let size = measure(schema)?;
         let conditional = if self.conditionals {
             schema::first_conditional(schema)?

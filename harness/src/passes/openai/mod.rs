@@ -23,12 +23,14 @@ mod fallback;
 mod floors;
 mod gates;
 mod keywords;
+mod refs;
 mod repair;
 
 pub(crate) use fallback::*;
 pub(crate) use floors::*;
 pub(crate) use gates::*;
 pub(crate) use keywords::*;
+pub(crate) use refs::*;
 pub(crate) use repair::*;
 
 #[cfg(test)]

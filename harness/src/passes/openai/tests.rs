@@ -51,6 +51,7 @@ fn openai_v1_pass_lists_per_lane() {
         [
             "sanitize-tool-name",
             "non-schema-root",
+            "strict-inline-ref-siblings",
             "narrow-root-composition",
             "strip-root-assertions",
             "repair-keyword-types",
@@ -59,6 +60,7 @@ fn openai_v1_pass_lists_per_lane() {
             "object-properties-floor",
             "strict-fallback",
             "strict-subset",
+            "strict-inline-ref-siblings",
             "strict-close-objects",
             "strict-require-all"
         ]
@@ -68,6 +70,7 @@ fn openai_v1_pass_lists_per_lane() {
         [
             "sanitize-tool-name",
             "non-schema-root",
+            "strict-inline-ref-siblings",
             "narrow-root-composition",
             "strip-root-assertions",
             "repair-keyword-types",
@@ -76,6 +79,7 @@ fn openai_v1_pass_lists_per_lane() {
             "object-properties-floor",
             "strict-fallback",
             "strict-subset",
+            "strict-inline-ref-siblings",
             "strict-strip-defaults",
             "strict-close-objects",
             "strict-require-all"
@@ -132,7 +136,7 @@ fn openai_v1_pass_lists_per_lane() {
         ]
     );
     assert_eq!(
-        rules(Lane::OpenaiChat)[4..6],
+        rules(Lane::OpenaiChat)[5..7],
         [
             Some("openai-required-null"),
             Some("openai-subschema-not-object")

@@ -28,6 +28,9 @@
 //!   `openai-strict-additionalproperties-false`,
 //!   `openai-strict-required-all-keys`, `openai-strict-minimum-not-permitted`
 //!   (length, range, count, pattern and format keywords, until 2025-05-15).
+//! - `openai-strict-ref-siblings`: a `$ref` beside any other keyword
+//!   (`$ref cannot have keywords {'description'}`; a root's `$defs` not
+//!   counted).
 //! - `azure-openai-strict-default-not-permitted` (`openai-strict` only): a
 //!   property with a non-null `default`. Azure only; api.openai.com accepts
 //!   it, so this lane is the stricter of the two.
@@ -82,7 +85,8 @@ use limits::{
 };
 use strict::{
     azure_default_not_permitted, strict_additional_properties, strict_format_unsupported,
-    strict_keyword_not_permitted, strict_required_all_keys, strict_unsupported_keyword,
+    strict_keyword_not_permitted, strict_ref_siblings, strict_required_all_keys,
+    strict_unsupported_keyword,
 };
 
 const CHAT: &[Lane] = &[Lane::OpenaiChat, Lane::OpenaiStrict];
@@ -238,6 +242,18 @@ pub(crate) static RULES: &[Rule] = &[
         read: None,
         status_code: 400,
         check: strict_keyword_not_permitted,
+    },
+    Rule {
+        id: "openai-strict-ref-siblings",
+        lanes: ALL,
+        status: Status::Recorded,
+        summary: "strict: a $ref beside other keywords ({\"$ref\": …, \"description\": …}; $defs/definitions beside a root $ref not counted)",
+        docs: &[],
+        first_seen: Some("2026-08-16"),
+        last_seen: Some("2026-08-16"),
+        read: None,
+        status_code: 400,
+        check: strict_ref_siblings,
     },
     Rule {
         id: "azure-openai-strict-default-not-permitted",

@@ -5,7 +5,7 @@
 
 use serde_json::Value;
 
-use super::target::{Step, each_node, steps, strict_targets};
+use super::target::{Step, context, each_node, steps, strict_targets};
 use crate::facts::openai as fact;
 use crate::lookup::Lookup;
 use crate::rules::model::{Finding, Request};
@@ -50,6 +50,39 @@ pub(super) fn strict_required_all_keys(req: &Request<'_>) -> Vec<Finding> {
                 ),
             )]
         }
+    })
+}
+
+/// `openai-strict-ref-siblings`: a `$ref` beside other keywords, in
+/// OpenAI's recorded wording (`Invalid schema for response_format 'search':
+/// context=('properties', 'query'), $ref cannot have keywords {'default',
+/// 'description', 'title'}.`, langchainjs#11381, 2026-08-16; the same
+/// message with `{'description'}` in camel-ai/camel#3001, 2025-08-10, and
+/// defog-ai/defog#244, 2026-03-13). The keywords are listed sorted, as both
+/// reports print them. `$defs`/`definitions` beside a root `$ref` are not
+/// counted: no report shows whether they are rejected.
+pub(super) fn strict_ref_siblings(req: &Request<'_>) -> Vec<Finding> {
+    each_node(req, &strict_targets(req), &mut |t, path, node| {
+        if !node.has("$ref") {
+            return Vec::new();
+        }
+        let mut keys: Vec<&str> = node
+            .keys()
+            .map(String::as_str)
+            .filter(|k| {
+                *k != "$ref" && !(path.is_empty() && (*k == "$defs" || *k == "definitions"))
+            })
+            .collect();
+        if keys.is_empty() {
+            return Vec::new();
+        }
+        keys.sort_unstable();
+        let listed: Vec<String> = keys.into_iter().map(py_str).collect();
+        vec![t.invalid(&format!(
+            "context={}, $ref cannot have keywords {{{}}}.",
+            context(path),
+            listed.join(", ")
+        ))]
     })
 }
 

@@ -777,3 +777,73 @@ fn openai_documented_rules_carry_the_doc_url_and_read_date() {
         );
     }
 }
+
+/// `openai-strict-ref-siblings`, the recorded request (langchainjs#11381):
+/// the keywords sorted, in the recorded wording (no `In` before `context`).
+#[test]
+fn openai_strict_rejects_a_ref_beside_keywords_in_a_response_format_as_recorded() {
+    let rf = json!({"type": "json_schema", "json_schema": {"name": "search", "strict": true, "schema":
+        {"type": "object", "properties": {"query": {"default": "all", "description": "what to search for", "$ref": "#/$defs/s", "title": "search"}},
+         "required": ["query"], "additionalProperties": false, "$defs": {"s": {"type": "string"}}}}});
+    let r = check(&Request {
+        tools_present: true,
+        response_format: Some(&rf),
+        ..req(Lane::OpenaiChat, &[], DEFAULT_AS_OF)
+    });
+    let r = only(&r);
+    assert_eq!(r.rule, "openai-strict-ref-siblings");
+    assert_eq!(r.path, "/properties/query");
+    assert_eq!(
+        r.message,
+        "Invalid schema for response_format 'search': context=('properties', 'query'), $ref cannot have keywords {'default', 'description', 'title'}."
+    );
+}
+
+/// On a strict tool, at any depth; a bare `$ref`, a root's definitions
+/// beside a root `$ref`, and a non-strict tool's `$ref` beside keywords
+/// are not flagged.
+#[test]
+fn openai_strict_rejects_a_ref_beside_keywords_only_in_strict_schemas() {
+    let defs = json!({"c": closed(json!({"n": {"type": "string"}}))});
+    let mut nested = closed(
+        json!({"items": {"type": "array", "items": {"$ref": "#/$defs/c", "description": "one"}}, "bare": {"$ref": "#/$defs/c"}}),
+    );
+    nested["$defs"] = defs.clone();
+    let root = json!({"$ref": "#/$defs/c", "$defs": defs});
+    let tools = [strict("nested", nested.clone()), strict("root", root), {
+        let mut loose = chat("loose", nested);
+        loose["function"]["strict"] = json!(false);
+        loose
+    }];
+    let r = check(&req(Lane::OpenaiStrict, &tools, DEFAULT_AS_OF));
+    let r: Vec<_> = r
+        .iter()
+        .filter(|r| r.rule == "openai-strict-ref-siblings")
+        .collect();
+    assert_eq!(r.len(), 1, "{r:?}");
+    assert_eq!(r[0].tool, Some(0));
+    assert_eq!(r[0].path, "/properties/items/items");
+    assert_eq!(
+        r[0].message,
+        "Invalid schema for function 'nested': context=('properties', 'items', 'items'), $ref cannot have keywords {'description'}."
+    );
+}
+
+/// A root `$ref` beside anything other than the definitions is flagged.
+#[test]
+fn openai_strict_rejects_a_root_ref_beside_its_schema_uri() {
+    let tools = [responses(
+        "root",
+        json!({"$schema": "http://json-schema.org/draft-07/schema#", "$ref": "#/definitions/c",
+               "definitions": {"c": closed(json!({"n": {"type": "string"}}))}}),
+        true,
+    )];
+    let r = check(&req(Lane::OpenaiResponses, &tools, DEFAULT_AS_OF));
+    let r = only(&r);
+    assert_eq!(r.rule, "openai-strict-ref-siblings");
+    assert_eq!(r.path, "");
+    assert_eq!(
+        r.message,
+        "Invalid schema for function 'root': context=(), $ref cannot have keywords {'$schema'}."
+    );
+}
