@@ -338,22 +338,18 @@ impl Inliner<'_, '_, '_> {
                 self.stopped = Some((first.to_owned(), keys, Stuck::Recursive));
                 return false;
             }
-            let why = match (&reference, target) {
-                (None, _) | (_, None) => Some(Stuck::Unresolved),
-                (Some(_), Some(target)) => {
-                    conflict(target, node).map(Stuck::Conflict).or_else(|| {
-                        self.grown += json_len::byte_len(target);
-                        (self.grown > self.budget).then_some(Stuck::TooBig(self.budget))
-                    })
-                }
+            let (Some(reference), Some(target)) = (reference, target) else {
+                self.stopped = Some((path.as_str().to_owned(), keys, Stuck::Unresolved));
+                return false;
             };
+            let why = conflict(target, node).map(Stuck::Conflict).or_else(|| {
+                self.grown += json_len::byte_len(target);
+                (self.grown > self.budget).then_some(Stuck::TooBig(self.budget))
+            });
             if let Some(why) = why {
                 self.stopped = Some((path.as_str().to_owned(), keys, why));
                 return false;
             }
-            let (Some(reference), Some(target)) = (reference, target) else {
-                return false;
-            };
             *node = inline(target, std::mem::take(node));
             self.cx.record(
                 path,
