@@ -10,7 +10,11 @@
 //! fails closed and is still rejected takes the request down, so it is not
 //! handled (one judgement with `run` and `replay`). Rules whose
 //! construct is not a schema node (tool names, request members) have no
-//! injection and are reported with zero cases.
+//! injection and are reported with zero cases. A construct whose own
+//! `type` names no object, merged into the root, makes a non-object root:
+//! a pipeline that fails such a tool closed (as `moonshot` does by design,
+//! declared in its ledger) is counted apart, not as a case, and printed;
+//! one that shapes it is judged like any case.
 
 use std::collections::BTreeMap;
 
@@ -48,6 +52,11 @@ pub(crate) struct RuleRate {
     pub unhandled: usize,
     /// The first few unhandled cases (`<tool>@<position>`).
     pub unhandled_cases: Vec<String>,
+    /// Root injections left out of the cases: the construct's own `type`
+    /// names no object, so merged into the root it makes a non-object root
+    /// (a construct with recordings of its own), and the pipeline failed
+    /// that tool closed.
+    pub non_object_roots: usize,
 }
 
 impl RuleRate {
@@ -87,6 +96,16 @@ fn constructs(rule: &str, recordings: &[Recording]) -> Vec<Value> {
         }
     }
     out
+}
+
+/// Whether `construct`'s own `type` leaves out `object`: merged into a
+/// root, it makes the tool's arguments a non-object root.
+fn types_out_objects(construct: &Value) -> bool {
+    match construct.get("type") {
+        Some(Value::String(t)) => t != "object",
+        Some(Value::Array(ts)) => !ts.iter().any(|t| t == "object"),
+        _ => false,
+    }
 }
 
 /// `tool` with `construct` injected at `position`, when that position exists.
@@ -149,6 +168,7 @@ pub(crate) fn run(
                 failed_closed: 0,
                 unhandled: 0,
                 unhandled_cases: Vec::new(),
+                non_object_roots: 0,
             };
             for construct in &found {
                 for tool in &clean_tools {
@@ -161,6 +181,13 @@ pub(crate) fn run(
                         let Some(f) = findings.iter().find(|f| f.rule == rule.id) else {
                             continue;
                         };
+                        if *position == "root"
+                            && types_out_objects(construct)
+                            && f.v1 == V1Verdict::FailedClosed
+                        {
+                            rate.non_object_roots += 1;
+                            continue;
+                        }
                         *rate.cases.entry((*position).to_owned()).or_default() += 1;
                         match f.v1 {
                             V1Verdict::Fixed => {

@@ -50,8 +50,10 @@ pub use crate::rules::{check, rules_for};
 /// - Cerebras: flat `{"message", "type", "param", "code":
 ///   "wrong_api_format"}`, `param` naming `tool_choice` or
 ///   `response_format` (where Cerebras compiles tool schemas).
-/// - Moonshot, xAI: nothing recorded as JSON; OpenAI's envelope with null
-///   `param` and `code`.
+/// - Moonshot: `{"error": {"message", "type"}}`, the one body recorded as
+///   JSON (`moonshot-type-beside-anyof-127`, as opencode-go relayed it).
+/// - xAI: nothing recorded as JSON; OpenAI's envelope with null `param`
+///   and `code`.
 pub fn error_body(lane: Lane, r: &Rejection) -> Value {
     const INVALID: &str = "invalid_request_error";
     match lane {
@@ -103,7 +105,8 @@ pub fn error_body(lane: Lane, r: &Rejection) -> Value {
             };
             json!({"message": r.message, "type": INVALID, "param": param, "code": "wrong_api_format"})
         }
-        Lane::Moonshot | Lane::Xai => json!({
+        Lane::Moonshot => json!({"error": {"message": r.message, "type": INVALID}}),
+        Lane::Xai => json!({
             "error": {"message": r.message, "type": INVALID, "param": null, "code": null}
         }),
     }

@@ -933,20 +933,20 @@ fn diff_old_v1_new_v1_on_the_own_corpus_reports_no_unused_v0_v1_ledger_entry() {
     // but the judgements of a new output (not of a change) still apply, and
     // only v0 → v1's ledger declares them: 12 v1 outputs the oracle rejects
     // (failed closed on anthropic-messages and deepseek-strict, declared
-    // there by `[[rejection]]` entries) and 87 changes of meaning against
+    // there by `[[rejection]]` entries) and 88 changes of meaning against
     // the author's schema (`[[narrowing]]`/`[[widening]]` entries there).
     assert_eq!(code, 1, "{stdout}{err}");
     assert!(
         stdout.starts_with(
-            "wireshape v1 → v1: 1890 cases in "
+            "wireshape v1 → v1: 1920 cases in "
         ) && stdout.contains(
-            ": 1890 identical, 0 reordered, 0 intended, 0 unexpected, 0 errored; oracle: 0 fixes, 0 regressions, 12 old and 12 new outputs rejected (0 declared)\n"
+            ": 1920 identical, 0 reordered, 0 intended, 0 unexpected, 0 errored; oracle: 0 fixes, 0 regressions, 12 old and 12 new outputs rejected (0 declared)\n"
         ),
         "{stdout}"
     );
     assert!(
         stdout.ends_with(&format!(
-            "\n99 failing cases, 0 unused ledger entries; report: {}\n",
+            "\n100 failing cases, 0 unused ledger entries; report: {}\n",
             report.display()
         )),
         "{stdout}"
@@ -956,7 +956,7 @@ fn diff_old_v1_new_v1_on_the_own_corpus_reports_no_unused_v0_v1_ledger_entry() {
     assert_eq!(outcomes["ledger_issues"], serde_json::json!([]));
     let summary = &outcomes["summary"];
     assert_eq!(summary["unused_ledger_entries"], 0);
-    assert_eq!(summary["failures"], 99);
+    assert_eq!(summary["failures"], 100);
     let total = |what: &str, field: &str| -> u64 {
         summary[what]
             .as_object()
@@ -969,7 +969,7 @@ fn diff_old_v1_new_v1_on_the_own_corpus_reports_no_unused_v0_v1_ledger_entry() {
         (total("rejected", "new"), total("rejected", "declared")),
         (12, 0)
     );
-    assert_eq!(total("semantic", "new_undeclared"), 87);
+    assert_eq!(total("semantic", "new_undeclared"), 88);
 }
 
 /// A shard whose `cases.json` names a lane wireshape does not know is an

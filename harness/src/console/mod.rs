@@ -706,6 +706,14 @@ pub(crate) fn metamorphic_text(pipeline: &str, rates: &[crate::metamorphic::Rule
                 format!(" e.g. {}", r.unhandled_cases.join(", "))
             }
         );
+        if r.non_object_roots > 0 {
+            outln!(
+                "  {:<22} {:<48}         {} root injections left out: the construct's type makes a non-object root, failed closed",
+                "",
+                "",
+                r.non_object_roots
+            );
+        }
     }
 }
 

@@ -238,7 +238,7 @@ pub static OPEN_QUESTIONS: &[OpenQuestion] = &[
         provider: "moonshot",
         lanes: &["moonshot"],
         question: "Are the MFJS structural rules (type beside anyOf, #/$defs/ refs, title, min/max keywords) enforced on the official endpoint?",
-        known: "The spec and the validator notes disagree (title, min/max); reports conflict on enforcement.",
+        known: "The spec and the validator notes disagree (title, min/max); reports conflict on enforcement. Type beside anyOf: rejected in reports from 2026-04-30 to 2026-08-05 (api.moonshot.ai, Kimi Code, opencode-go; rule moonshot-type-beside-anyof), accepted by api.moonshot.cn for kimi-k3 and kimi-k2.6 on 2026-09-21 (MiqroForge-Desktop#1165).",
         docs: &[moonshot::MFJS_SPEC, moonshot::WALLE],
         read: READ,
     },

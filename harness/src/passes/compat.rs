@@ -5,7 +5,8 @@
 //!   (`deepseek-parameters-must-be-object`), `type-any-of-members`
 //!   (`deepseek-anyof-member-missing-type`);
 //! - `moonshot`: `wrap-bare-property-map`, `parameters-object-floor`
-//!   (`moonshot-parameters-type-object`), `ref-siblings-to-all-of`
+//!   (`moonshot-parameters-type-object`), `type-into-any-of`
+//!   (`moonshot-type-beside-anyof`), `ref-siblings-to-all-of`
 //!   (`moonshot-ref-sibling-conflict`);
 //! - `mistral`: `wrap-bare-property-map`, `parameters-object-floor` (only
 //!   roots that are no schema at all), `draft4-exclusive-bounds`
@@ -21,12 +22,14 @@
 mod anyof;
 mod keywords;
 mod mistral;
+mod moonshot;
 mod ollama;
 mod refs;
 mod root;
 
 pub(crate) use anyof::TypeAnyOfMembers;
 pub(crate) use mistral::Draft4ExclusiveBounds;
+pub(crate) use moonshot::TypeIntoAnyOf;
 pub(crate) use ollama::{OllamaBooleanProperties, OllamaPropertiesMap, OllamaTypeNameProperties};
 pub(crate) use refs::RefSiblingsToAllOf;
 pub(crate) use root::{ParametersObjectFloor, WrapBarePropertyMap};
@@ -93,6 +96,7 @@ mod tests {
                     "parameters-object-floor",
                     Some("moonshot-parameters-type-object")
                 ),
+                ("type-into-any-of", Some("moonshot-type-beside-anyof")),
                 (
                     "ref-siblings-to-all-of",
                     Some("moonshot-ref-sibling-conflict")
@@ -224,6 +228,8 @@ mod tests {
             json!({"type":"object","properties":{"x":false,"y":true},"required":["x"]}),
             json!({"type":"object","properties":{"x":false,"y":true}}),
             json!({"type":"object","properties":{"n":["integer","null"]}}),
+            json!({"type":"object","properties":{"p":{"type":"integer","anyOf":[{"type":"number"},{"type":"string"}]}}}),
+            json!({"type":"object","anyOf":[{"type":"object","properties":{"a":{}}},{"type":"null"}]}),
         ];
         for lane in [
             Lane::DeepseekChat,

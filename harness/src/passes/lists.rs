@@ -98,6 +98,7 @@ pub(crate) fn v1(lane: Lane) -> Vec<Box<dyn Pass>> {
                 "moonshot-parameters-type-object",
                 true,
             )),
+            Box::new(compat::TypeIntoAnyOf::default()),
             Box::new(compat::RefSiblingsToAllOf::default()),
         ],
         Lane::Mistral => vec![

@@ -320,6 +320,13 @@ pub(crate) mod test_support {
         run_on_tool(pass, lane, Tool::new("t", schema))
     }
 
+    /// `(path, keyword, action)` triples as [`Ran::marks`] returns them.
+    pub(crate) fn marks(list: &[(&str, &str, Action)]) -> Vec<(String, String, Action)> {
+        list.iter()
+            .map(|(p, k, a)| ((*p).to_owned(), (*k).to_owned(), *a))
+            .collect()
+    }
+
     /// Compact bytes of a value (key order preserved).
     pub(crate) fn bytes(v: &Value) -> String {
         serde_json::to_string(v).unwrap()

@@ -70,6 +70,23 @@ fn keep_all_of_required(
     let Some((_, branches)) = removed.iter().find(|(kw, _)| kw == "allOf") else {
         return;
     };
+    keep_branch_required(
+        root,
+        branches,
+        "required entries of the root allOf branches kept at the root",
+        cx,
+    );
+}
+
+/// The `required` entries of `branches` that name a root property join the
+/// root's `required` (in branch order, each once), recorded as `why: a, b`.
+/// A root `required` that is not an array is left alone.
+pub(crate) fn keep_branch_required(
+    root: &mut Map<String, Value>,
+    branches: &[Value],
+    why: &str,
+    cx: &mut Cx<'_>,
+) {
     let props = root.field("properties").and_then(Value::as_object);
     let mut required: Vec<Value> = match root.field("required") {
         Some(Value::Array(r)) => r.clone(),
@@ -101,10 +118,7 @@ fn keep_all_of_required(
         "",
         "required",
         action,
-        format!(
-            "required entries of the root allOf branches kept at the root: {}",
-            added.join(", ")
-        ),
+        format!("{why}: {}", added.join(", ")),
     );
 }
 

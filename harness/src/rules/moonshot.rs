@@ -7,6 +7,24 @@
 //!   missing or not `object`.
 //! - `moonshot-ref-sibling-conflict`: a `$ref` with a sibling keyword that
 //!   the referenced schema also sets, to a different value.
+//! - `moonshot-type-beside-anyof`: a schema with both `type` and `anyOf`
+//!   (`when using anyOf, type should be defined in anyOf items instead of
+//!   the parent schema`), whether or not the members declare their own
+//!   `type`. The validator rules document it too (MFJS `walle.md`: `type`
+//!   must not sit beside `anyOf`). Recorded from five public reports,
+//!   2026-04-30 to 2026-08-05: nicobailon/pi-subagents#126/#127
+//!   (`properties.skill`, a type array beside typed members, via
+//!   opencode-go), XiaomiMiMo/MiMo-Code#488 (`properties.operation`),
+//!   openclaw/openclaw#113130 (`properties.tasks_attributes.items`, untyped
+//!   members, kimi-k2.6 on api.moonshot.ai), abhigyanpatwari/GitNexus#2703
+//!   (`root`, untyped members) and MoonshotAI/kimi-code#2661 (`root`, the
+//!   Notion `notion-create-attachment` schema, typed members, `k3`). One
+//!   report says otherwise: 14790897/MiqroForge-Desktop#1165 (2026-09-21)
+//!   found kimi-k3 and kimi-k2.6 on api.moonshot.cn accepting a `type`
+//!   beside an `anyOf` of untyped members. The rule stays, dated by its
+//!   last rejection; the open question `moonshot-enforcement` keeps the
+//!   conflict for a live probe. Every node is judged where it stands,
+//!   `$defs` members included.
 //!
 //! Rules, documented only (`facts::moonshot`, tool-use reference read
 //! 2026-12-01; the messages are ours):
@@ -57,6 +75,18 @@ pub(crate) static RULES: &[Rule] = &[
         read: None,
         status_code: 400,
         check: ref_sibling_conflict,
+    },
+    Rule {
+        id: "moonshot-type-beside-anyof",
+        lanes: MOONSHOT,
+        status: Status::Recorded,
+        summary: "a schema with both type and anyOf (the type belongs in the members)",
+        docs: &[fact::WALLE],
+        first_seen: Some("2026-04-30"),
+        last_seen: Some("2026-08-05"),
+        read: None,
+        status_code: 400,
+        check: type_beside_anyof,
     },
     Rule {
         id: "moonshot-function-name-pattern",
@@ -141,8 +171,12 @@ fn parameters_type_object(req: &Request<'_>) -> Vec<Finding> {
     })
 }
 
-/// The pointer as Moonshot prints it: `properties.variantOptions`.
+/// The pointer as Moonshot prints it: `properties.variantOptions`, and
+/// `root` for the root.
 fn dotted(path: &str) -> String {
+    if path.is_empty() {
+        return "root".to_owned();
+    }
     path.trim_start_matches('/')
         .split('/')
         .map(crate::schema::unescape_token)
@@ -181,6 +215,25 @@ fn ref_sibling_conflict(req: &Request<'_>) -> Vec<Finding> {
             }
         }
         out
+    })
+}
+
+fn type_beside_anyof(req: &Request<'_>) -> Vec<Finding> {
+    each_schema(req, &mut |i, s| {
+        nodes(req, s)
+            .iter()
+            .filter(|(_, node)| node.contains_key("type") && node.get("anyOf").is_some_and(Value::is_array))
+            .map(|(path, _)| {
+                finding(
+                    i,
+                    path,
+                    format!(
+                        "Invalid request: tools.function.parameters is not a valid moonshot flavored json schema, details: <At path '{}': when using anyOf, type should be defined in anyOf items instead of the parent schema>",
+                        dotted(path)
+                    ),
+                )
+            })
+            .collect()
     })
 }
 
@@ -317,5 +370,75 @@ mod tests {
             ))
             .is_empty()
         );
+    }
+
+    fn type_beside_anyof_findings(parameters: Value) -> Vec<(String, String)> {
+        let tools = [tool(parameters)];
+        check(&req(&tools))
+            .into_iter()
+            .filter(|r| r.rule == "moonshot-type-beside-anyof")
+            .map(|r| (r.path, r.message))
+            .collect()
+    }
+
+    fn type_beside_anyof_message(at: &str) -> String {
+        format!(
+            "Invalid request: tools.function.parameters is not a valid moonshot flavored json schema, details: <At path '{at}': when using anyOf, type should be defined in anyOf items instead of the parent schema>"
+        )
+    }
+
+    #[test]
+    fn moonshot_rejects_a_root_type_beside_an_anyof_of_typed_members() {
+        // MoonshotAI/kimi-code#2661: the members declare `type` too.
+        let got = type_beside_anyof_findings(json!({
+            "type": "object",
+            "anyOf": [
+                {"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a"]},
+                {"type": "object", "properties": {"b": {"type": "string"}}, "required": ["b"]}
+            ]
+        }));
+        assert_eq!(got, [(String::new(), type_beside_anyof_message("root"))]);
+    }
+
+    #[test]
+    fn moonshot_rejects_a_type_array_beside_anyof_in_a_property_and_in_items() {
+        // pi-subagents#127 (`properties.skill`) and openclaw#113130
+        // (`properties.tasks_attributes.items`, untyped members).
+        let got = type_beside_anyof_findings(json!({
+            "type": "object",
+            "properties": {
+                "skill": {"type": ["string", "array", "boolean"], "anyOf": [{"type": "array", "items": {"type": "string"}}, {"type": "boolean"}, {"type": "string"}]},
+                "tasks_attributes": {"type": "array", "items": {"type": "object", "anyOf": [{"required": ["a"]}, {"required": ["b"]}]}}
+            }
+        }));
+        assert_eq!(
+            got,
+            [
+                (
+                    "/properties/skill".to_owned(),
+                    type_beside_anyof_message("properties.skill")
+                ),
+                (
+                    "/properties/tasks_attributes/items".to_owned(),
+                    type_beside_anyof_message("properties.tasks_attributes.items")
+                ),
+            ]
+        );
+    }
+
+    #[test]
+    fn moonshot_accepts_anyof_without_a_type_beside_it_and_type_beside_oneof() {
+        // Only `anyOf` is recorded; a typeless `anyOf` node is what the
+        // message asks for.
+        let got = type_beside_anyof_findings(json!({
+            "type": "object",
+            "properties": {
+                "a": {"anyOf": [{"type": "string"}, {"type": "null"}]},
+                "b": {"type": "string", "oneOf": [{"minLength": 1}, {"maxLength": 0}]},
+                "c": {"type": "string", "description": "anyOf"},
+                "anyOf": {"type": "string"}
+            }
+        }));
+        assert_eq!(got, []);
     }
 }

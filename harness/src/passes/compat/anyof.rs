@@ -124,7 +124,7 @@ fn json_type(v: &Value) -> &'static str {
 
 /// Add the names of `ty` (a `type` value) to `out`; `false` when it is not
 /// a string or an array of strings.
-fn add_types(ty: &Value, out: &mut Vec<String>) -> bool {
+pub(super) fn add_types(ty: &Value, out: &mut Vec<String>) -> bool {
     let names: Vec<&str> = match ty {
         Value::String(s) => vec![s.as_str()],
         Value::Array(a) if !a.is_empty() && a.iter().all(Value::is_string) => {
@@ -141,7 +141,7 @@ fn add_types(ty: &Value, out: &mut Vec<String>) -> bool {
 }
 
 /// The `type` value for a list of names: one string, or an array.
-fn type_value(mut names: Vec<String>) -> Value {
+pub(super) fn type_value(mut names: Vec<String>) -> Value {
     if names.iter().any(|n| n == "number") {
         names.retain(|n| n != "integer");
     }
@@ -154,7 +154,11 @@ fn type_value(mut names: Vec<String>) -> Value {
 
 /// The types a member's own assertions imply exactly (`type`, `$ref`
 /// target, `const`, `enum`, compositions), as names.
-fn exact_types(m: &Map<String, Value>, root: &Value, depth: usize) -> Option<Vec<String>> {
+pub(super) fn exact_types(
+    m: &Map<String, Value>,
+    root: &Value,
+    depth: usize,
+) -> Option<Vec<String>> {
     if depth > INFER_DEPTH {
         return None;
     }
@@ -410,16 +414,10 @@ impl Pass for TypeAnyOfMembers {
 mod tests {
     use super::*;
     use crate::lane::Lane;
-    use crate::passes::test_support::{Ran, bytes, run};
+    use crate::passes::test_support::{Ran, bytes, marks, run};
 
     fn typed(v: Value) -> Ran {
         run(&TypeAnyOfMembers::default(), Lane::DeepseekChat, v)
-    }
-
-    fn marks(list: &[(&str, &str, Action)]) -> Vec<(String, String, Action)> {
-        list.iter()
-            .map(|(p, k, a)| ((*p).to_owned(), (*k).to_owned(), *a))
-            .collect()
     }
 
     #[test]

@@ -285,7 +285,7 @@ mod tests {
     use super::*;
     use crate::lane::Lane;
     use crate::passes::Step;
-    use crate::passes::test_support::{Ran, bytes, run};
+    use crate::passes::test_support::{Ran, bytes, marks, run};
     use serde_json::json;
 
     const DS: &str = "deepseek-parameters-must-be-object";
@@ -297,12 +297,6 @@ mod tests {
 
     fn floor(v: Value) -> Ran {
         run(&ParametersObjectFloor::new(DS, true), Lane::DeepseekChat, v)
-    }
-
-    fn marks(list: &[(&str, &str, Action)]) -> Vec<(String, String, Action)> {
-        list.iter()
-            .map(|(p, k, a)| ((*p).to_owned(), (*k).to_owned(), *a))
-            .collect()
     }
 
     #[test]
