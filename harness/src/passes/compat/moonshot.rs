@@ -209,9 +209,9 @@ impl TypeIntoAnyOf {
         Ok(Member::Keep(Value::Object(obj)))
     }
 
-    /// Type every member of the `anyOf` at `at`; `Err` when none is left.
-    /// A dropped member moves the ones after it: the `anyOf` is recorded as
-    /// rewritten at `node`, which owns it.
+    /// Type every member of the `anyOf` of the schema at `node`; `Err` when
+    /// none is left. A dropped member moves the ones after it, so the
+    /// `anyOf` is then recorded as rewritten at `node`.
     fn type_members(
         self,
         node: &str,
