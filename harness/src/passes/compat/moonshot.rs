@@ -387,28 +387,19 @@ impl Pass for TypeIntoAnyOf {
     }
 
     fn mutants(&self) -> Vec<PassMutant> {
-        let flip = |f: fn(&mut Self)| {
-            let mut m = *self;
-            f(&mut m);
-            m
-        };
         vec![
-            PassMutant::new(
-                "keep the node's own type",
-                flip(|m| m.remove_parent_type = !m.remove_parent_type),
-            ),
-            PassMutant::new(
-                "leave typed members as they are",
-                flip(|m| m.narrow_typed_members = !m.narrow_typed_members),
-            ),
-            PassMutant::new(
-                "keep members that share no type with the node",
-                flip(|m| m.drop_disjoint_members = !m.drop_disjoint_members),
-            ),
-            PassMutant::new(
-                "leave the root's anyOf beside its type",
-                flip(|m| m.merge_root = !m.merge_root),
-            ),
+            PassMutant::flip(self, "keep the node's own type", |m| {
+                &mut m.remove_parent_type
+            }),
+            PassMutant::flip(self, "leave typed members as they are", |m| {
+                &mut m.narrow_typed_members
+            }),
+            PassMutant::flip(self, "keep members that share no type with the node", |m| {
+                &mut m.drop_disjoint_members
+            }),
+            PassMutant::flip(self, "leave the root's anyOf beside its type", |m| {
+                &mut m.merge_root
+            }),
         ]
     }
 }
