@@ -839,6 +839,23 @@ pub(crate) fn has_type(node: &Map<String, Value>, name: &str) -> bool {
     node.field("type").and_then(Value::as_str) == Some(name)
 }
 
+/// Remove the entries named in `names` from `map`, keeping the others in
+/// their order: one pass over `map` for any number of names (removing them
+/// one by one shifts the rest each time, quadratic in a map of thousands
+/// of properties).
+pub(crate) fn remove_keys(map: &mut Map<String, Value>, names: &[&str]) {
+    match names {
+        [] => {}
+        [name] => {
+            map.shift_remove(*name);
+        }
+        _ => {
+            let names: std::collections::HashSet<&str> = names.iter().copied().collect();
+            map.retain(|k, _| !names.contains(k.as_str()));
+        }
+    }
+}
+
 /// An object schema: `type: "object"`, or no `type` but `properties`.
 pub(crate) fn is_object_schema(node: &Map<String, Value>) -> bool {
     has_type(node, "object") || (!node.has("type") && node.has("properties"))

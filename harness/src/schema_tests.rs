@@ -643,3 +643,21 @@ fn search_walks_what_walk_walks_with_the_same_pointers() {
         Err(visit(&deep, &mut |_, _| {}).unwrap_err())
     );
 }
+
+#[test]
+fn remove_keys_keeps_the_others_in_their_order() {
+    let keys = |m: &Map<String, Value>| m.keys().cloned().collect::<Vec<_>>();
+    let Value::Object(all) = json!({"a": 1, "b": 2, "c": 3, "d": 4, "e": 5}) else {
+        unreachable!()
+    };
+    let mut m = all.clone();
+    remove_keys(&mut m, &[]);
+    assert_eq!(keys(&m), ["a", "b", "c", "d", "e"]);
+    remove_keys(&mut m, &["c"]);
+    assert_eq!(keys(&m), ["a", "b", "d", "e"]);
+    // Names in any order, repeated or absent.
+    let mut m = all;
+    remove_keys(&mut m, &["e", "b", "x", "b"]);
+    assert_eq!(keys(&m), ["a", "c", "d"]);
+    assert_eq!(m["d"], json!(4));
+}

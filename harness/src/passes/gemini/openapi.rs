@@ -821,9 +821,8 @@ impl Pass for SchemaValues {
                         *v = self.fix(v);
                     }
                 }
-                for name in &falses {
-                    props.shift_remove(name);
-                }
+                let names: Vec<&str> = falses.iter().map(String::as_str).collect();
+                schema::remove_keys(props, &names);
             }
             for name in &falses {
                 unrequire(node, name, path, cx);

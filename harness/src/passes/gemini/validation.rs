@@ -616,9 +616,7 @@ impl Prune<'_, '_> {
             })
             .collect();
         if let Some(Value::Object(props)) = node.field_mut("properties") {
-            for name in &names {
-                props.shift_remove(*name);
-            }
+            schema::remove_keys(props, &names);
         }
         for name in names {
             let at = schema::child_path(&format!("{path}/properties"), name);
