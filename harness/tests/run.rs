@@ -906,6 +906,41 @@ fn the_default_run_on_the_own_corpus_is_clean_and_compares_every_catalogs_reques
     assert!(summary.contains("\n## Requests\n"), "{summary}");
 }
 
+/// Every lane over the own corpus alone: clean, and no ledger entry written
+/// for the shared corpus (`json-schema-test-suite/*`, `jsonschemabench/*`,
+/// or a `*` seen only there: `external = true`) is reported unused, since
+/// that corpus was not part of the run (DESIGN: the ledger must not break
+/// runs over other corpora).
+#[test]
+fn every_lane_over_the_own_corpus_alone_is_clean_with_no_unused_ledger_entry() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let out = tempfile::tempdir().unwrap();
+    let report = out.path().join("report");
+    let lanes: Vec<&str> = wireshape::Lane::ALL.iter().map(|l| l.id()).collect();
+    let lanes = lanes.join(",");
+    // `wireshape` strips every WIRESHAPE_* variable: the own corpus only.
+    let (code, stdout, err) = run_in(
+        &root,
+        &[
+            "run",
+            "--lanes",
+            &lanes,
+            "--quiet",
+            "--output",
+            report.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(code, 0, "{stdout}{err}");
+    assert!(
+        stdout.starts_with("wireshape v0 → v1: 6144 cases in "),
+        "{stdout}"
+    );
+    assert!(!stdout.contains("ledger unused"), "{stdout}");
+    let outcomes = read_json(&report.join("outcomes.json"));
+    assert_eq!(outcomes["summary"]["unused_ledger_entries"], 0);
+    assert_eq!(outcomes["summary"]["failures"], 0);
+}
+
 /// v1 → v1 reads its own ledger (corpus/ledger/v1--v1, absent: empty), not
 /// v0 → v1's: none of the latter's entries is judged, so none is unused.
 #[test]
