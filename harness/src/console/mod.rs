@@ -714,6 +714,14 @@ pub(crate) fn metamorphic_text(pipeline: &str, rates: &[crate::metamorphic::Rule
                 r.non_object_roots
             );
         }
+        if let Some(reason) = &r.known_gap {
+            let what = if r.failed() {
+                "every injection is handled now: remove its entry from recordings/known-gaps.toml"
+            } else {
+                "a declared gap (recordings/known-gaps.toml), not a failure"
+            };
+            outln!("  {:<22} {:<48}         {what}: {reason}", "", "");
+        }
     }
 }
 

@@ -25,6 +25,20 @@
 //!   last rejection; the open question `moonshot-enforcement` keeps the
 //!   conflict for a live probe. Every node is judged where it stands,
 //!   `$defs` members included.
+//! - `moonshot-type-required`: a subschema without `type` (`<At path
+//!   'PATH': type is not defined>`). The validator rules say every
+//!   subschema declares one, except `{}` (and `additionalProperties: {}`);
+//!   an `anyOf` or `$ref` node must not. Recorded from four public
+//!   reports, 2026-03-26 to 2026-07-30: MoonshotAI/kimi-cli#1595
+//!   (`properties.truncateMode`, a description only),
+//!   earendil-works/pi#4138 and #5822 (`properties.task`, kimi-k2.7-code)
+//!   and luxus/pi-hindsight#550 (`properties.tagGroups.items.properties.match`,
+//!   an enum without type, on api.kimi.com with K2.7, k3 and k3-256k; its
+//!   fix, a type string, was accepted by all three). Judged only at the
+//!   positions MFJS lists (`properties`, `$defs`, a single `items`,
+//!   `additionalProperties`, `anyOf` members), never at the root (its own
+//!   rule) nor under keywords whose reading is not recorded (`allOf`,
+//!   `oneOf`, `not`, tuple `items`).
 //!
 //! Rules, documented only (`facts::moonshot`, tool-use reference read
 //! 2026-12-01; the messages are ours):
@@ -87,6 +101,18 @@ pub(crate) static RULES: &[Rule] = &[
         read: None,
         status_code: 400,
         check: type_beside_anyof,
+    },
+    Rule {
+        id: "moonshot-type-required",
+        lanes: MOONSHOT,
+        status: Status::Recorded,
+        summary: "a subschema without type (other than {}, an anyOf or a $ref)",
+        docs: &[fact::WALLE],
+        first_seen: Some("2026-03-26"),
+        last_seen: Some("2026-07-30"),
+        read: None,
+        status_code: 400,
+        check: type_required,
     },
     Rule {
         id: "moonshot-function-name-pattern",
@@ -237,6 +263,54 @@ fn type_beside_anyof(req: &Request<'_>) -> Vec<Finding> {
     })
 }
 
+/// Whether `path` reaches its node only through the keywords MFJS lists
+/// (`properties`, `$defs`, a single `items`, `additionalProperties`,
+/// `anyOf`): the positions the recorded rejections and the validator rules
+/// speak of. A node under another keyword (`allOf`, `oneOf`, `not`, tuple
+/// `items`, …) is left alone: how Moonshot reads those is not recorded
+/// (one report says it merges `allOf` members), so no rule is guessed.
+fn mfjs_position(path: &str) -> bool {
+    let mut tokens = path.split('/').skip(1);
+    while let Some(keyword) = tokens.next() {
+        match keyword {
+            "properties" | "$defs" | "anyOf" => {
+                if tokens.next().is_none() {
+                    return false;
+                }
+            }
+            "items" | "additionalProperties" => {}
+            _ => return false,
+        }
+    }
+    true
+}
+
+fn type_required(req: &Request<'_>) -> Vec<Finding> {
+    each_schema(req, &mut |i, s| {
+        nodes(req, s)
+            .iter()
+            .filter(|(path, node)| {
+                !path.is_empty()
+                    && !node.is_empty()
+                    && !["type", "anyOf", "$ref", "allOf", "oneOf"]
+                        .iter()
+                        .any(|k| node.contains_key(*k))
+                    && mfjs_position(path)
+            })
+            .map(|(path, _)| {
+                finding(
+                    i,
+                    path,
+                    format!(
+                        "Invalid request: tools.function.parameters is not a valid moonshot flavored json schema, details: <At path '{}': type is not defined>",
+                        dotted(path)
+                    ),
+                )
+            })
+            .collect()
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -372,13 +446,18 @@ mod tests {
         );
     }
 
-    fn type_beside_anyof_findings(parameters: Value) -> Vec<(String, String)> {
+    /// `rule`'s findings on one tool with these parameters: (path, message).
+    fn rule_findings(rule: &str, parameters: Value) -> Vec<(String, String)> {
         let tools = [tool(parameters)];
         check(&req(&tools))
             .into_iter()
-            .filter(|r| r.rule == "moonshot-type-beside-anyof")
+            .filter(|r| r.rule == rule)
             .map(|r| (r.path, r.message))
             .collect()
+    }
+
+    fn type_beside_anyof_findings(parameters: Value) -> Vec<(String, String)> {
+        rule_findings("moonshot-type-beside-anyof", parameters)
     }
 
     fn type_beside_anyof_message(at: &str) -> String {
@@ -438,6 +517,75 @@ mod tests {
                 "c": {"type": "string", "description": "anyOf"},
                 "anyOf": {"type": "string"}
             }
+        }));
+        assert_eq!(got, []);
+    }
+
+    fn type_required_findings(parameters: Value) -> Vec<(String, String)> {
+        rule_findings("moonshot-type-required", parameters)
+    }
+
+    fn type_required_message(at: &str) -> String {
+        format!(
+            "Invalid request: tools.function.parameters is not a valid moonshot flavored json schema, details: <At path '{at}': type is not defined>"
+        )
+    }
+
+    #[test]
+    fn moonshot_rejects_an_untyped_property_an_untyped_enum_in_items_and_an_untyped_anyof_member() {
+        // kimi-cli#1595 (a description only), pi-hindsight#550 (an enum
+        // under items), and an anyOf member (the validator rules: every
+        // subschema).
+        let got = type_required_findings(json!({
+            "type": "object",
+            "properties": {
+                "truncateMode": {"description": "截断模式"},
+                "tagGroups": {"type": "array", "items": {"type": "object", "properties": {"match": {"enum": ["any", "all"]}}}},
+                "v": {"anyOf": [{"type": "string"}, {"minimum": 0}]},
+                "m": {"type": "object", "additionalProperties": {"description": "any value"}}
+            },
+            "$defs": {"D": {"properties": {"x": {"type": "string"}}}}
+        }));
+        assert_eq!(
+            got,
+            [
+                (
+                    "/properties/truncateMode".to_owned(),
+                    type_required_message("properties.truncateMode")
+                ),
+                (
+                    "/properties/tagGroups/items/properties/match".to_owned(),
+                    type_required_message("properties.tagGroups.items.properties.match")
+                ),
+                (
+                    "/properties/v/anyOf/1".to_owned(),
+                    type_required_message("properties.v.anyOf.1")
+                ),
+                (
+                    "/properties/m/additionalProperties".to_owned(),
+                    type_required_message("properties.m.additionalProperties")
+                ),
+                ("/$defs/D".to_owned(), type_required_message("$defs.D")),
+            ]
+        );
+    }
+
+    #[test]
+    fn moonshot_type_required_spares_empty_anyof_ref_and_unrecorded_positions() {
+        // `{}` is exempt, `anyOf` and `$ref` nodes must not carry a type,
+        // the root has its own rule, and nothing is guessed under keywords
+        // MFJS does not list (`allOf`, `oneOf`, `not`, tuple `items`).
+        let got = type_required_findings(json!({
+            "properties": {
+                "any": {},
+                "u": {"anyOf": [{"type": "string"}, {"type": "null"}], "description": "d"},
+                "r": {"$ref": "#/$defs/S", "description": "d"},
+                "a": {"allOf": [{"minLength": 1}]},
+                "o": {"type": "string", "oneOf": [{"minLength": 1}]},
+                "n": {"type": "string", "not": {"enum": ["x"]}},
+                "t": {"type": "array", "items": [{"enum": [1]}]}
+            },
+            "$defs": {"S": {"type": "string"}}
         }));
         assert_eq!(got, []);
     }
