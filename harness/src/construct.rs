@@ -180,7 +180,7 @@ mod tests {
     #[test]
     fn committed_probes_are_canonical_with_unique_tool_names() {
         let (cs, dir) = committed();
-        assert_eq!(cs.len(), 140);
+        assert_eq!(cs.len(), 142);
         let mut names = std::collections::BTreeSet::new();
         for c in &cs {
             let path = dir.join(format!("{}.json", c.id));

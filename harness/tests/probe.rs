@@ -106,7 +106,7 @@ fn the_plan_sends_nothing_even_with_keys_and_the_live_switch_set() {
     let stdout = String::from_utf8(out.stdout).unwrap();
     assert!(stdout.starts_with("wireshape probe: the plan; nothing is sent"));
     assert!(
-        stdout.contains("\n1,876 requests on 16 lanes: ~"),
+        stdout.contains("\n1,908 requests on 16 lanes: ~"),
         "{stdout}"
     );
     assert!(stdout.contains(&format!("POST {url}/v1/messages")));
