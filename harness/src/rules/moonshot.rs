@@ -28,17 +28,19 @@
 //! - `moonshot-type-required`: a subschema without `type` (`<At path
 //!   'PATH': type is not defined>`). The validator rules say every
 //!   subschema declares one, except `{}` (and `additionalProperties: {}`);
-//!   an `anyOf` or `$ref` node must not. Recorded from four public
-//!   reports, 2026-03-26 to 2026-07-30: MoonshotAI/kimi-cli#1595
+//!   an `anyOf` or `$ref` node must not. Recorded from three public
+//!   reports, 2026-03-26 to 2026-07-30 (a fourth, earendil-works/pi#4138,
+//!   is cited by the research notes): MoonshotAI/kimi-cli#1595
 //!   (`properties.truncateMode`, a description only),
-//!   earendil-works/pi#4138 and #5822 (`properties.task`, kimi-k2.7-code)
+//!   earendil-works/pi#5822 (`properties.task`, kimi-k2.7-code)
 //!   and luxus/pi-hindsight#550 (`properties.tagGroups.items.properties.match`,
 //!   an enum without type, on api.kimi.com with K2.7, k3 and k3-256k; its
 //!   fix, a type string, was accepted by all three). Judged only at the
 //!   positions MFJS lists (`properties`, `$defs`, a single `items`,
 //!   `additionalProperties`, `anyOf` members), never at the root (its own
-//!   rule) nor under keywords whose reading is not recorded (`allOf`,
-//!   `oneOf`, `not`, tuple `items`).
+//!   rule) nor at or under keywords whose reading is not recorded (a node
+//!   with `allOf` or `oneOf`, and anything under `allOf`, `oneOf`, `not`
+//!   or tuple `items`).
 //!
 //! Rules, documented only (`facts::moonshot`, tool-use reference read
 //! 2026-12-01; the messages are ours):
