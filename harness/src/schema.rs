@@ -764,11 +764,22 @@ pub(crate) fn rewrite_pre_order_outside_conditionals(
     root: &mut Value,
     f: &mut dyn FnMut(&NodePath<'_>, &mut Map<String, Value>) -> bool,
 ) -> Result<(), TooDeep> {
+    rewrite_pre_order_through(root, &|key| !key.is_conditional(), f)
+}
+
+/// Rewrite top-down like [`rewrite_pre_order`], entering only the child
+/// positions `through` accepts: the callback never sees a node reached
+/// through another, nor anything below it.
+pub(crate) fn rewrite_pre_order_through(
+    root: &mut Value,
+    through: &dyn Fn(&ChildKey) -> bool,
+    f: &mut dyn FnMut(&NodePath<'_>, &mut Map<String, Value>) -> bool,
+) -> Result<(), TooDeep> {
     rewrite_with(
         root,
         (),
         &mut Pre(&mut |p, via, m| {
-            if via.is_some_and(ChildKey::is_conditional) {
+            if via.is_some_and(|key| !through(key)) {
                 return false;
             }
             f(p, m)

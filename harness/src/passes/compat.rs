@@ -6,7 +6,8 @@
 //!   (`deepseek-anyof-member-missing-type`);
 //! - `moonshot`: `wrap-bare-property-map`, `parameters-object-floor`
 //!   (`moonshot-parameters-type-object`), `type-into-any-of`
-//!   (`moonshot-type-beside-anyof`), `ref-siblings-to-all-of`
+//!   (`moonshot-type-beside-anyof`), `type-untyped-subschemas`
+//!   (`moonshot-type-required`), `ref-siblings-to-all-of`
 //!   (`moonshot-ref-sibling-conflict`);
 //! - `mistral`: `wrap-bare-property-map`, `parameters-object-floor` (only
 //!   roots that are no schema at all), `draft4-exclusive-bounds`
@@ -26,6 +27,7 @@ mod moonshot;
 mod ollama;
 mod refs;
 mod root;
+mod untyped;
 
 pub(crate) use anyof::TypeAnyOfMembers;
 pub(crate) use mistral::Draft4ExclusiveBounds;
@@ -33,6 +35,7 @@ pub(crate) use moonshot::TypeIntoAnyOf;
 pub(crate) use ollama::{OllamaBooleanProperties, OllamaPropertiesMap, OllamaTypeNameProperties};
 pub(crate) use refs::RefSiblingsToAllOf;
 pub(crate) use root::{ParametersObjectFloor, WrapBarePropertyMap};
+pub(crate) use untyped::TypeUntypedSubschemas;
 
 /// Moonshot's documented function name: `^[a-zA-Z_][a-zA-Z0-9-_]{2,63}$`
 /// (`facts::moonshot`).
@@ -97,6 +100,7 @@ mod tests {
                     Some("moonshot-parameters-type-object")
                 ),
                 ("type-into-any-of", Some("moonshot-type-beside-anyof")),
+                ("type-untyped-subschemas", Some("moonshot-type-required")),
                 (
                     "ref-siblings-to-all-of",
                     Some("moonshot-ref-sibling-conflict")

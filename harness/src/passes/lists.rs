@@ -99,6 +99,9 @@ pub(crate) fn v1(lane: Lane) -> Vec<Box<dyn Pass>> {
                 true,
             )),
             Box::new(compat::TypeIntoAnyOf::default()),
+            // Before the $ref siblings are judged: a target it types may
+            // then conflict with a `type` beside the reference.
+            Box::new(compat::TypeUntypedSubschemas::default()),
             Box::new(compat::RefSiblingsToAllOf::default()),
         ],
         Lane::Mistral => vec![

@@ -109,7 +109,7 @@ fn matches_nothing(m: &Value) -> bool {
     })
 }
 
-fn json_type(v: &Value) -> &'static str {
+pub(super) fn json_type(v: &Value) -> &'static str {
     match v {
         Value::Null => "null",
         Value::Bool(_) => "boolean",
@@ -212,7 +212,7 @@ pub(super) fn exact_types(
 }
 
 /// The one type family a member's keywords constrain.
-fn family_type(m: &Map<String, Value>) -> Option<&'static str> {
+pub(super) fn family_type(m: &Map<String, Value>) -> Option<&'static str> {
     let mut found = FAMILIES
         .iter()
         .filter(|(_, kws)| m.keys().any(|k| kws.contains(&k.as_str())))
