@@ -103,9 +103,37 @@ fn known_gap(
     reasons.all(|r| r.is_some()).then_some(first)
 }
 
+/// One recorded construct: the schema node the oracle points at, and the
+/// targets of the local references inside it (pointer, the recording's
+/// schema there), which an injection brings along: without them a
+/// reference would point at nothing in the host tool.
+#[derive(Debug, Clone, PartialEq)]
+struct Construct {
+    node: Value,
+    targets: Vec<(String, Value)>,
+}
+
+/// The local (`#/…`) references anywhere in `v`.
+fn local_refs(v: &Value, out: &mut Vec<String>) {
+    match v {
+        Value::Object(o) => {
+            if let Some(r) = o.get("$ref").and_then(Value::as_str)
+                && let Some(p) = r.strip_prefix('#')
+                && p.starts_with('/')
+                && !out.iter().any(|x| x == p)
+            {
+                out.push(p.to_owned());
+            }
+            o.values().for_each(|c| local_refs(c, out));
+        }
+        Value::Array(a) => a.iter().for_each(|c| local_refs(c, out)),
+        _ => {}
+    }
+}
+
 /// The schema nodes the oracle points at for `rule` in its recordings.
-fn constructs(rule: &str, recordings: &[Recording]) -> Vec<Value> {
-    let mut out: Vec<Value> = Vec::new();
+fn constructs(rule: &str, recordings: &[Recording]) -> Vec<Construct> {
+    let mut out: Vec<Construct> = Vec::new();
     for rec in recordings
         .iter()
         .filter(|r| r.rule == rule && !r.expects_accept())
@@ -115,17 +143,29 @@ fn constructs(rule: &str, recordings: &[Recording]) -> Vec<Value> {
         };
         let tools = oracle_tools(lane, &rec.request.tools);
         for r in verdict(rec, lane).iter().filter(|r| r.rule == rule) {
-            let node = r
+            let schema = r
                 .tool
                 .and_then(|i| tools.get(i))
-                .and_then(|t| lane.schema_in(t))
-                .and_then(|s| s.pointer(&r.path));
-            if let Some(node) = node
-                && (node.is_object() || node.is_boolean())
-                && !out.contains(node)
-            {
-                out.push(node.clone());
+                .and_then(|t| lane.schema_in(t));
+            let Some(node) = schema.and_then(|s| s.pointer(&r.path)) else {
+                continue;
+            };
+            if !(node.is_object() || node.is_boolean()) || out.iter().any(|c| c.node == *node) {
+                continue;
             }
+            let mut pointers = Vec::new();
+            local_refs(node, &mut pointers);
+            let targets = pointers
+                .into_iter()
+                .filter_map(|p| {
+                    let target = schema.and_then(|s| s.pointer(&p))?;
+                    Some((p, target.clone()))
+                })
+                .collect();
+            out.push(Construct {
+                node: node.clone(),
+                targets,
+            });
         }
     }
     out
@@ -141,19 +181,21 @@ fn types_out_objects(construct: &Value) -> bool {
     }
 }
 
-/// `tool` with `construct` injected at `position`, when that position exists.
-fn inject(tool: &Tool, construct: &Value, position: &str) -> Option<Tool> {
+/// `tool` with `construct` injected at `position`, when that position
+/// exists, and the targets of its references at their pointers where the
+/// tool has nothing there yet.
+fn inject(tool: &Tool, construct: &Construct, position: &str) -> Option<Tool> {
     let mut t = tool.clone();
     let root = t.input_schema.as_object_mut()?;
     if position == "root" {
-        for (k, v) in construct.as_object()? {
+        for (k, v) in construct.node.as_object()? {
             root.insert(k.clone(), v.clone());
         }
     } else {
         let value = if position == "nested" {
-            json!({"type": "object", "properties": {INJECTED: construct}})
+            json!({"type": "object", "properties": {INJECTED: construct.node}})
         } else {
-            construct.clone()
+            construct.node.clone()
         };
         let props = root
             .entry("properties")
@@ -161,7 +203,45 @@ fn inject(tool: &Tool, construct: &Value, position: &str) -> Option<Tool> {
             .as_object_mut()?;
         props.insert(INJECTED.to_owned(), value);
     }
+    // A target the host has no room for (its way goes through a non-object)
+    // would leave the construct's reference pointing at nothing: no such
+    // injection is the construct.
+    for (pointer, target) in &construct.targets {
+        if !place(&mut t.input_schema, pointer, target) {
+            return None;
+        }
+    }
     Some(t)
+}
+
+/// Put `value` at `pointer` in `root`, making the objects on the way, unless
+/// something is there already; `false` when the way goes through a
+/// non-object.
+fn place(root: &mut Value, pointer: &str, value: &Value) -> bool {
+    let tokens: Vec<String> = pointer
+        .split('/')
+        .skip(1)
+        .map(crate::schema::unescape_token)
+        .collect();
+    let Some((last, way)) = tokens.split_last() else {
+        return true;
+    };
+    let mut at = root;
+    for token in way {
+        let Some(map) = at.as_object_mut() else {
+            return false;
+        };
+        at = map
+            .entry(token.clone())
+            .or_insert_with(|| Value::Object(Map::new()));
+    }
+    let Some(map) = at.as_object_mut() else {
+        return false;
+    };
+    if !map.contains_key(last) {
+        map.insert(last.clone(), value.clone());
+    }
+    true
 }
 
 /// Whether the lane's oracle accepts `tool` verbatim.
@@ -217,7 +297,7 @@ pub(crate) fn run(
                             continue;
                         };
                         if *position == "root"
-                            && types_out_objects(construct)
+                            && types_out_objects(&construct.node)
                             && f.v1 == V1Verdict::FailedClosed
                         {
                             rate.non_object_roots += 1;
@@ -296,5 +376,33 @@ mod tests {
             ),
             None
         );
+    }
+
+    #[test]
+    fn an_injected_construct_brings_the_targets_of_its_references_where_the_host_has_room() {
+        let construct = Construct {
+            node: json!({"$ref": "#/definitions/F"}),
+            targets: vec![("/definitions/F".to_owned(), json!({"type": "string"}))],
+        };
+        let host = Tool::new("h", json!({"type": "object", "properties": {}}));
+        let t = inject(&host, &construct, "property").unwrap();
+        assert_eq!(
+            t.input_schema,
+            json!({"type": "object", "properties": {INJECTED: {"$ref": "#/definitions/F"}}, "definitions": {"F": {"type": "string"}}})
+        );
+        // The host's own schema at the pointer stays.
+        let own = Tool::new(
+            "h",
+            json!({"type": "object", "definitions": {"F": {"type": "integer"}}}),
+        );
+        let t = inject(&own, &construct, "property").unwrap();
+        assert_eq!(
+            t.input_schema["definitions"]["F"],
+            json!({"type": "integer"})
+        );
+        // No room: a definitions that is no object leaves the reference
+        // pointing at nothing, so there is no injection.
+        let blocked = Tool::new("h", json!({"type": "object", "definitions": "x"}));
+        assert_eq!(inject(&blocked, &construct, "property"), None);
     }
 }

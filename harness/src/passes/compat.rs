@@ -5,7 +5,8 @@
 //!   (`deepseek-parameters-must-be-object`), `type-any-of-members`
 //!   (`deepseek-anyof-member-missing-type`);
 //! - `moonshot`: `wrap-bare-property-map`, `parameters-object-floor`
-//!   (`moonshot-parameters-type-object`), `type-into-any-of`
+//!   (`moonshot-parameters-type-object`), `refs-into-defs`
+//!   (`moonshot-ref-outside-defs`), `type-into-any-of`
 //!   (`moonshot-type-beside-anyof`), `type-untyped-subschemas`
 //!   (`moonshot-type-required`), `ref-siblings-to-all-of`
 //!   (`moonshot-ref-sibling-conflict`);
@@ -21,6 +22,7 @@
 //! object beside `parameters`, which a `Tool` never carries: not a pass here.
 
 mod anyof;
+mod defs;
 mod keywords;
 mod mistral;
 mod moonshot;
@@ -30,6 +32,7 @@ mod root;
 mod untyped;
 
 pub(crate) use anyof::TypeAnyOfMembers;
+pub(crate) use defs::RefsIntoDefs;
 pub(crate) use mistral::Draft4ExclusiveBounds;
 pub(crate) use moonshot::TypeIntoAnyOf;
 pub(crate) use ollama::{OllamaBooleanProperties, OllamaPropertiesMap, OllamaTypeNameProperties};
@@ -99,6 +102,7 @@ mod tests {
                     "parameters-object-floor",
                     Some("moonshot-parameters-type-object")
                 ),
+                ("refs-into-defs", Some("moonshot-ref-outside-defs")),
                 ("type-into-any-of", Some("moonshot-type-beside-anyof")),
                 ("type-untyped-subschemas", Some("moonshot-type-required")),
                 (
@@ -234,6 +238,7 @@ mod tests {
             json!({"type":"object","properties":{"n":["integer","null"]}}),
             json!({"type":"object","properties":{"p":{"type":"integer","anyOf":[{"type":"number"},{"type":"string"}]}}}),
             json!({"type":"object","anyOf":[{"type":"object","properties":{"a":{}}},{"type":"null"}]}),
+            json!({"type":"object","properties":{"a":{"$ref":"#/definitions/A"},"b":{"$ref":"#/properties/c"},"c":{"type":"string"}},"definitions":{"A":{"type":"string"}}}),
         ];
         for lane in [
             Lane::DeepseekChat,

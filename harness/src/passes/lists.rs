@@ -98,6 +98,8 @@ pub(crate) fn v1(lane: Lane) -> Vec<Box<dyn Pass>> {
                 "moonshot-parameters-type-object",
                 true,
             )),
+            // References into $defs before anything resolves one.
+            Box::new(compat::RefsIntoDefs::default()),
             Box::new(compat::TypeIntoAnyOf::default()),
             // Before the $ref siblings are judged: a target it types may
             // then conflict with a `type` beside the reference.

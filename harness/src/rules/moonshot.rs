@@ -41,6 +41,15 @@
 //!   rule) nor at or under keywords whose reading is not recorded (a node
 //!   with `allOf` or `oneOf`, and anything under `allOf`, `oneOf`, `not`
 //!   or tuple `items`).
+//! - `moonshot-ref-outside-defs`: a `$ref` other than `#` that does not
+//!   start with `#/$defs/` (`<At path 'PATH.$ref': references must start
+//!   with #/$defs/>`; the validator rules: `$ref` is internal, `#/$defs/…`
+//!   or `#`). Recorded from two public reports: Softeria/ms-365-mcp-server#458
+//!   (2026-05-12, kimi k2.6, the message quoted with the path masked) and
+//!   NousResearch/hermes-agent#14804 (2026-04-23, kimi-k2.6 via Nous: MCP
+//!   servers' draft-07 `#/definitions/…` references rejected until rewritten
+//!   to `#/$defs/…`). Every schema node is judged: Moonshot expands
+//!   references wherever they stand.
 //!
 //! Rules, documented only (`facts::moonshot`, tool-use reference read
 //! 2026-12-01; the messages are ours):
@@ -115,6 +124,18 @@ pub(crate) static RULES: &[Rule] = &[
         read: None,
         status_code: 400,
         check: type_required,
+    },
+    Rule {
+        id: "moonshot-ref-outside-defs",
+        lanes: MOONSHOT,
+        status: Status::Recorded,
+        summary: "a $ref other than # that does not start with #/$defs/",
+        docs: &[fact::WALLE],
+        first_seen: Some("2026-04-23"),
+        last_seen: Some("2026-05-12"),
+        read: None,
+        status_code: 400,
+        check: ref_outside_defs,
     },
     Rule {
         id: "moonshot-function-name-pattern",
@@ -285,6 +306,38 @@ fn mfjs_position(path: &str) -> bool {
         }
     }
     true
+}
+
+/// A `$ref` Moonshot resolves: `#` (the root) or one starting `#/$defs/`.
+fn ref_into_defs(reference: &str) -> bool {
+    reference == "#" || reference.starts_with("#/$defs/")
+}
+
+fn ref_outside_defs(req: &Request<'_>) -> Vec<Finding> {
+    each_schema(req, &mut |i, s| {
+        nodes(req, s)
+            .iter()
+            .filter(|(_, node)| {
+                node.get("$ref")
+                    .and_then(Value::as_str)
+                    .is_some_and(|r| !ref_into_defs(r))
+            })
+            .map(|(path, _)| {
+                let at = if path.is_empty() {
+                    "$ref".to_owned()
+                } else {
+                    format!("{}.$ref", dotted(path))
+                };
+                finding(
+                    i,
+                    path,
+                    format!(
+                        "Invalid request: tools.function.parameters is not a valid moonshot flavored json schema, details: <At path '{at}': references must start with #/$defs/>"
+                    ),
+                )
+            })
+            .collect()
+    })
 }
 
 fn type_required(req: &Request<'_>) -> Vec<Finding> {
@@ -590,5 +643,45 @@ mod tests {
             "$defs": {"S": {"type": "string"}}
         }));
         assert_eq!(got, []);
+    }
+
+    fn ref_outside_defs_paths(parameters: Value) -> Vec<String> {
+        rule_findings("moonshot-ref-outside-defs", parameters)
+            .into_iter()
+            .map(|(path, _)| path)
+            .collect()
+    }
+
+    #[test]
+    fn moonshot_rejects_a_ref_that_does_not_start_with_defs() {
+        // ms-365-mcp-server#458 (`….startDateTime.$ref`), hermes-agent#14804
+        // (draft-07 `#/definitions/…`).
+        let found = rule_findings(
+            "moonshot-ref-outside-defs",
+            json!({"type":"object","properties":{"startDateTime":{"$ref":"#/definitions/DateTime"}},"definitions":{"DateTime":{"type":"string"}}}),
+        );
+        assert_eq!(
+            found,
+            [(
+                "/properties/startDateTime".to_owned(),
+                "Invalid request: tools.function.parameters is not a valid moonshot flavored json schema, details: <At path 'properties.startDateTime.$ref': references must start with #/$defs/>".to_owned()
+            )]
+        );
+        assert_eq!(
+            ref_outside_defs_paths(
+                json!({"type":"object","properties":{"a":{"$ref":"#/properties/b"},"b":{"type":"string"},"c":{"$ref":"other.json#/x"},"d":{"allOf":[{"$ref":"#foo"}]}}}),
+            ),
+            ["/properties/a", "/properties/c", "/properties/d/allOf/0"]
+        );
+    }
+
+    #[test]
+    fn moonshot_accepts_a_ref_into_defs_and_the_root_ref() {
+        assert_eq!(
+            ref_outside_defs_paths(
+                json!({"type":"object","properties":{"a":{"$ref":"#/$defs/A"},"n":{"$ref":"#"}},"$defs":{"A":{"type":"object","properties":{"b":{"$ref":"#/$defs/A/properties/c"},"c":{"type":"string"}}}}}),
+            ),
+            Vec::<String>::new()
+        );
     }
 }
