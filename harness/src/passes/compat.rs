@@ -8,7 +8,8 @@
 //!   (`moonshot-parameters-type-object`), `refs-into-defs`
 //!   (`moonshot-ref-outside-defs`), `type-into-any-of`
 //!   (`moonshot-type-beside-anyof`), `type-untyped-subschemas`
-//!   (`moonshot-type-required`), `ref-siblings-to-all-of`
+//!   (`moonshot-type-required`), `ref-type-to-all-of`
+//!   (`moonshot-type-beside-ref`), `ref-siblings-to-all-of`
 //!   (`moonshot-ref-sibling-conflict`);
 //! - `mistral`: `wrap-bare-property-map`, `parameters-object-floor` (only
 //!   roots that are no schema at all), `draft4-exclusive-bounds`
@@ -36,7 +37,7 @@ pub(crate) use defs::RefsIntoDefs;
 pub(crate) use mistral::Draft4ExclusiveBounds;
 pub(crate) use moonshot::TypeIntoAnyOf;
 pub(crate) use ollama::{OllamaBooleanProperties, OllamaPropertiesMap, OllamaTypeNameProperties};
-pub(crate) use refs::RefSiblingsToAllOf;
+pub(crate) use refs::{RefSiblingsToAllOf, RefTypeToAllOf};
 pub(crate) use root::{ParametersObjectFloor, WrapBarePropertyMap};
 pub(crate) use untyped::TypeUntypedSubschemas;
 
@@ -105,6 +106,7 @@ mod tests {
                 ("refs-into-defs", Some("moonshot-ref-outside-defs")),
                 ("type-into-any-of", Some("moonshot-type-beside-anyof")),
                 ("type-untyped-subschemas", Some("moonshot-type-required")),
+                ("ref-type-to-all-of", Some("moonshot-type-beside-ref")),
                 (
                     "ref-siblings-to-all-of",
                     Some("moonshot-ref-sibling-conflict")
@@ -239,6 +241,7 @@ mod tests {
             json!({"type":"object","properties":{"p":{"type":"integer","anyOf":[{"type":"number"},{"type":"string"}]}}}),
             json!({"type":"object","anyOf":[{"type":"object","properties":{"a":{}}},{"type":"null"}]}),
             json!({"type":"object","properties":{"a":{"$ref":"#/definitions/A"},"b":{"$ref":"#/properties/c"},"c":{"type":"string"}},"definitions":{"A":{"type":"string"}}}),
+            json!({"type":"object","properties":{"mode":{"$ref":"#/$defs/Mode","type":"string"}},"$defs":{"Mode":{"type":"string","enum":["a","b"]}}}),
         ];
         for lane in [
             Lane::DeepseekChat,

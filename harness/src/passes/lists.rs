@@ -104,6 +104,9 @@ pub(crate) fn v1(lane: Lane) -> Vec<Box<dyn Pass>> {
             // Before the $ref siblings are judged: a target it types may
             // then conflict with a `type` beside the reference.
             Box::new(compat::TypeUntypedSubschemas::default()),
+            // Before the conflicts are judged: a target this moves is read
+            // by their rounds as it ships.
+            Box::new(compat::RefTypeToAllOf::default()),
             Box::new(compat::RefSiblingsToAllOf::default()),
         ],
         Lane::Mistral => vec![

@@ -7,6 +7,23 @@
 //!   missing or not `object`.
 //! - `moonshot-ref-sibling-conflict`: a `$ref` with a sibling keyword that
 //!   the referenced schema also sets, to a different value.
+//! - `moonshot-type-beside-ref`: a schema with both `type` and `$ref`
+//!   (`when using $ref, type should be defined in the referenced schema
+//!   instead of the parent schema`), whether or not the target declares the
+//!   same type. The validator rules document it too (MFJS `walle.md`: a
+//!   `$ref` node declares no `type`). Recorded from public reports,
+//!   2026-08-26 to 2026-09-01, all of Codex Desktop's `automation_update`
+//!   tool (`$defs.__schema20`: `type`, `minLength`, `format` and
+//!   `description` beside a `$ref`, k3 and kimi-k2.7-code on api.kimi.com
+//!   and api.moonshot.cn): lidge-jun/opencodex#2673, farion1231/cc-switch
+//!   #6614, #6861, #6867 (a minimal `{"$ref": "#/$defs/Mode", "type":
+//!   "string"}` property verified against api.moonshot.cn), #6976 and
+//!   #7028, router-for-me/CLIProxyAPI#5316 and openai/codex#41233. The same
+//!   tool's seven `$ref`s beside only a `description` (its target's
+//!   description differs or is absent) were accepted (opencodex#2673). The
+//!   fix cc-switch shipped (#6863: each such `$ref` moved into an `allOf`,
+//!   its siblings kept) was verified end to end (400 → 200). Every node is
+//!   judged where it stands, `$defs` members included.
 //! - `moonshot-type-beside-anyof`: a schema with both `type` and `anyOf`
 //!   (`when using anyOf, type should be defined in anyOf items instead of
 //!   the parent schema`), whether or not the members declare their own
@@ -100,6 +117,18 @@ pub(crate) static RULES: &[Rule] = &[
         read: None,
         status_code: 400,
         check: ref_sibling_conflict,
+    },
+    Rule {
+        id: "moonshot-type-beside-ref",
+        lanes: MOONSHOT,
+        status: Status::Recorded,
+        summary: "a schema with both type and $ref (the type belongs in the referenced schema)",
+        docs: &[fact::WALLE],
+        first_seen: Some("2026-08-26"),
+        last_seen: Some("2026-09-01"),
+        read: None,
+        status_code: 400,
+        check: type_beside_ref,
     },
     Rule {
         id: "moonshot-type-beside-anyof",
@@ -267,6 +296,25 @@ fn ref_sibling_conflict(req: &Request<'_>) -> Vec<Finding> {
     })
 }
 
+fn type_beside_ref(req: &Request<'_>) -> Vec<Finding> {
+    each_schema(req, &mut |i, s| {
+        nodes(req, s)
+            .iter()
+            .filter(|(_, node)| node.contains_key("type") && node.contains_key("$ref"))
+            .map(|(path, _)| {
+                finding(
+                    i,
+                    path,
+                    format!(
+                        "Invalid request: tools.function.parameters is not a valid moonshot flavored json schema, details: <At path '{}': when using $ref, type should be defined in the referenced schema instead of the parent schema>",
+                        dotted(path)
+                    ),
+                )
+            })
+            .collect()
+    })
+}
+
 fn type_beside_anyof(req: &Request<'_>) -> Vec<Finding> {
     each_schema(req, &mut |i, s| {
         nodes(req, s)
@@ -424,10 +472,63 @@ mod tests {
     fn moonshot_accepts_a_ref_sibling_the_target_does_not_set_or_sets_equally() {
         let tools = [tool(json!({
             "type": "object",
-            "properties": {"a": {"$ref": "#/$defs/A", "description": "A"}, "b": {"$ref": "#/$defs/A", "type": "object"}},
-            "$defs": {"A": {"type": "object", "properties": {}}}
+            "properties": {"a": {"$ref": "#/$defs/B", "description": "A"}, "b": {"$ref": "#/$defs/A", "description": "Thing"}},
+            "$defs": {"A": {"type": "object", "description": "Thing", "properties": {}}, "B": {"type": "object", "properties": {}}}
         }))];
         assert!(check(&req(&tools)).is_empty());
+    }
+
+    fn type_beside_ref_findings(parameters: Value) -> Vec<(String, String)> {
+        rule_findings("moonshot-type-beside-ref", parameters)
+    }
+
+    fn type_beside_ref_message(at: &str) -> String {
+        format!(
+            "Invalid request: tools.function.parameters is not a valid moonshot flavored json schema, details: <At path '{at}': when using $ref, type should be defined in the referenced schema instead of the parent schema>"
+        )
+    }
+
+    #[test]
+    fn moonshot_rejects_a_type_beside_a_ref_in_defs_and_in_a_property_even_when_the_target_agrees()
+    {
+        // opencodex#2673's `$defs.__schema20`, and cc-switch#6867's minimal
+        // property: the target declares the same type in both.
+        let found = type_beside_ref_findings(json!({
+            "type": "object",
+            "properties": {"mode": {"$ref": "#/$defs/Mode", "type": "string"}},
+            "$defs": {
+                "Mode": {"type": "string", "enum": ["a", "b"]},
+                "__schema2": {"type": "string", "minLength": 1},
+                "__schema20": {"type": "string", "minLength": 1, "format": "uuid", "description": "Target thread UUID", "$ref": "#/$defs/__schema2"}
+            }
+        }));
+        assert_eq!(
+            found,
+            [
+                (
+                    "/properties/mode".to_owned(),
+                    type_beside_ref_message("properties.mode")
+                ),
+                (
+                    "/$defs/__schema20".to_owned(),
+                    type_beside_ref_message("$defs.__schema20")
+                ),
+            ]
+        );
+    }
+
+    #[test]
+    fn moonshot_accepts_a_ref_beside_only_a_description_and_a_type_beside_all_of() {
+        // The form cc-switch#6863 shipped: the reference moved into `allOf`.
+        let found = type_beside_ref_findings(json!({
+            "type": "object",
+            "properties": {
+                "a": {"$ref": "#/$defs/A", "description": "A"},
+                "b": {"type": "string", "allOf": [{"$ref": "#/$defs/A"}]}
+            },
+            "$defs": {"A": {"type": "string"}}
+        }));
+        assert_eq!(found, []);
     }
 
     #[test]
