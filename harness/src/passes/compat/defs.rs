@@ -20,6 +20,7 @@
 //! rewrite can keep what they point at, so Moonshot still rejects them.
 
 use std::collections::BTreeMap;
+use std::rc::Rc;
 
 use serde_json::{Map, Value};
 
@@ -142,8 +143,9 @@ enum At {
     /// An array of schemas (`anyOf`, tuple `items`, …).
     Schemas,
     /// Under the keyword `.1` of the schema at `.0` that holds no schema (an
-    /// unknown keyword): a change here is recorded as that keyword's.
-    Inside(String, String),
+    /// unknown keyword): a change here is recorded as that keyword's. Shared
+    /// by everything under that keyword.
+    Inside(Rc<(String, String)>),
 }
 
 /// Call `f` with where to record a change (a schema's pointer and the
@@ -151,30 +153,43 @@ enum At {
 /// every `$ref` string in `root` outside literals. Under unknown keywords
 /// too: a pointer may reach a schema kept there (JSONSchemaStore's
 /// `definitions/builtinSteps/documentation/run`), so a reference inside it
-/// must move with the others.
-fn each_ref(root: &mut Value, f: &mut dyn FnMut(&str, &str, &mut String)) {
+/// must move with the others. Without `paths` the pointers are not built
+/// and `f` gets `""` for each (a walk that only reads the references). The
+/// walk stops where `f` says `false`.
+fn each_ref(root: &mut Value, paths: bool, f: &mut dyn FnMut(&str, &str, &mut String) -> bool) {
     let mut stack: Vec<(String, &mut Value, At)> = vec![(String::new(), root, At::Schema)];
     while let Some((path, v, at)) = stack.pop() {
-        let mut children: Vec<(String, &mut Value, At)> = Vec::new();
+        // Children go on the stack in order, then are turned around: the
+        // first is visited first.
+        let first = stack.len();
+        let child = |token: &str| {
+            if paths {
+                format!("{path}/{}", escape_token(token))
+            } else {
+                String::new()
+            }
+        };
         match v {
             Value::Object(o) => {
                 for (k, c) in o.iter_mut() {
-                    let child = format!("{path}/{}", escape_token(k));
                     let next = match &at {
                         At::NameMap | At::Schemas => At::Schema,
-                        At::Inside(node, kw) => {
+                        At::Inside(inside) => {
                             if k == "$ref"
                                 && let Value::String(r) = c
+                                && !f(&inside.0, &inside.1, r)
                             {
-                                f(node, kw, r);
+                                return;
                             }
-                            At::Inside(node.clone(), kw.clone())
+                            At::Inside(Rc::clone(inside))
                         }
                         At::Schema => {
                             let key = k.as_str();
                             if key == "$ref" {
-                                if let Value::String(r) = c {
-                                    f(&path, "$ref", r);
+                                if let Value::String(r) = c
+                                    && !f(&path, "$ref", r)
+                                {
+                                    return;
                                 }
                                 continue;
                             }
@@ -190,33 +205,57 @@ fn each_ref(root: &mut Value, f: &mut dyn FnMut(&str, &str, &mut String)) {
                             } else if schema::SCHEMA_ARRAYS.contains(&key) || key == "items" {
                                 At::Schemas
                             } else {
-                                At::Inside(path.clone(), k.clone())
+                                At::Inside(Rc::new((path.clone(), k.clone())))
                             }
                         }
                     };
-                    children.push((child, c, next));
+                    // Scalars hold no `$ref`: only containers are walked.
+                    if matches!(c, Value::Object(_) | Value::Array(_)) {
+                        stack.push((child(k), c, next));
+                    }
                 }
             }
             Value::Array(a) => {
                 for (i, c) in a.iter_mut().enumerate() {
                     let next = match &at {
                         At::Schemas => At::Schema,
-                        At::Inside(node, kw) => At::Inside(node.clone(), kw.clone()),
-                        // An array where a schema or a map belongs holds none.
+                        At::Inside(inside) => At::Inside(Rc::clone(inside)),
                         At::Schema | At::NameMap => continue,
                     };
-                    children.push((format!("{path}/{i}"), c, next));
+                    if matches!(c, Value::Object(_) | Value::Array(_)) {
+                        stack.push((child(&i.to_string()), c, next));
+                    }
                 }
             }
             _ => {}
         }
-        // Pre-order in key order: the first child is popped first.
-        stack.extend(children.into_iter().rev());
+        stack[first..].reverse();
     }
 }
 
-/// `text` with each `%XX` escape decoded (RFC 3986); as it is when an
-/// escape is malformed or the bytes are no UTF-8.
+/// Whether any object anywhere in `v` has a `$ref` string that does not
+/// point into `$defs`: one read-only walk, no pointers, no copies. When it
+/// finds none, neither does [`each_ref`], which reads a subset of them.
+fn any_ref_outside_defs(v: &Value) -> bool {
+    let mut stack = vec![v];
+    while let Some(v) = stack.pop() {
+        match v {
+            Value::Object(o) => {
+                for (k, c) in o {
+                    match c {
+                        Value::String(r) if k == "$ref" && !into_defs(r) => return true,
+                        Value::Object(_) | Value::Array(_) => stack.push(c),
+                        _ => {}
+                    }
+                }
+            }
+            Value::Array(a) => stack.extend(a.iter().filter(|c| c.is_object() || c.is_array())),
+            _ => {}
+        }
+    }
+    false
+}
+
 fn percent_decoded(text: &str) -> String {
     let bytes = text.as_bytes();
     let mut out = Vec::with_capacity(bytes.len());
@@ -263,9 +302,13 @@ impl Pass for RefsIntoDefs {
         if !tool.input_schema.is_object() {
             return Ok(Step::Continue);
         }
+        if !any_ref_outside_defs(&tool.input_schema) {
+            return Ok(Step::Continue);
+        }
         let mut needed = false;
-        each_ref(&mut tool.input_schema, &mut |_, _, r| {
-            needed |= !into_defs(r);
+        each_ref(&mut tool.input_schema, false, &mut |_, _, r| {
+            needed = !into_defs(r);
+            !needed
         });
         if !needed {
             return Ok(Step::Continue);
@@ -293,11 +336,12 @@ impl Pass for RefsIntoDefs {
         let mut copies: BTreeMap<String, String> = BTreeMap::new();
         if self.copy_other_targets {
             let mut left: Vec<String> = Vec::new();
-            each_ref(&mut tool.input_schema, &mut |_, _, r| {
+            each_ref(&mut tool.input_schema, false, &mut |_, _, r| {
                 let r = renamed(r, &moved).unwrap_or_else(|| r.clone());
                 if needs_moving(&r) && !left.contains(&r) {
                     left.push(r);
                 }
+                true
             });
             for r in left {
                 // A URI fragment may percent-encode the pointer's characters.
@@ -327,7 +371,7 @@ impl Pass for RefsIntoDefs {
             }
         }
         // Step 3: every reference that moved points to where its target is.
-        each_ref(&mut tool.input_schema, &mut |path, keyword, r| {
+        each_ref(&mut tool.input_schema, true, &mut |path, keyword, r| {
             let renamed = renamed(r, &moved);
             let to = renamed
                 .as_ref()
@@ -344,6 +388,7 @@ impl Pass for RefsIntoDefs {
                 };
                 cx.record(path, keyword, Action::Rewritten, reason);
             }
+            true
         });
         // What is left (another document, an anchor, a pointer the schema
         // does not have) no rewrite reaches: the tool fails closed, so the

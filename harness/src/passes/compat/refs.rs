@@ -21,7 +21,7 @@ use serde_json::{Map, Value, json};
 
 use crate::degradation::Action;
 use crate::lookup::Lookup;
-use crate::passes::{Cx, Pass, PassMutant, Step};
+use crate::passes::{Cx, Pass, PassMutant, Step, may_act};
 use crate::schema::{self, TooDeep};
 use crate::tool::Tool;
 
@@ -50,28 +50,32 @@ impl RefSiblingsToAllOf {
     fn conflicts(self, root: &Value) -> Result<Vec<(String, Vec<String>)>, TooDeep> {
         let mut out = Vec::new();
         schema::visit(root, &mut |path, node| {
-            let Some(target) = node
-                .field("$ref")
-                .and_then(Value::as_str)
-                .and_then(|r| r.strip_prefix('#'))
-                .and_then(|p| root.pointer(p))
-                .and_then(Value::as_object)
-            else {
-                return;
-            };
-            let keys: Vec<String> = node
-                .iter()
-                .filter(|(k, v)| {
-                    *k != "$ref"
-                        && (!self.only_conflicts || target.get(*k).is_some_and(|t| t != *v))
-                })
-                .map(|(k, _)| k.clone())
-                .collect();
+            let keys: Vec<String> = self.moving(root, node).map(|(k, _)| k.clone()).collect();
             if !keys.is_empty() {
                 out.push((path.to_owned(), keys));
             }
         })?;
         Ok(out)
+    }
+
+    /// The sibling keywords of `node`'s local `$ref` that make it move: those
+    /// its target sets to another value (or, for the mutant, every one).
+    fn moving<'n>(
+        self,
+        root: &Value,
+        node: &'n Map<String, Value>,
+    ) -> impl Iterator<Item = (&'n String, &'n Value)> {
+        let target = node
+            .field("$ref")
+            .and_then(Value::as_str)
+            .and_then(|r| r.strip_prefix('#'))
+            .and_then(|p| root.pointer(p))
+            .and_then(Value::as_object);
+        node.iter().filter(move |(k, v)| {
+            target.is_some_and(|target| {
+                *k != "$ref" && (!self.only_conflicts || target.get(*k).is_some_and(|t| t != *v))
+            })
+        })
     }
 }
 
@@ -120,6 +124,11 @@ impl Pass for RefSiblingsToAllOf {
     }
 
     fn apply(&self, tool: &mut Tool, cx: &mut Cx<'_>) -> Result<Step, TooDeep> {
+        // Most tools have no `$ref` to move: one walk without pointers says so.
+        let root = &tool.input_schema;
+        if !may_act(root, &|_, node| self.moving(root, node).next().is_some()) {
+            return Ok(Step::Continue);
+        }
         for _ in 0..ROUNDS {
             let found = self.conflicts(&tool.input_schema)?;
             if found.is_empty() {
@@ -176,6 +185,12 @@ impl Pass for RefTypeToAllOf {
     }
 
     fn apply(&self, tool: &mut Tool, cx: &mut Cx<'_>) -> Result<Step, TooDeep> {
+        // Most tools have no such node: one walk without pointers says so.
+        if !may_act(&tool.input_schema, &|_, node| {
+            node.has("$ref") && node.has("type")
+        }) {
+            return Ok(Step::Continue);
+        }
         let root = &tool.input_schema;
         let mut found = Vec::new();
         schema::visit(root, &mut |path, node| {
