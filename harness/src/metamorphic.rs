@@ -113,24 +113,6 @@ struct Construct {
     targets: Vec<(String, Value)>,
 }
 
-/// The local (`#/…`) references anywhere in `v`.
-fn local_refs(v: &Value, out: &mut Vec<String>) {
-    match v {
-        Value::Object(o) => {
-            if let Some(r) = o.get("$ref").and_then(Value::as_str)
-                && let Some(p) = r.strip_prefix('#')
-                && p.starts_with('/')
-                && !out.iter().any(|x| x == p)
-            {
-                out.push(p.to_owned());
-            }
-            o.values().for_each(|c| local_refs(c, out));
-        }
-        Value::Array(a) => a.iter().for_each(|c| local_refs(c, out)),
-        _ => {}
-    }
-}
-
 /// The schema nodes the oracle points at for `rule` in its recordings.
 fn constructs(rule: &str, recordings: &[Recording]) -> Vec<Construct> {
     let mut out: Vec<Construct> = Vec::new();
@@ -153,9 +135,7 @@ fn constructs(rule: &str, recordings: &[Recording]) -> Vec<Construct> {
             if !(node.is_object() || node.is_boolean()) || out.iter().any(|c| c.node == *node) {
                 continue;
             }
-            let mut pointers = Vec::new();
-            local_refs(node, &mut pointers);
-            let targets = pointers
+            let targets = crate::pointer::local_ref_pointers(node)
                 .into_iter()
                 .filter_map(|p| {
                     let target = schema.and_then(|s| s.pointer(&p))?;

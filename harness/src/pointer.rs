@@ -2,7 +2,7 @@
 //! escaped and unescaped, the [`ChildKey`] a child position is reached by
 //! (with its pointer suffix), how a pointer is shown in messages, and
 //! [`NodePath`], the pointer of a node in a mutable walk, built only when
-//! something reads it.
+//! something reads it, and the pointers a schema's local `$ref`s hold.
 
 use std::borrow::Cow;
 use std::cell::OnceCell;
@@ -275,6 +275,35 @@ impl fmt::Debug for NodePath<'_> {
     }
 }
 
+/// The JSON Pointer (the `#` dropped) of every local `$ref` (`#/…`)
+/// anywhere in `v`: under literals and unknown keywords too (a definition
+/// kept under one may refer to another). Each once, in document order.
+pub(crate) fn local_ref_pointers(v: &Value) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let mut seen = std::collections::HashSet::new();
+    let mut stack = vec![v];
+    while let Some(v) = stack.pop() {
+        match v {
+            Value::Object(o) => {
+                if let Some(p) = o
+                    .get("$ref")
+                    .and_then(Value::as_str)
+                    .and_then(|r| r.strip_prefix('#'))
+                    .filter(|p| p.starts_with('/'))
+                    && seen.insert(p)
+                {
+                    out.push(p.to_owned());
+                }
+                // Children in reverse: the first is visited first.
+                stack.extend(o.values().rev());
+            }
+            Value::Array(a) => stack.extend(a.iter().rev()),
+            _ => {}
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -384,5 +413,30 @@ mod tests {
             r#"/properties/a~1b~0c/anyOf/12 "/properties/a~1b~0c/anyOf/12/items""#
         );
         assert_eq!(display_path(&root), "/");
+    }
+
+    #[test]
+    fn local_ref_pointers_lists_each_local_reference_once_in_document_order() {
+        let v = serde_json::json!({
+            "properties": {
+                "a": {"$ref": "#/$defs/A"},
+                "b": {"items": [{"$ref": "#/properties/a"}, {"$ref": "#/$defs/A"}]},
+                "c": {"$ref": "https://example.com/s.json#/x"},
+                "d": {"$ref": "#anchor"},
+                "e": {"$ref": "#"}
+            },
+            "x-kept": {"inner": {"$ref": "#/x-kept/other"}},
+            "default": {"$ref": "#/in/a/literal"},
+            "$defs": {"A": {"type": "string"}}
+        });
+        assert_eq!(
+            local_ref_pointers(&v),
+            [
+                "/$defs/A",
+                "/properties/a",
+                "/x-kept/other",
+                "/in/a/literal"
+            ]
+        );
     }
 }

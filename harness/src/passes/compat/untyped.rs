@@ -131,32 +131,6 @@ impl TypeUntypedSubschemas {
     }
 }
 
-/// The JSON Pointers of every local `$ref` (`#/…`) anywhere in the value,
-/// under unknown keywords too (a definition kept under one may refer to
-/// another): keeping a keyword on its node is exact, so too many is safe.
-fn local_refs(schema: &Value) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut stack = vec![schema];
-    while let Some(v) = stack.pop() {
-        match v {
-            Value::Object(o) => {
-                if let Some(r) = o
-                    .field("$ref")
-                    .and_then(Value::as_str)
-                    .and_then(|r| r.strip_prefix('#'))
-                    .filter(|r| r.starts_with('/'))
-                {
-                    out.push(r.to_owned());
-                }
-                stack.extend(o.values());
-            }
-            Value::Array(a) => stack.extend(a),
-            _ => {}
-        }
-    }
-    out
-}
-
 /// Whether a local `$ref` points at or into `keyword` of the node at `path`.
 fn referenced(path: &str, keyword: &str, refs: &[String]) -> bool {
     let at = format!("{path}/{}", escape_token(keyword));
@@ -234,7 +208,8 @@ impl Pass for TypeUntypedSubschemas {
         })? {
             return Ok(Step::Continue);
         }
-        let refs = local_refs(&tool.input_schema);
+        // Keeping a keyword on its node is exact, so too many is safe.
+        let refs = crate::pointer::local_ref_pointers(&tool.input_schema);
         // Only through the positions Moonshot's schema format has.
         schema::rewrite_pre_order_through(
             &mut tool.input_schema,
