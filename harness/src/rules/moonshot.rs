@@ -12,16 +12,17 @@
 //!   instead of the parent schema`), whether or not the target declares the
 //!   same type. The validator rules document it too (MFJS `walle.md`: a
 //!   `$ref` node declares no `type`). Recorded from public reports,
-//!   2026-08-26 to 2026-09-01, all of Codex Desktop's `automation_update`
+//!   2026-08-19 to 2026-09-01, all of Codex Desktop's `automation_update`
 //!   tool (`$defs.__schema20`: `type`, `minLength`, `format` and
 //!   `description` beside a `$ref`, k3 and kimi-k2.7-code on api.kimi.com
 //!   and api.moonshot.cn): lidge-jun/opencodex#2673, farion1231/cc-switch
 //!   #6614, #6861, #6867 (a minimal `{"$ref": "#/$defs/Mode", "type":
 //!   "string"}` property verified against api.moonshot.cn), #6976 and
-//!   #7028, router-for-me/CLIProxyAPI#5316 and openai/codex#41233. The same
-//!   tool's seven `$ref`s beside only a `description` (its target's
-//!   description differs or is absent) were accepted (opencodex#2673). The
-//!   fix cc-switch shipped (#6863: each such `$ref` moved into an `allOf`,
+//!   #7028, router-for-me/CLIProxyAPI#5316 and openai/codex#41233.
+//!   opencodex#2673 reads the same tool's seven `$ref`s beside only a
+//!   `description` as tolerated, because the error names only
+//!   `__schema20` (a validator may stop at its first error). The fix
+//!   cc-switch shipped (#6863: each such `$ref` moved into an `allOf`,
 //!   its siblings kept) was verified end to end (400 → 200). Every node is
 //!   judged where it stands, `$defs` members included.
 //! - `moonshot-type-beside-anyof`: a schema with both `type` and `anyOf`
@@ -124,7 +125,7 @@ pub(crate) static RULES: &[Rule] = &[
         status: Status::Recorded,
         summary: "a schema with both type and $ref (the type belongs in the referenced schema)",
         docs: &[fact::WALLE],
-        first_seen: Some("2026-08-26"),
+        first_seen: Some("2026-08-19"),
         last_seen: Some("2026-09-01"),
         read: None,
         status_code: 400,
