@@ -229,7 +229,8 @@ fn compare_counts_errored_failed_closed_rejected_and_silent_drops_per_cell() {
 
     // openai-strict (every tool strict): the closed objects pass; both
     // root compositions are rejected, union's also as an open object
-    // without `properties`, closed's for `oneOf` (strict takes `anyOf` only).
+    // without `properties`, closed's for `oneOf` (strict takes `anyOf` only)
+    // and for its branch `{"required": ["x"]}`, which has no type.
     let fake_strict = r.cell(Lane::OpenaiStrict, "fake").unwrap();
     let s = fake_strict.stats.as_ref().unwrap();
     assert_eq!(
@@ -242,7 +243,8 @@ fn compare_counts_errored_failed_closed_rejected_and_silent_drops_per_cell() {
             ("openai-object-schema-missing-properties", 1),
             ("openai-root-composition", 2),
             ("openai-strict-additionalproperties-false", 1),
-            ("openai-strict-keyword-not-permitted", 1)
+            ("openai-strict-keyword-not-permitted", 1),
+            ("openai-strict-subschema-missing-type", 1)
         ])
     );
     assert_eq!(

@@ -257,7 +257,13 @@ fn run_case_rendered(
     if let Some(v) = verdict.filter(|v| v.is_rejection())
         && let Some(l) = ledger
     {
-        matches.extend(l.judge_rejection(&case.plan.case, case.external, v, &new_rejected));
+        matches.extend(l.judge_rejection(
+            &case.plan.case,
+            case.external,
+            v,
+            b.outcome.failed_in(),
+            &new_rejected,
+        ));
     }
     // A change of meaning the ledger may declare: a narrowing of a shaped
     // tool (by what explains it), or a silent widening (by the passes that

@@ -24,7 +24,8 @@
 //! closed, or a rejection old and new share) unless a `[[rejection]]` entry
 //! declares it: its `case` glob matches and its `rules` globs cover every
 //! rule that rejects the output (and, with `verdicts`, the case's verdict
-//! is one of those). Each such entry is an accepted risk and carries its
+//! is one of those; with `failed`, the output failed closed in one of
+//! those passes). Each such entry is an accepted risk and carries its
 //! reason; unused ones fail the run like divergence entries.
 //!
 //! A `[[pin]]` entry pins the exact new bytes (sha256 of the rendered wire
@@ -92,6 +93,16 @@ pub struct RejectionEntry {
     /// Applies only to these verdicts (empty: any rejection).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub verdicts: Vec<OracleVerdict>,
+    /// Applies only to a new output that failed closed in one of these
+    /// passes (pass-name globs, matched against [`Outcome::failed_in`];
+    /// empty: any output). A tool that fails closed ships as declared,
+    /// every rejection it came with included: the entry names the cause,
+    /// and with `failed` it cannot declare the same rules on a tool that
+    /// failed closed for another one.
+    ///
+    /// [`Outcome::failed_in`]: crate::pipeline::Outcome::failed_in
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub failed: Vec<String>,
 }
 
 /// One `[[narrowing]]` or `[[widening]]` entry: new outputs whose meaning
@@ -426,18 +437,22 @@ impl LaneLedger {
     }
 
     /// The `[[rejection]]` entries declaring a new output rejected by
-    /// `rules`: empty unless every rule is covered by a matching entry.
+    /// `rules` (`failed_in`: the pass it failed closed in, if it did):
+    /// empty unless every rule is covered by a matching entry.
     pub fn judge_rejection(
         &self,
         case: &str,
         external: bool,
         verdict: OracleVerdict,
+        failed_in: Option<&str>,
         rules: &[String],
     ) -> Vec<LedgerMatch> {
         let applicable = self.rejections.iter().enumerate().filter(|(_, e)| {
             (external || !e.external)
                 && glob_match(&e.case, case)
                 && (e.verdicts.is_empty() || e.verdicts.contains(&verdict))
+                && (e.failed.is_empty()
+                    || failed_in.is_some_and(|p| e.failed.iter().any(|g| glob_match(g, p))))
         });
         let found = covering(applicable.map(|(i, e)| (i, e.rules.as_slice())), rules);
         found

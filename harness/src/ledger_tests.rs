@@ -384,3 +384,37 @@ fn accepted_entries_render_as_divergence_tables() {
         "[[divergence]]\ncase = \"f#t\"\nclass = \"c\"\nreason = \"r\"\ntags = [\"bytes\"]\nnew_sha256 = \"ab\"\n"
     );
 }
+
+/// A `failed` entry declares only outputs that failed closed in one of its
+/// passes: the same rules on a tool that failed closed for another cause,
+/// or that was shaped, stay undeclared.
+#[test]
+fn a_failed_entry_declares_only_tools_failed_closed_in_its_passes() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("x.toml"),
+        "[[rejection]]\ncase = \"*\"\nrules = [\"lane-root-*\", \"lane-name\"]\n\
+         failed = [\"root-*\"]\nclass = \"non-object-root\"\nreason = \"r\"\n",
+    )
+    .unwrap();
+    let l = load_lane(dir.path(), "x").unwrap();
+    let judge = |failed_in: Option<&str>, rules: &[&str]| {
+        l.judge_rejection(
+            "f#t",
+            false,
+            OracleVerdict::FailedClosedRejected,
+            failed_in,
+            &tags(rules),
+        )
+        .into_iter()
+        .map(|m| m.class)
+        .collect::<Vec<_>>()
+    };
+    assert_eq!(
+        judge(Some("root-object"), &["lane-root-type", "lane-name"]),
+        ["non-object-root"]
+    );
+    assert!(judge(Some("refs-into-defs"), &["lane-name"]).is_empty());
+    assert!(judge(None, &["lane-root-type"]).is_empty());
+    assert!(judge(Some("root-object"), &["lane-other"]).is_empty());
+}

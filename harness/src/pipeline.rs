@@ -44,6 +44,17 @@ impl Outcome {
             Self::Errored { .. } => OutcomeKind::Errored,
         }
     }
+
+    /// The pass a built-in pipeline failed closed in: its reason's text
+    /// before the first `": "` (`deepseek-pre-gate: root is …` →
+    /// `deepseek-pre-gate`). `None` for any other outcome, and for a
+    /// reason without that separator (an external pipeline's own words).
+    pub fn failed_in(&self) -> Option<&str> {
+        match self {
+            Self::FailedClosed { reason } => reason.split_once(": ").map(|(pass, _)| pass),
+            _ => None,
+        }
+    }
 }
 
 /// An [`Outcome`] without its reason or message, as a report writes it.

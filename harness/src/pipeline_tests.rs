@@ -33,6 +33,29 @@ fn every_pass_names_a_rule_an_oracle_has() {
     assert_eq!(unknown, Vec::<String>::new());
 }
 
+/// A failed-closed outcome names the pass it failed in (what a ledger
+/// `[[rejection]]` entry's `failed` globs match), as the built-in
+/// pipelines write their reasons; nothing else does.
+#[test]
+fn a_failed_closed_outcome_names_the_pass_it_failed_in() {
+    let v1 = Profile::V1.with_config(PipelineConfig::default());
+    let tool = Tool::new("word", serde_json::json!({"type": "string"}));
+    let shaped = v1.shape(Lane::DeepseekStrict, &tool);
+    assert_eq!(shaped.outcome.failed_in(), Some("deepseek-pre-gate"));
+    let closed = |reason: &str| Outcome::FailedClosed {
+        reason: reason.into(),
+    };
+    assert_eq!(closed("an external pipeline's words").failed_in(), None);
+    assert_eq!(Outcome::Shaped.failed_in(), None);
+    assert_eq!(
+        Outcome::Errored {
+            message: "p: boom".into()
+        }
+        .failed_in(),
+        None
+    );
+}
+
 /// A pass id names one pass: pass examples, mutants, ledgers and reports
 /// key by it, so two different passes (types) never share one, on any lane
 /// of any profile.

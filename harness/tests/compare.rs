@@ -89,7 +89,8 @@ fn compare_verbatim_and_v1_on_openai_strict_and_anthropic_messages_counts_each_c
     );
     // openai-strict sends every tool strict: search is not closed, pick is
     // a root composition (its root and branches not closed, its root an
-    // object without properties), opt leaves `n` out of `required`.
+    // object without properties, its branches without a type), opt leaves
+    // `n` out of `required`.
     assert_eq!(
         counts(&json, "openai-strict", "verbatim"),
         json!({
@@ -99,7 +100,8 @@ fn compare_verbatim_and_v1_on_openai_strict_and_anthropic_messages_counts_each_c
                 "openai-object-schema-missing-properties": 1,
                 "openai-root-composition": 1,
                 "openai-strict-additionalproperties-false": 2,
-                "openai-strict-required-all-keys": 1
+                "openai-strict-required-all-keys": 1,
+                "openai-strict-subschema-missing-type": 1
             },
             "errored": 0, "errored_pct": 0.0, "failed_closed": 0,
             "violations": 0, "violations_by_invariant": {}

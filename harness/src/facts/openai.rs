@@ -236,3 +236,16 @@ pub const CHAT_TOOLS: Limit = Limit {
     doc: CHAT_REFERENCE,
     read: READ,
 };
+
+/// Under strict, the keywords a subschema may stand on instead of a
+/// `type` key: OpenAI rejects any other subschema without one (`In
+/// context=('properties', 'value'), schema must have a 'type' key.`,
+/// Gitlawb/openclaude#1114, 2026-05-11; `items: {}` in
+/// can1357/oh-my-pi#211, 2026-02-28). The unions and `$ref` are what the
+/// reports' fixes leave untyped; `oneOf`, `allOf` and `not` are rejected
+/// on their own (`openai-strict-keyword-not-permitted`); `enum` and
+/// `const` stand in too, as no report shows either rejected without a
+/// type. Recorded, not documented: the supported-schemas page lists
+/// the types, not this check.
+pub const STRICT_TYPE_STAND_INS: &[&str] =
+    &["anyOf", "oneOf", "allOf", "not", "$ref", "enum", "const"];

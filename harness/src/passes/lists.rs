@@ -213,6 +213,7 @@ fn openai_chat(lane: Lane) -> Vec<Box<dyn Pass>> {
         Box::new(openai::RootPropertiesFloor::openai()),
         Box::new(openai::StrictFallback::default()),
         Box::new(StrictSubset::default()),
+        Box::new(openai::StrictTypelessFallback::default()),
         Box::new(openai::StrictInlineRefSiblings::default()),
     ];
     if lane == Lane::OpenaiStrict {
@@ -247,6 +248,7 @@ fn openai_responses() -> Vec<Box<dyn Pass>> {
         Box::new(openai::ArrayItemsFloor::default()),
         Box::new(openai::StrictFallback::default()),
         Box::new(StrictSubset::default()),
+        Box::new(openai::StrictTypelessFallback::default()),
         Box::new(openai::StrictInlineRefSiblings::default()),
         Box::new(strict::StrictCloseObjects),
         Box::new(strict::StrictRequireAll),

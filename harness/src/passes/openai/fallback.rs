@@ -7,6 +7,7 @@ use std::ops::ControlFlow;
 use serde_json::{Map, Value};
 
 use crate::degradation::Action;
+use crate::facts::openai::STRICT_TYPE_STAND_INS;
 use crate::lookup::Lookup;
 use crate::passes::notes::{self, Unenforced};
 use crate::passes::strict::StrictGate;
@@ -188,6 +189,72 @@ impl Pass for StrictFallback {
             ),
         ]);
         out
+    }
+}
+
+/// The pointer of the first subschema (not the root) with no `type` key
+/// and none of the keywords standing in for one
+/// (`facts::openai::STRICT_TYPE_STAND_INS`), if any.
+pub(super) fn first_typeless(schema: &Value) -> Result<Option<String>, TooDeep> {
+    let mut found = None;
+    schema::visit(schema, &mut |path, node| {
+        if found.is_none()
+            && !path.is_empty()
+            && !node.has("type")
+            && !STRICT_TYPE_STAND_INS.iter().any(|k| node.has(k))
+        {
+            found = Some(schema::display_path(path));
+        }
+    })?;
+    Ok(found)
+}
+
+/// `strict-typeless-fallback`: OpenAI rejects a strict schema with a
+/// subschema that has no `type` key (`In context=('properties',
+/// 'value'), schema must have a 'type' key.`, rule
+/// `openai-strict-subschema-missing-type`, recordings from
+/// Gitlawb/openclaude#1114 and can1357/oh-my-pi#211): `{}`, a property
+/// that only has a description, the `items: {}` that `array-items-floor`
+/// writes for an array without `items`. Such a node admits any value, which
+/// no strict type does, so the tool ships with `strict: false` (recorded on
+/// the `strict` keyword), as the reports' own fixes do. It runs after
+/// `strict-subset` (which merges `allOf` members and strips
+/// `propertyNames`, whose subschemas need no type then) and before
+/// `strict-inline-ref-siblings`, so a tool going non-strict ships without
+/// inlinings it no longer needs (an inlined copy is typeless only if its
+/// target, walked in `$defs`, already is).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(crate) struct StrictTypelessFallback {
+    pub(crate) gate: StrictGate,
+}
+
+impl Pass for StrictTypelessFallback {
+    fn name(&self) -> &'static str {
+        "strict-typeless-fallback"
+    }
+
+    fn rule(&self) -> Option<&'static str> {
+        Some("openai-strict-subschema-missing-type")
+    }
+
+    fn apply(&self, tool: &mut Tool, cx: &mut Cx<'_>) -> Result<Step, TooDeep> {
+        if !self.gate.admits(tool, cx.lane) {
+            return Ok(Step::Continue);
+        }
+        if let Some(at) = first_typeless(&tool.input_schema)? {
+            crate::passes::strict::send_non_strict(
+                tool,
+                cx,
+                &format!(
+                    "the subschema at {at} has no type: strict mode requires one on every subschema, and no strict type admits any value"
+                ),
+            );
+        }
+        Ok(Step::Continue)
+    }
+
+    fn mutants(&self) -> Vec<PassMutant> {
+        self.gate.mutants(|gate| Self { gate })
     }
 }
 

@@ -60,6 +60,7 @@ fn openai_v1_pass_lists_per_lane() {
             "object-properties-floor",
             "strict-fallback",
             "strict-subset",
+            "strict-typeless-fallback",
             "strict-inline-ref-siblings",
             "strict-close-objects",
             "strict-require-all"
@@ -79,6 +80,7 @@ fn openai_v1_pass_lists_per_lane() {
             "object-properties-floor",
             "strict-fallback",
             "strict-subset",
+            "strict-typeless-fallback",
             "strict-inline-ref-siblings",
             "strict-strip-defaults",
             "strict-close-objects",
@@ -1077,4 +1079,38 @@ fn xai_v1_removes_a_false_property_and_an_empty_enum_with_a_note() {
             "Constraints this schema does not enforce (still follow them): secret: must be absent true; mode: enum []."
         )
     );
+}
+
+/// A strict tool with a subschema that has no type (here the `items: {}`
+/// of an array) goes non-strict, the node named and the record under the
+/// rule OpenAI's 400 is evidence for; `anyOf`, `$ref`, `enum` and `const`
+/// nodes and the root do not count, and on Chat a tool that does not ask
+/// for strict is left alone.
+#[test]
+fn openai_strict_v1_drops_strict_for_a_typeless_subschema_only() {
+    let pass = StrictTypelessFallback::default();
+    let typeless = json!({"type": "object", "properties": {
+        "k": {"type": "string"},
+        "list": {"type": "array", "items": {}}
+    }});
+    let r = twice(&pass, Lane::OpenaiStrict, Tool::new("t", typeless.clone()));
+    assert_eq!(r.tool.strict, Some(false));
+    assert_eq!(bytes(r.schema()), bytes(&typeless));
+    assert_eq!(r.marks(), [mark("", "strict", Action::Rewritten)]);
+    assert_eq!(
+        r.records[0].reason,
+        "sent with strict: false: the subschema at /properties/list/items has no type: strict mode requires one on every subschema, and no strict type admits any value"
+    );
+    assert_eq!(
+        r.records[0].rule.as_deref(),
+        Some("openai-strict-subschema-missing-type")
+    );
+    let stand_ins = json!({"properties": {
+        "a": {"anyOf": [{"type": "string"}, {"type": "null"}]},
+        "b": {"$ref": "#/$defs/b"},
+        "c": {"enum": ["x"]},
+        "d": {"const": 1}
+    }, "$defs": {"b": {"type": "string"}}});
+    untouched(&pass, Lane::OpenaiStrict, &stand_ins);
+    untouched(&pass, Lane::OpenaiChat, &typeless);
 }

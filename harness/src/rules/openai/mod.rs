@@ -28,6 +28,10 @@
 //!   `openai-strict-additionalproperties-false`,
 //!   `openai-strict-required-all-keys`, `openai-strict-minimum-not-permitted`
 //!   (length, range, count, pattern and format keywords, until 2025-05-15).
+//! - `openai-strict-subschema-missing-type`: a subschema other than the
+//!   root with no `type` key (`{}`, a description-only property,
+//!   `items: {}`) and no `anyOf`, `$ref`, `enum` or `const` standing in
+//!   for one (`schema must have a 'type' key.`).
 //! - `openai-strict-ref-siblings`: a `$ref` beside any other keyword
 //!   (`$ref cannot have keywords {'description'}`; a root's `$defs` not
 //!   counted).
@@ -86,7 +90,7 @@ use limits::{
 use strict::{
     azure_default_not_permitted, strict_additional_properties, strict_format_unsupported,
     strict_keyword_not_permitted, strict_ref_siblings, strict_required_all_keys,
-    strict_unsupported_keyword,
+    strict_subschema_missing_type, strict_unsupported_keyword,
 };
 
 const CHAT: &[Lane] = &[Lane::OpenaiChat, Lane::OpenaiStrict];
@@ -254,6 +258,18 @@ pub(crate) static RULES: &[Rule] = &[
         read: None,
         status_code: 400,
         check: strict_ref_siblings,
+    },
+    Rule {
+        id: "openai-strict-subschema-missing-type",
+        lanes: ALL,
+        status: Status::Recorded,
+        summary: "strict: a subschema without a type key ({}, a description-only property, items: {}; anyOf, $ref, enum and const nodes not counted)",
+        docs: &[],
+        first_seen: Some("2026-02-28"),
+        last_seen: Some("2026-05-11"),
+        read: None,
+        status_code: 400,
+        check: strict_subschema_missing_type,
     },
     Rule {
         id: "azure-openai-strict-default-not-permitted",

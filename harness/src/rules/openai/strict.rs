@@ -86,6 +86,27 @@ pub(super) fn strict_ref_siblings(req: &Request<'_>) -> Vec<Finding> {
     })
 }
 
+/// `openai-strict-subschema-missing-type`: a subschema (not the root) with
+/// no `type` key and none of the keywords that stand in for one
+/// (`facts::openai::STRICT_TYPE_STAND_INS`), in OpenAI's recorded wording:
+/// `Invalid schema for function 'mcp__ruflo__config_set': In
+/// context=('properties', 'value'), schema must have a 'type' key.`
+/// (Gitlawb/openclaude#1114, 2026-05-11, a description-only property on the
+/// Responses API; the same message for `items: {}` in can1357/oh-my-pi#211,
+/// 2026-02-28).
+pub(super) fn strict_subschema_missing_type(req: &Request<'_>) -> Vec<Finding> {
+    each_node(req, &strict_targets(req), &mut |t, path, node| {
+        if path.is_empty()
+            || node.has("type")
+            || fact::STRICT_TYPE_STAND_INS.iter().any(|k| node.has(k))
+        {
+            Vec::new()
+        } else {
+            vec![t.in_context(path, "schema must have a 'type' key.")]
+        }
+    })
+}
+
 /// Strict mode first rejected these keywords ("not yet supported" at
 /// launch); the docs now list them as supported except for fine-tuned
 /// models. Rejections are reported through 2025-05-15 (Davidyz/VectorCode

@@ -847,3 +847,50 @@ fn openai_strict_rejects_a_root_ref_beside_its_schema_uri() {
         "Invalid schema for function 'root': context=(), $ref cannot have keywords {'$schema'}."
     );
 }
+
+/// A description-only property and an empty `items` are flagged in
+/// OpenAI's recorded wording; the root, `anyOf`, `$ref`, `enum` and
+/// `const` nodes, and a non-strict tool's typeless property are not.
+#[test]
+fn openai_strict_rejects_a_subschema_without_a_type_only_in_strict_schemas() {
+    let schema = closed(json!({
+        "value": {"description": "Any JSON value."},
+        "list": {"type": "array", "items": {}},
+        "either": {"anyOf": [{"type": "string"}, {"type": "null"}]},
+        "pick": {"enum": ["a", "b"]},
+        "fixed": {"const": 1},
+        "c": {"$ref": "#/$defs/c"}
+    }));
+    let mut schema = schema;
+    schema["$defs"] = json!({"c": closed(json!({"n": {"type": "string"}}))});
+    let tools = [
+        strict("cfg", schema.clone()),
+        strict("root", json!({"properties": {}})),
+        {
+            let mut loose = chat("loose", schema);
+            loose["function"]["strict"] = json!(false);
+            loose
+        },
+    ];
+    let r = check(&req(Lane::OpenaiStrict, &tools, DEFAULT_AS_OF));
+    let r: Vec<_> = r
+        .iter()
+        .filter(|r| r.rule == "openai-strict-subschema-missing-type")
+        .map(|r| (r.tool, r.path.as_str(), r.message.as_str()))
+        .collect();
+    assert_eq!(
+        r,
+        [
+            (
+                Some(0),
+                "/properties/value",
+                "Invalid schema for function 'cfg': In context=('properties', 'value'), schema must have a 'type' key."
+            ),
+            (
+                Some(0),
+                "/properties/list/items",
+                "Invalid schema for function 'cfg': In context=('properties', 'list', 'items'), schema must have a 'type' key."
+            ),
+        ]
+    );
+}
