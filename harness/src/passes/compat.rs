@@ -28,6 +28,7 @@ mod keywords;
 mod mistral;
 mod moonshot;
 mod ollama;
+mod properties;
 mod refs;
 mod root;
 mod untyped;
@@ -37,6 +38,7 @@ pub(crate) use defs::RefsIntoDefs;
 pub(crate) use mistral::Draft4ExclusiveBounds;
 pub(crate) use moonshot::TypeIntoAnyOf;
 pub(crate) use ollama::{OllamaBooleanProperties, OllamaPropertiesMap, OllamaTypeNameProperties};
+pub(crate) use properties::PropertySchemasToObjects;
 pub(crate) use refs::{RefSiblingsToAllOf, RefTypeToAllOf};
 pub(crate) use root::{ParametersObjectFloor, WrapBarePropertyMap};
 pub(crate) use untyped::TypeUntypedSubschemas;
@@ -105,6 +107,10 @@ mod tests {
                 ),
                 ("refs-into-defs", Some("moonshot-ref-outside-defs")),
                 ("type-into-any-of", Some("moonshot-type-beside-anyof")),
+                (
+                    "property-schemas-to-objects",
+                    Some("moonshot-property-schema-not-object"),
+                ),
                 ("type-untyped-subschemas", Some("moonshot-type-required")),
                 ("ref-type-to-all-of", Some("moonshot-type-beside-ref")),
                 (

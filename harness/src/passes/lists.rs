@@ -101,6 +101,9 @@ pub(crate) fn v1(lane: Lane) -> Vec<Box<dyn Pass>> {
             // References into $defs before anything resolves one.
             Box::new(compat::RefsIntoDefs::default()),
             Box::new(compat::TypeIntoAnyOf::default()),
+            // After the moves into $defs and the root anyOf merge, so it
+            // sees every properties map where it ships.
+            Box::new(compat::PropertySchemasToObjects::default()),
             // Before the $ref siblings are judged: a target it types may
             // then conflict with a `type` beside the reference.
             Box::new(compat::TypeUntypedSubschemas::default()),

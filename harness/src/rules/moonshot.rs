@@ -59,6 +59,16 @@
 //!   rule) nor at or under keywords whose reading is not recorded (a node
 //!   with `allOf` or `oneOf`, and anything under `allOf`, `oneOf`, `not`
 //!   or tuple `items`).
+//! - `moonshot-property-schema-not-object`: a value of a `properties` map
+//!   that is not an object (`<At path 'properties.tasks.items.properties':
+//!   property schema for 'outputSchema' must be an object>`): a boolean
+//!   schema (`true`), or a bare `"string"`. Recorded from three public
+//!   reports: can1357/oh-my-pi#5918 (2026-07-17, kimi-k3 through
+//!   OpenRouter) and #5952 (2026-07-18, K3 and K2.7 Code), both for the
+//!   `task` tool's `outputSchema: true`, and diegosouzapw/OmniRoute#13586
+//!   (2026-09-13, `<At path 'properties': property schema for 'content'
+//!   must be an object>`, "all Moonshot models"). Judged at the root and
+//!   the positions MFJS lists, like `moonshot-type-required`.
 //! - `moonshot-ref-outside-defs`: a `$ref` other than `#` that does not
 //!   start with `#/$defs/` (`<At path 'PATH.$ref': references must start
 //!   with #/$defs/>`; the validator rules: `$ref` is internal, `#/$defs/…`
@@ -154,6 +164,18 @@ pub(crate) static RULES: &[Rule] = &[
         read: None,
         status_code: 400,
         check: type_required,
+    },
+    Rule {
+        id: "moonshot-property-schema-not-object",
+        lanes: MOONSHOT,
+        status: Status::Recorded,
+        summary: "a properties value that is not an object (true, false, a bare \"string\")",
+        docs: &[],
+        first_seen: Some("2026-07-17"),
+        last_seen: Some("2026-09-13"),
+        read: None,
+        status_code: 400,
+        check: property_schema_not_object,
     },
     Rule {
         id: "moonshot-ref-outside-defs",
@@ -386,6 +408,32 @@ fn ref_outside_defs(req: &Request<'_>) -> Vec<Finding> {
                 )
             })
             .collect()
+    })
+}
+
+fn property_schema_not_object(req: &Request<'_>) -> Vec<Finding> {
+    each_schema(req, &mut |i, s| {
+        let mut out = Vec::new();
+        for (path, node) in nodes(req, s).iter() {
+            if !(path.is_empty() || mfjs_position(path)) {
+                continue;
+            }
+            let Some(props) = node.get("properties").and_then(Value::as_object) else {
+                continue;
+            };
+            let map = crate::schema::child_path(path, "properties");
+            for (name, _) in props.iter().filter(|(_, v)| !v.is_object()) {
+                out.push(finding(
+                    i,
+                    &crate::schema::child_path(&map, name),
+                    format!(
+                        "Invalid request: tools.function.parameters is not a valid moonshot flavored json schema, details: <At path '{}': property schema for '{name}' must be an object>",
+                        dotted(&map)
+                    ),
+                ));
+            }
+        }
+        out
     })
 }
 
@@ -784,6 +832,43 @@ mod tests {
                 json!({"type":"object","properties":{"a":{"$ref":"#/$defs/A"},"n":{"$ref":"#"}},"$defs":{"A":{"type":"object","properties":{"b":{"$ref":"#/$defs/A/properties/c"},"c":{"type":"string"}}}}}),
             ),
             Vec::<String>::new()
+        );
+    }
+
+    /// oh-my-pi#5952 (`outputSchema: true` nested in items) and
+    /// OmniRoute#13586 (a bare `"string"` at the root's properties), in
+    /// Moonshot's wording; an object property schema and a `properties`
+    /// map under `allOf` (not a position MFJS lists) are not judged.
+    #[test]
+    fn moonshot_rejects_a_property_schema_that_is_not_an_object() {
+        let found = rule_findings(
+            "moonshot-property-schema-not-object",
+            json!({"type": "object", "properties": {
+                "tasks": {"type": "array", "items": {"type": "object", "properties": {
+                    "prompt": {"type": "string"},
+                    "outputSchema": true
+                }}},
+                "content": "string",
+                "either": {"allOf": [{"properties": {"x": false}}]}
+            }}),
+        );
+        let message = |at: &str, name: &str| {
+            format!(
+                "Invalid request: tools.function.parameters is not a valid moonshot flavored json schema, details: <At path '{at}': property schema for '{name}' must be an object>"
+            )
+        };
+        assert_eq!(
+            found,
+            [
+                (
+                    "/properties/content".to_owned(),
+                    message("properties", "content")
+                ),
+                (
+                    "/properties/tasks/items/properties/outputSchema".to_owned(),
+                    message("properties.tasks.items.properties", "outputSchema")
+                ),
+            ]
         );
     }
 }

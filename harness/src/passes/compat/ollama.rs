@@ -29,7 +29,7 @@ const TYPE_NAMES: &[&str] = &[
     "string", "number", "integer", "boolean", "object", "array", "null",
 ];
 
-fn kind(v: &Value) -> &'static str {
+pub(super) fn kind(v: &Value) -> &'static str {
     match v {
         Value::Null => "null",
         Value::Bool(_) => "a boolean",
@@ -38,6 +38,20 @@ fn kind(v: &Value) -> &'static str {
         Value::Array(_) => "an array",
         Value::Object(_) => "an object",
     }
+}
+
+/// The description note naming the properties whose `false` schema was
+/// removed (none: no note).
+pub(super) fn note_forbidden(tool: &mut Tool, cx: &mut Cx<'_>, forbidden: &[String]) {
+    if forbidden.is_empty() {
+        return;
+    }
+    let list: Vec<String> = forbidden.iter().map(|n| format!("`{n}`")).collect();
+    cx.note(
+        tool,
+        &format!("Never pass these parameters: {}.", list.join(", ")),
+        "properties whose schema is `false` surfaced as a note",
+    );
 }
 
 fn prop_path(name: &str) -> String {
@@ -177,13 +191,8 @@ impl Pass for OllamaBooleanProperties {
                 "boolean `false` property schema (the property must be absent): removed and noted",
             );
         }
-        if self.note_forbidden && !forbidden.is_empty() {
-            let list: Vec<String> = forbidden.iter().map(|n| format!("`{n}`")).collect();
-            cx.note(
-                tool,
-                &format!("Never pass these parameters: {}.", list.join(", ")),
-                "properties whose schema is `false` surfaced as a note",
-            );
+        if self.note_forbidden {
+            note_forbidden(tool, cx, &forbidden);
         }
         Ok(Step::Continue)
     }

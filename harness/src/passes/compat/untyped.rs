@@ -84,7 +84,7 @@ fn untyped(node: &Map<String, Value>) -> bool {
 
 /// A child position Moonshot's schema format has: `properties` and `$defs`
 /// entries, `anyOf` members, a single `items`, `additionalProperties`.
-fn mfjs_step(key: &ChildKey<'_>) -> bool {
+pub(super) fn mfjs_step(key: &ChildKey<'_>) -> bool {
     match key {
         ChildKey::Named(k, _) => matches!(*k, "properties" | "$defs"),
         ChildKey::Indexed(k, _) => *k == "anyOf",
