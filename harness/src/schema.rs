@@ -788,22 +788,10 @@ pub(crate) fn rewrite_pre_order_through(
     Ok(())
 }
 
-/// The pointer and keyword of the first `if`/`then`/`else`/`not` subschema
-/// (pre-order), if any.
-pub(crate) fn first_conditional(root: &Value) -> Result<Option<(String, &'static str)>, TooDeep> {
-    let mut found = None;
-    visit(root, &mut |path, node| {
-        if found.is_none()
-            && let Some(kw) = CONDITIONALS.iter().find(|k| {
-                node.field(k)
-                    .is_some_and(|v| v.is_object() || v.is_boolean())
-            })
-        {
-            found = Some((child_path(path, kw), *kw));
-        }
-    })?;
-    Ok(found)
-}
+/// Keywords whose subschemas apply only when the instance has a named
+/// property: conditionals too (`{"dependentSchemas": {"a": S}}` is "if
+/// `a` is present, then `S`"). Draft 7's `dependencies` in its schema form.
+pub(crate) const DEPENDENT_SCHEMAS: &[&str] = &["dependentSchemas", "dependencies"];
 
 impl ChildKey<'_> {
     /// The child is an `if`/`then`/`else`/`not` subschema.

@@ -53,6 +53,23 @@ pub const STRICT_UNSUPPORTED: KeywordSet = KeywordSet {
     read: READ,
 };
 
+/// Array constraints strict mode does not support (`minItems` 0 or 1 is
+/// the only array constraint it keeps; `STRICT_MIN_ITEMS_MAX`). The page
+/// lists array constraints beyond that among the unsupported features;
+/// `maxItems` (experientiallabs/experiential#804, api.anthropic.com,
+/// 2026-09-05) and `uniqueItems` (BerriAI/litellm#33981) were answered
+/// with a 400 naming them.
+pub const STRICT_ARRAY_UNSUPPORTED: KeywordSet = KeywordSet {
+    id: "anthropic-strict-unsupported-array-constraints",
+    provider: "anthropic",
+    lanes: LANES,
+    what: "array constraints other than minItems under strict",
+    items: &["maxItems", "uniqueItems"],
+    closed: false,
+    doc: JSON_SCHEMA_LIMITATIONS,
+    read: READ,
+};
+
 pub const STRICT_TOOLS: Limit = Limit {
     id: "anthropic-strict-tools",
     provider: "anthropic",

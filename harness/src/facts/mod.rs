@@ -49,6 +49,7 @@ pub static KEYWORD_SETS: &[&KeywordSet] = &[
     &openai::STRICT_REJECTED,
     &anthropic::STRICT_FORMATS,
     &anthropic::STRICT_UNSUPPORTED,
+    &anthropic::STRICT_ARRAY_UNSUPPORTED,
     &gemini::SCHEMA_FIELDS,
     &gemini::SCHEMA_FIELD_ALIASES,
     &gemini::STRING_FORMATS,

@@ -190,6 +190,7 @@ fn anthropic_messages() -> Vec<Box<dyn Pass>> {
         Box::new(anthropic::StrictMinItems::default()),
         Box::new(anthropic::StrictUnsupportedFormats::default()),
         Box::new(anthropic::StrictBounds::default()),
+        Box::new(anthropic::StrictArrayBounds::default()),
         Box::new(anthropic::StrictCloseObjects::default()),
     ]
 }

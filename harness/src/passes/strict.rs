@@ -146,8 +146,50 @@ impl Pass for CloseObjects {
     }
 }
 
+/// The pointer and keyword of the first conditional subschema (pre-order),
+/// if any: an `if`/`then`/`else`/`not` subschema, or a `dependentSchemas`
+/// (`dependencies`) holding one. Closing an object there would change the
+/// condition: a `dependentSchemas` entry typed `object` and closed refuses
+/// every instance with the property it depends on.
+pub(crate) fn first_conditional(root: &Value) -> Result<Option<(String, &'static str)>, TooDeep> {
+    let mut found = None;
+    schema::visit(root, &mut |path, node| {
+        if found.is_some() {
+            return;
+        }
+        let schema_valued = |v: &Value| v.is_object() || v.is_boolean();
+        if let Some(kw) = schema::CONDITIONALS
+            .iter()
+            .find(|k| node.field(k).is_some_and(schema_valued))
+        {
+            found = Some((schema::child_path(path, kw), *kw));
+        } else if let Some(kw) = schema::DEPENDENT_SCHEMAS.iter().find(|k| {
+            node.field(k)
+                .and_then(Value::as_object)
+                .is_some_and(|m| m.values().any(schema_valued))
+        }) {
+            found = Some((schema::child_path(path, kw), *kw));
+        }
+    })?;
+    Ok(found)
+}
+
+/// Why a strict subset cannot carry the conditional `kw` at `at` (the
+/// OpenAI and Anthropic fallbacks' reason).
+pub(crate) fn conditional_reason(at: &str, kw: &str) -> String {
+    let has_no = if schema::DEPENDENT_SCHEMAS.contains(&kw) {
+        kw
+    } else {
+        "if/then/else/not"
+    };
+    format!(
+        "{kw} at {at}: the strict subset has no {has_no}, and closing objects inside one would change the condition"
+    )
+}
+
 /// `strict-conditionals`: a strict tool whose schema has an `if`/`then`/
-/// `else`/`not` subschema ships with `strict: false` (recorded on the
+/// `else`/`not` or `dependentSchemas` subschema
+/// ([`first_conditional`]) ships with `strict: false` (recorded on the
 /// `strict` keyword). Closing the objects inside one would change the
 /// condition, and leaving them open breaks the strict rule that every
 /// object is closed (`rule`). For lanes without a broader strict fallback
@@ -183,7 +225,7 @@ impl Pass for StrictConditionals {
         if !self.enabled || !self.gate.admits(tool, cx.lane) {
             return Ok(Step::Continue);
         }
-        if let Some((at, kw)) = schema::first_conditional(&tool.input_schema)? {
+        if let Some((at, kw)) = first_conditional(&tool.input_schema)? {
             tool.strict = Some(false);
             cx.record(
                 "",
@@ -660,6 +702,54 @@ mod tests {
         let plain = json!({"type":"object","properties":{"if":{"type":"string"}}});
         let r = run_on_tool(&pass, Lane::Cerebras, strict(plain));
         assert_eq!((r.tool.strict, r.records.len()), (Some(true), 0));
+    }
+
+    /// A `dependentSchemas` (or draft 7 `dependencies`) entry holding a schema
+    /// is a conditional; a name-list `dependencies` entry and an empty map are
+    /// not, and `if`/`then`/`else`/`not` come first at the same node.
+    #[test]
+    fn first_conditional_counts_dependent_schemas_but_not_name_lists() {
+        let dep = json!({"type":"object","properties":{"o":{"type":"object",
+            "dependentSchemas":{"a":{"type":"object","required":["b"]}}}}});
+        assert_eq!(
+            first_conditional(&dep).unwrap(),
+            Some((
+                "/properties/o/dependentSchemas".to_owned(),
+                "dependentSchemas"
+            ))
+        );
+        let draft7 = json!({"type":"object","dependencies":{"a":["b"],"c":true}});
+        assert_eq!(
+            first_conditional(&draft7).unwrap(),
+            Some(("/dependencies".to_owned(), "dependencies"))
+        );
+        let names_only = json!({"type":"object","dependencies":{"a":["b"]},"dependentSchemas":{}});
+        assert_eq!(first_conditional(&names_only).unwrap(), None);
+        let both = json!({"dependentSchemas":{"a":{}},"not":{"required":["x"]}});
+        assert_eq!(
+            first_conditional(&both).unwrap(),
+            Some(("/not".to_owned(), "not"))
+        );
+        assert_eq!(
+            conditional_reason("/dependentSchemas", "dependentSchemas"),
+            "dependentSchemas at /dependentSchemas: the strict subset has no dependentSchemas, and closing objects inside one would change the condition"
+        );
+    }
+
+    /// Closed, a `dependentSchemas` entry typed `object` refused every
+    /// instance with `a`: the tool goes non-strict before the closing pass.
+    #[test]
+    fn cerebras_v1_sends_a_strict_tool_with_dependent_schemas_non_strict() {
+        let pass = StrictConditionals::new("cerebras-additionalproperties-false-required");
+        let v = json!({"type":"object","properties":{"a":{"type":"string"},"b":{"type":"string"}},
+            "dependentSchemas":{"a":{"type":"object","required":["b"]}}});
+        let r = run_on_tool(&pass, Lane::Cerebras, strict(v.clone()));
+        assert_eq!(r.tool.strict, Some(false));
+        assert_eq!(r.schema(), &v);
+        assert_eq!(
+            r.records[0].reason,
+            "sent with strict: false: dependentSchemas at /dependentSchemas: closing objects inside one would change the condition"
+        );
     }
 
     #[test]

@@ -30,13 +30,17 @@
 //!   `ToolSpecification`): the name matches `[a-zA-Z0-9_-]+`, 1 to 64
 //!   characters; the message is the AWS constraint-validation text.
 //!
-//! The strict flag is read from `toolSpec.strict`, where Converse carries it.
-//! The two `anthropic-strict-*` rules are documented for the Messages API
-//! too (structured-outputs limitations, read 2026-12-01), but they do not
-//! judge `anthropic-messages` yet: v1's `anthropic-strict-fallback` pass consults that
-//! lane's oracle while shaping, so the rule would change v1's bytes until
-//! the pass reads the provider-facts table instead. `is_strict` already
-//! reads the Messages `strict` flag for that day.
+//! The strict flag is read from `toolSpec.strict`, where Converse carries it,
+//! and from a Messages tool's `strict`. The two `anthropic-strict-*` rules
+//! judge `anthropic-messages` too (its strict tools, not yet
+//! `output_config.format`): the structured-outputs limitations document
+//! them for the Messages API (read 2026-12-01), earendil-works/pi#9953
+//! quotes the bounds message from api.anthropic.com (`tools.25.custom: For
+//! 'integer' type, properties maximum, minimum are not supported`,
+//! 2026-09-23) and agentjido/req_llm#302 its one-keyword form (`property
+//! 'minimum'`). v1's `anthropic-strict-fallback` reads the documented
+//! subset (`strict_subset`), never this oracle, so judging the lane here
+//! cannot change v1's bytes.
 //!
 //! Left out: `anthropic-bedrock-invoke-input-schema-key` (Bedrock
 //! InvokeModel with the Anthropic-native body: `tools.0.custom.input_schema:
@@ -47,6 +51,7 @@
 
 use serde_json::{Map, Value};
 
+use super::anthropic::unsupported_properties;
 use super::model::{Finding, Request, Rule, Status};
 use super::{each_schema, finding, nodes};
 use crate::facts;
@@ -55,6 +60,11 @@ use crate::lookup::Lookup;
 use crate::schema::{child_path, is_object_schema};
 
 const CONVERSE: &[Lane] = &[Lane::BedrockConverse];
+/// The strict rules Converse and the Messages API share (one grammar
+/// compiler behind both; the structured-outputs limitations document them
+/// for Messages, and earendil-works/pi#9953 records the bounds message on
+/// api.anthropic.com).
+const CONVERSE_AND_MESSAGES: &[Lane] = &[Lane::BedrockConverse, Lane::AnthropicMessages];
 
 const TOOL_INPUT_SCHEMA: &str =
     "https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_ToolInputSchema.html";
@@ -76,7 +86,7 @@ const STRING_BOUNDS: &[&str] = &["minLength", "maxLength"];
 pub(crate) static RULES: &[Rule] = &[
     Rule {
         id: "anthropic-strict-additionalproperties-false",
-        lanes: CONVERSE,
+        lanes: CONVERSE_AND_MESSAGES,
         status: Status::Recorded,
         summary: "strict tool: every object schema must set additionalProperties: false",
         docs: &[STRUCTURED_OUTPUTS],
@@ -88,7 +98,7 @@ pub(crate) static RULES: &[Rule] = &[
     },
     Rule {
         id: "anthropic-strict-numeric-bounds",
-        lanes: CONVERSE,
+        lanes: CONVERSE_AND_MESSAGES,
         status: Status::Recorded,
         summary: "strict tool: no numeric bounds on integer/number, no length bounds on string",
         docs: &[STRUCTURED_OUTPUTS],
@@ -341,14 +351,10 @@ fn strict_numeric_bounds(req: &Request<'_>) -> Vec<Finding> {
         if present.is_empty() {
             return None;
         }
-        present.sort_unstable();
         Some(finding(
             i,
             ptr,
-            format!(
-                "tools.{i}.custom: For '{t}' type, properties {} are not supported",
-                present.join(", ")
-            ),
+            unsupported_properties(&format!("tools.{i}.custom"), t, &mut present),
         ))
     })
 }

@@ -278,21 +278,48 @@ impl Pass for StrictBounds {
     }
 
     fn apply(&self, tool: &mut Tool, cx: &mut Cx<'_>) -> Result<Step, TooDeep> {
-        let mut lost = Vec::new();
-        each_strict_node(tool, &mut |path, node| {
-            let banned = match node.field("type").and_then(Value::as_str) {
-                Some("integer" | "number") => &self.numeric,
-                Some("string") => &self.string,
-                _ => return,
-            };
-            for k in banned {
-                if let Some(v) = node.shift_remove(*k) {
-                    cx.record(
-                        path,
-                        k,
-                        Action::Removed,
-                        format!("strict mode does not support {k}"),
-                    );
+        let banned = |ty: &str| -> &[&'static str] {
+            match ty {
+                "integer" | "number" => &self.numeric,
+                "string" => &self.string,
+                _ => &[],
+            }
+        };
+        strip_by_type(
+            tool,
+            cx,
+            &banned,
+            self.note,
+            "strict bounds surfaced as a note",
+        )?;
+        Ok(Step::Continue)
+    }
+}
+
+/// Remove from every node of a strict tool the keywords `banned` lists for
+/// its `type` (each recorded), then note what they said (a `false`, which
+/// constrains nothing, is not noted).
+fn strip_by_type<'k>(
+    tool: &mut Tool,
+    cx: &mut Cx<'_>,
+    banned: &dyn Fn(&str) -> &'k [&'static str],
+    note: bool,
+    why: &'static str,
+) -> Result<(), TooDeep> {
+    let mut lost = Vec::new();
+    each_strict_node(tool, &mut |path, node| {
+        let Some(ty) = node.field("type").and_then(Value::as_str) else {
+            return;
+        };
+        for k in banned(ty) {
+            if let Some(v) = node.shift_remove(*k) {
+                cx.record(
+                    path,
+                    k,
+                    Action::Removed,
+                    format!("strict mode does not support {k}"),
+                );
+                if v != Value::Bool(false) {
                     lost.push(Unenforced {
                         pointer: path.as_str().to_owned(),
                         keyword: (*k).to_owned(),
@@ -300,14 +327,75 @@ impl Pass for StrictBounds {
                     });
                 }
             }
-        })?;
-        note_lost(
+        }
+    })?;
+    note_lost(tool, cx, note, &lost, why);
+    Ok(())
+}
+
+/// `strict-array-bounds`: strict mode supports no array constraint but
+/// `minItems` 0 or 1 (rule `anthropic-strict-array-constraints`, recorded:
+/// `For 'array' type, property 'maxItems' is not supported`). Each
+/// `maxItems` and `uniqueItems` of an array schema is removed and
+/// recorded; the model reads the bounds in a note (`uniqueItems: false`
+/// constrains nothing and is not noted). The keywords are the
+/// provider-facts table's (`STRICT_ARRAY_UNSUPPORTED`), which the rule
+/// also reads; the pass never asks the oracle.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct StrictArrayBounds {
+    pub(crate) array: Vec<&'static str>,
+    pub(crate) note: bool,
+}
+
+impl Default for StrictArrayBounds {
+    fn default() -> Self {
+        Self {
+            array: crate::facts::anthropic::STRICT_ARRAY_UNSUPPORTED
+                .items
+                .to_vec(),
+            note: true,
+        }
+    }
+}
+
+impl Pass for StrictArrayBounds {
+    fn name(&self) -> &'static str {
+        "strict-array-bounds"
+    }
+
+    fn rule(&self) -> Option<&'static str> {
+        Some("anthropic-strict-array-constraints")
+    }
+
+    fn mutants(&self) -> Vec<PassMutant> {
+        let mut out = vec![PassMutant::new(
+            "skip the note",
+            Self {
+                note: false,
+                ..self.clone()
+            },
+        )];
+        for k in &self.array {
+            let mut m = self.clone();
+            m.array.retain(|x| x != k);
+            out.push(PassMutant::new(
+                format!("drop {k:?} from stripped array constraints"),
+                m,
+            ));
+        }
+        out
+    }
+
+    fn apply(&self, tool: &mut Tool, cx: &mut Cx<'_>) -> Result<Step, TooDeep> {
+        let banned =
+            |ty: &str| -> &[&'static str] { if ty == "array" { &self.array } else { &[] } };
+        strip_by_type(
             tool,
             cx,
+            &banned,
             self.note,
-            &lost,
-            "strict bounds surfaced as a note",
-        );
+            "strict array constraints surfaced as a note",
+        )?;
         Ok(Step::Continue)
     }
 }
@@ -373,8 +461,10 @@ impl Pass for StrictCloseObjects {
 /// `anthropic-strict-schema-too-complex-5230`), a recursive or external
 /// `$ref`, a lookaround or backreference `pattern`, an explicitly open
 /// object (`additionalProperties` `true` or a schema), an `if`/`then`/
-/// `else`/`not` subschema (outside the documented strict subset, and
-/// closing objects inside one would change the condition). It ships with
+/// `else`/`not` or `dependentSchemas` subschema (outside the documented
+/// strict subset, and closing objects inside one would change the
+/// condition: closed, a `dependentSchemas` entry typed `object` refused
+/// every instance with the property it depends on). It ships with
 /// `strict` dropped (recorded, with the rule and the provider's message)
 /// instead of being rejected; it runs first, so a tool that goes
 /// non-strict keeps its bounds and formats. The check is the documented
@@ -507,11 +597,9 @@ impl Pass for StrictFallback {
             ));
         }
         if self.conditionals
-            && let Some((at, kw)) = schema::first_conditional(&tool.input_schema)?
+            && let Some((at, kw)) = crate::passes::strict::first_conditional(&tool.input_schema)?
         {
-            why.push(format!(
-                "{kw} at {at}: the strict subset has no if/then/else/not, and closing objects inside one would change the condition"
-            ));
+            why.push(crate::passes::strict::conditional_reason(&at, kw));
         }
         if !why.is_empty() {
             tool.strict = None;

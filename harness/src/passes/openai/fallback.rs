@@ -107,7 +107,7 @@ impl StrictFallback {
     pub(super) fn reason(&self, schema: &Value) -> Result<Option<String>, TooDeep> {
         let size = measure(schema)?;
         let conditional = if self.conditionals {
-            schema::first_conditional(schema)?
+            crate::passes::strict::first_conditional(schema)?
         } else {
             None
         };
@@ -123,9 +123,7 @@ impl StrictFallback {
                 })
             })
             .or_else(|| {
-                conditional.map(|(at, kw)| {
-                    format!("{kw} at {at}: the strict subset has no if/then/else/not, and closing objects inside one would change the condition")
-                })
+                conditional.map(|(at, kw)| crate::passes::strict::conditional_reason(&at, kw))
             }))
     }
 }

@@ -17,6 +17,9 @@
 //! - `anthropic-property-key-pattern`: a root property name outside
 //!   `^[a-zA-Z0-9_.-]{1,64}$`.
 //! - `anthropic-strict-minitems-0-or-1`: strict, `minItems` other than 0 or 1.
+//! - `anthropic-strict-array-constraints`: strict, `maxItems` or
+//!   `uniqueItems` on an array schema (`For 'array' type, property
+//!   'maxItems' is not supported`).
 //! - `anthropic-strict-schema-too-complex`: strict, more than 20 strict tools
 //!   or more than 24 optional properties in all strict schemas together (an
 //!   approximation with the thresholds reported alongside the recording).
@@ -34,9 +37,8 @@
 //!
 //! `anthropic-strict-additionalproperties-false` and
 //! `anthropic-strict-numeric-bounds` (recorded through Bedrock Converse,
-//! documented for Messages) live in `bedrock.rs`; they judge Converse only
-//! until v1's `anthropic-strict-fallback` pass stops consulting this lane's oracle
-//! (see `bedrock.rs`).
+//! documented for Messages and quoted from it) live in `bedrock.rs` and
+//! judge this lane's strict tools too (see `bedrock.rs`).
 //! Formats and limits come from the provider-facts table
 //! (`facts::anthropic`).
 //!
@@ -56,9 +58,11 @@ mod tools;
 
 use super::model::{Rule, Status};
 use crate::lane::Lane;
+pub(crate) use strict::unsupported_properties;
 use strict::{
-    strict_external_ref, strict_format_unsupported, strict_min_items, strict_pattern_unsupported,
-    strict_recursive_schema, strict_schema_too_complex, strict_union_types_limit,
+    strict_array_constraints, strict_external_ref, strict_format_unsupported, strict_min_items,
+    strict_pattern_unsupported, strict_recursive_schema, strict_schema_too_complex,
+    strict_union_types_limit,
 };
 use tools::{
     bedrock_invoke_input_schema_key, input_schema_missing, input_schema_type_required,
@@ -186,6 +190,18 @@ pub(crate) static RULES: &[Rule] = &[
         read: None,
         status_code: 400,
         check: strict_min_items,
+    },
+    Rule {
+        id: "anthropic-strict-array-constraints",
+        lanes: MESSAGES,
+        status: Status::Recorded,
+        summary: "strict: maxItems or uniqueItems on an array schema",
+        docs: &[JSON_SCHEMA_LIMITATIONS],
+        first_seen: Some("2026-05-19"),
+        last_seen: Some("2026-09-05"),
+        read: None,
+        status_code: 400,
+        check: strict_array_constraints,
     },
     Rule {
         id: "anthropic-strict-schema-too-complex",

@@ -79,6 +79,43 @@ pub(super) fn strict_min_items(req: &Request<'_>) -> Vec<Finding> {
     })
 }
 
+/// The array constraints strict mode does not support (the provider-facts
+/// table).
+const ARRAY_UNSUPPORTED: &[&str] = crate::facts::anthropic::STRICT_ARRAY_UNSUPPORTED.items;
+
+/// The compiler names one unsupported keyword `property 'maxItems'` and
+/// several `properties maximum, minimum` (sorted, unquoted): both forms
+/// are recorded (agentjido/req_llm#302 and earendil-works/pi#9953 for
+/// integers).
+pub(crate) fn unsupported_properties(at: &str, ty: &str, present: &mut [&str]) -> String {
+    present.sort_unstable();
+    match present {
+        [one] => format!("{at}: For '{ty}' type, property '{one}' is not supported"),
+        _ => format!(
+            "{at}: For '{ty}' type, properties {} are not supported",
+            present.join(", ")
+        ),
+    }
+}
+
+/// An array schema (`type: "array"`) with `maxItems` or `uniqueItems`
+/// (recorded: experientiallabs/experiential#804 on a strict tool,
+/// agentjido/req_llm#706 and BerriAI/litellm#33981 on
+/// `output_format`).
+pub(super) fn strict_array_constraints(req: &Request<'_>) -> Vec<Finding> {
+    each_strict_node(req, &mut |s, _, node| {
+        if node.field("type").and_then(Value::as_str) != Some("array") {
+            return None;
+        }
+        let mut present: Vec<&str> = ARRAY_UNSUPPORTED
+            .iter()
+            .copied()
+            .filter(|k| node.has(k))
+            .collect();
+        (!present.is_empty()).then(|| unsupported_properties(&s.at, "array", &mut present))
+    })
+}
+
 /// Properties of an object node that its `required` does not list.
 fn optional_count(node: &Map<String, Value>) -> usize {
     let Some(props) = node.field("properties").and_then(Value::as_object) else {

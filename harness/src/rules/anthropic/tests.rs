@@ -286,6 +286,60 @@ fn anthropic_messages_accepts_min_items_1_strict_and_min_items_8_non_strict() {
     assert!(check(&req(&tools, DEFAULT_AS_OF)).is_empty());
 }
 
+#[test]
+fn anthropic_messages_strict_rejects_max_items_on_an_array() {
+    let tools = [strict_tool(closed(
+        json!({"ids": {"type": "array", "maxItems": 5, "items": {"type": "string"}}}),
+    ))];
+    assert_eq!(
+        only(&tools, DEFAULT_AS_OF),
+        (
+            "anthropic-strict-array-constraints".to_owned(),
+            Some(0),
+            "/properties/ids".to_owned(),
+            "tools.0.custom: For 'array' type, property 'maxItems' is not supported".to_owned()
+        )
+    );
+}
+
+#[test]
+fn anthropic_messages_strict_names_max_items_and_unique_items_together_sorted() {
+    let tools = [strict_tool(closed(
+        json!({"ids": {"type": "array", "uniqueItems": true, "maxItems": 5}}),
+    ))];
+    assert_eq!(
+        only(&tools, DEFAULT_AS_OF).3,
+        "tools.0.custom: For 'array' type, properties maxItems, uniqueItems are not supported"
+    );
+}
+
+#[test]
+fn anthropic_messages_strict_output_config_rejects_unique_items() {
+    let rf = json!({"type": "json_schema", "schema": closed(json!({"xs": {"type": "array", "uniqueItems": false}}))});
+    let r = check(&Request {
+        tools_present: true,
+        response_format: Some(&rf),
+        ..req(&[], DEFAULT_AS_OF)
+    });
+    assert_eq!(r.len(), 1);
+    assert_eq!(r[0].rule, "anthropic-strict-array-constraints");
+    assert_eq!(
+        r[0].message,
+        "output_config.format.schema: For 'array' type, property 'uniqueItems' is not supported"
+    );
+}
+
+/// Non-strict tools keep their array bounds, and a `maxItems` on a node
+/// not typed `array` is not what the recorded message names.
+#[test]
+fn anthropic_messages_accepts_max_items_non_strict_and_off_arrays() {
+    let tools = [
+        json!({"name": "u", "input_schema": {"type": "object", "properties": {"xs": {"type": "array", "maxItems": 3, "uniqueItems": true}}}}),
+        strict_tool(closed(json!({"s": {"type": "string", "maxItems": 3}}))),
+    ];
+    assert!(check(&req(&tools, DEFAULT_AS_OF)).is_empty());
+}
+
 fn optional_props(n: usize) -> Value {
     let props: Map<String, Value> = (0..n)
         .map(|k| (format!("p{k}"), json!({"type": "string"})))
