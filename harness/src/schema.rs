@@ -925,6 +925,20 @@ pub(crate) fn insert_after(node: &mut Map<String, Value>, after: &str, key: &str
     }
 }
 
+/// Move a tuple `items: [..]` to `prefixItems` where `items` stood (its
+/// draft 2020-12 spelling), unless the node already has `prefixItems`;
+/// the tuple's length when it moved. `additionalItems` is the caller's.
+pub(crate) fn tuple_to_prefix_items(node: &mut Map<String, Value>) -> Option<usize> {
+    if node.has("prefixItems") {
+        return None;
+    }
+    let tuple = node.field("items").and_then(Value::as_array)?.clone();
+    let n = tuple.len();
+    insert_after(node, "items", "prefixItems", Value::Array(tuple));
+    node.shift_remove("items");
+    Some(n)
+}
+
 /// Keywords by the one instance type they constrain.
 pub(crate) const KEYWORD_FAMILIES: &[(&str, &[&str])] = &[
     (

@@ -31,6 +31,7 @@ mod ollama;
 mod properties;
 mod refs;
 mod root;
+mod tuples;
 mod untyped;
 
 pub(crate) use anyof::TypeAnyOfMembers;
@@ -41,6 +42,7 @@ pub(crate) use ollama::{OllamaBooleanProperties, OllamaPropertiesMap, OllamaType
 pub(crate) use properties::PropertySchemasToObjects;
 pub(crate) use refs::{RefSiblingsToAllOf, RefTypeToAllOf};
 pub(crate) use root::{ParametersObjectFloor, WrapBarePropertyMap};
+pub(crate) use tuples::TupleItemsToPrefixItems;
 pub(crate) use untyped::TypeUntypedSubschemas;
 
 /// Moonshot's documented function name: `^[a-zA-Z_][a-zA-Z0-9-_]{2,63}$`
@@ -111,6 +113,7 @@ mod tests {
                     "property-schemas-to-objects",
                     Some("moonshot-property-schema-not-object"),
                 ),
+                ("tuple-items-to-prefix-items", Some("moonshot-tuple-items")),
                 ("type-untyped-subschemas", Some("moonshot-type-required")),
                 ("ref-type-to-all-of", Some("moonshot-type-beside-ref")),
                 (
@@ -248,6 +251,7 @@ mod tests {
             json!({"type":"object","anyOf":[{"type":"object","properties":{"a":{}}},{"type":"null"}]}),
             json!({"type":"object","properties":{"a":{"$ref":"#/definitions/A"},"b":{"$ref":"#/properties/c"},"c":{"type":"string"}},"definitions":{"A":{"type":"string"}}}),
             json!({"type":"object","properties":{"mode":{"$ref":"#/$defs/Mode","type":"string"}},"$defs":{"Mode":{"type":"string","enum":["a","b"]}}}),
+            json!({"type":"object","properties":{"pt":{"type":"array","items":[{"type":"number"}],"additionalItems":false}}}),
         ];
         for lane in [
             Lane::DeepseekChat,

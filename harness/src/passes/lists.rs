@@ -104,6 +104,9 @@ pub(crate) fn v1(lane: Lane) -> Vec<Box<dyn Pass>> {
             // After the moves into $defs and the root anyOf merge, so it
             // sees every properties map where it ships.
             Box::new(compat::PropertySchemasToObjects::default()),
+            // Before the typing: the `items` an `additionalItems` schema
+            // becomes is typed like any other.
+            Box::new(compat::TupleItemsToPrefixItems::default()),
             // Before the $ref siblings are judged: a target it types may
             // then conflict with a `type` beside the reference.
             Box::new(compat::TypeUntypedSubschemas::default()),

@@ -79,6 +79,15 @@
 //!   to `#/$defs/…`). Every schema node is judged: Moonshot expands
 //!   references wherever they stand.
 //!
+//! - `moonshot-tuple-items`: an `items` that is not an object: a tuple
+//!   array (`items must be an object`) or `false`. Recorded from
+//!   vercel/ai#18921 (2026-08-14, merged; the fix, `prefixItems` in place
+//!   of the array and no `items: false`, verified against the live
+//!   validator, which rejected `items: false` too); anomalyco/opencode#39995
+//!   (2026-08-01, kimi-k3 in direct API tests) reports tuple `items`
+//!   rejected without quoting the text, so it is cited, not recorded.
+//!   Every node is judged.
+//!
 //! Rules, documented only (`facts::moonshot`, tool-use reference read
 //! 2026-12-01; the messages are ours):
 //! - `moonshot-function-name-pattern`: a name outside
@@ -188,6 +197,18 @@ pub(crate) static RULES: &[Rule] = &[
         read: None,
         status_code: 400,
         check: ref_outside_defs,
+    },
+    Rule {
+        id: "moonshot-tuple-items",
+        lanes: MOONSHOT,
+        status: Status::Recorded,
+        summary: "an items that is not an object (a tuple array, false)",
+        docs: &[],
+        first_seen: Some("2026-08-01"),
+        last_seen: Some("2026-08-14"),
+        read: None,
+        status_code: 400,
+        check: tuple_items,
     },
     Rule {
         id: "moonshot-function-name-pattern",
@@ -434,6 +455,33 @@ fn property_schema_not_object(req: &Request<'_>) -> Vec<Finding> {
             }
         }
         out
+    })
+}
+
+/// A tuple `items` array or `items: false`, the two forms recorded (not
+/// `items: true`, which nothing reports). Every node is judged (Moonshot
+/// expands references and validates the whole schema). The recorded text
+/// is `items must be an object`; the wrapping and the path are the other
+/// recorded messages' form.
+fn tuple_items(req: &Request<'_>) -> Vec<Finding> {
+    each_schema(req, &mut |i, s| {
+        nodes(req, s)
+            .iter()
+            .filter(|(_, node)| {
+                node.get("items")
+                    .is_some_and(|v| v.is_array() || v == &Value::Bool(false))
+            })
+            .map(|(path, _)| {
+                finding(
+                    i,
+                    path,
+                    format!(
+                        "Invalid request: tools.function.parameters is not a valid moonshot flavored json schema, details: <At path '{}': items must be an object>",
+                        dotted(path)
+                    ),
+                )
+            })
+            .collect()
     })
 }
 
@@ -867,6 +915,40 @@ mod tests {
                 (
                     "/properties/tasks/items/properties/outputSchema".to_owned(),
                     message("properties.tasks.items.properties", "outputSchema")
+                ),
+            ]
+        );
+    }
+
+    /// vercel/ai#18921: a tuple items array and `items: false` are
+    /// rejected wherever they stand; a single items schema, `items: true`
+    /// and `prefixItems` (the accepted fix) are not.
+    #[test]
+    fn moonshot_rejects_tuple_items_and_items_false() {
+        let found = rule_findings(
+            "moonshot-tuple-items",
+            json!({"type": "object", "properties": {
+                "pt": {"type": "array", "items": [{"type": "number"}, {"type": "number"}]},
+                "e": {"type": "array", "items": false},
+                "s": {"type": "array", "items": {"type": "string"}},
+                "t": {"type": "array", "items": true},
+                "p": {"type": "array", "prefixItems": [{"type": "number"}]},
+                "n": {"allOf": [{"type": "array", "items": [{"type": "string"}]}]}
+            }}),
+        );
+        let message = |at: &str| {
+            format!(
+                "Invalid request: tools.function.parameters is not a valid moonshot flavored json schema, details: <At path '{at}': items must be an object>"
+            )
+        };
+        assert_eq!(
+            found,
+            [
+                ("/properties/pt".to_owned(), message("properties.pt")),
+                ("/properties/e".to_owned(), message("properties.e")),
+                (
+                    "/properties/n/allOf/0".to_owned(),
+                    message("properties.n.allOf.0")
                 ),
             ]
         );

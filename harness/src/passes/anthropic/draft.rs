@@ -97,11 +97,8 @@ pub(super) fn older_draft_forms(
     node: &mut Map<String, Value>,
     cx: &mut Cx<'_>,
 ) {
-    if node.field("items").is_some_and(Value::is_array) && !node.has("prefixItems") {
-        let tuple = node.field("items").cloned().unwrap_or_default();
+    if schema::tuple_to_prefix_items(node).is_some() {
         let rest = node.shift_remove("additionalItems");
-        schema::insert_after(node, "items", "prefixItems", tuple);
-        node.shift_remove("items");
         cx.record(
             path,
             "items",
