@@ -932,7 +932,7 @@ fn every_lane_over_the_own_corpus_alone_is_clean_with_no_unused_ledger_entry() {
     );
     assert_eq!(code, 0, "{stdout}{err}");
     assert!(
-        stdout.starts_with("wireshape v0 → v1: 6400 cases in "),
+        stdout.starts_with("wireshape v0 → v1: 6416 cases in "),
         "{stdout}"
     );
     assert!(!stdout.contains("ledger unused"), "{stdout}");
@@ -973,9 +973,9 @@ fn diff_old_v1_new_v1_on_the_own_corpus_reports_no_unused_v0_v1_ledger_entry() {
     assert_eq!(code, 1, "{stdout}{err}");
     assert!(
         stdout.starts_with(
-            "wireshape v1 → v1: 2000 cases in "
+            "wireshape v1 → v1: 2005 cases in "
         ) && stdout.contains(
-            ": 2000 identical, 0 reordered, 0 intended, 0 unexpected, 0 errored; oracle: 0 fixes, 0 regressions, 12 old and 12 new outputs rejected (0 declared)\n"
+            ": 2005 identical, 0 reordered, 0 intended, 0 unexpected, 0 errored; oracle: 0 fixes, 0 regressions, 12 old and 12 new outputs rejected (0 declared)\n"
         ),
         "{stdout}"
     );

@@ -12,7 +12,10 @@
 //! - `bedrock-root-defs` (`bedrock-converse-extraneous-defs`): root `$defs`
 //!   moves to `definitions`, every `#/$defs/…` reference following it;
 //! - `sanitize-tool-name` (`bedrock-converse-tool-name-pattern`):
-//!   `[a-zA-Z0-9_-]+`, 1 to 64 characters.
+//!   `[a-zA-Z0-9_-]+`, 1 to 64 characters;
+//! - `bedrock-omit-empty-description`
+//!   (`bedrock-converse-tool-description-empty`): an empty description is
+//!   left out (the member is optional, but at least 1 character when sent).
 //!
 //! The strict checks (`anthropic-strict-*`) are not shaped here: the
 //! Bedrock tools reader and the Converse rendering carry no `strict` flag.
@@ -312,6 +315,42 @@ impl Pass for RootDefs {
                 }
                 true
             })?;
+        }
+        Ok(Step::Continue)
+    }
+}
+
+/// `bedrock-omit-empty-description`: `ToolSpecification.description` is
+/// optional, but when sent it must have at least 1 character (the API
+/// reference's length constraint; recorded `Value '' at
+/// 'toolConfig.tools.15.member.toolSpec.description' failed to satisfy
+/// constraint: Member must have length greater than or equal to 1`,
+/// vercel/ai#10260; anomalyco/opencode#48582 saw the 400 live and a 200
+/// without the member). An empty description says nothing, so it is left
+/// out, as both those clients now do; recorded, since the tool is then sent
+/// without the member. A description of whitespace has a length and is
+/// kept as it is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub(crate) struct OmitEmptyDescription;
+
+impl Pass for OmitEmptyDescription {
+    fn name(&self) -> &'static str {
+        "bedrock-omit-empty-description"
+    }
+
+    fn rule(&self) -> Option<&'static str> {
+        Some("bedrock-converse-tool-description-empty")
+    }
+
+    fn apply(&self, tool: &mut Tool, cx: &mut Cx<'_>) -> Result<Step, TooDeep> {
+        if tool.description.as_deref() == Some("") {
+            tool.description = None;
+            cx.record(
+                "",
+                "tool-description",
+                Action::Removed,
+                "empty tool description left out: Converse takes a description of at least 1 character or none",
+            );
         }
         Ok(Step::Continue)
     }

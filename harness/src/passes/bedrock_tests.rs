@@ -215,6 +215,34 @@ fn bedrock_converse_v1_pipeline_fixes_every_recorded_construct_and_the_name() {
 }
 
 #[test]
+fn bedrock_converse_v1_leaves_an_empty_description_out() {
+    // recording bedrock-converse-tool-description-empty-10260
+    let schema = json!({"type":"object","properties":{"ticker":{"type":"string"}}});
+    let empty = Tool::new("get_earnings_history", schema.clone()).with_description("");
+    let r = run_on_tool(&OmitEmptyDescription, LANE, empty);
+    assert_eq!(r.tool.description, None);
+    assert_eq!(r.tool.input_schema, schema);
+    assert_eq!(r.marks(), [mark("", "tool-description", Action::Removed)]);
+    assert_eq!(
+        r.records[0].reason,
+        "empty tool description left out: Converse takes a description of at least 1 character or none"
+    );
+    let again = run_on_tool(&OmitEmptyDescription, LANE, r.tool.clone());
+    assert!(again.records.is_empty());
+    assert_eq!(again.tool, r.tool);
+}
+
+#[test]
+fn bedrock_converse_v1_keeps_a_blank_or_written_description() {
+    for d in [" ", "Read a file"] {
+        let t = Tool::new("t", json!({"type":"object"})).with_description(d);
+        let r = run_on_tool(&OmitEmptyDescription, LANE, t.clone());
+        assert_eq!(r.tool, t, "{d:?}");
+        assert!(r.records.is_empty(), "{d:?}");
+    }
+}
+
+#[test]
 fn bedrock_converse_v1_passes_declare_their_mutation_points() {
     let count: usize = v1(LANE).iter().map(|p| p.mutants().len()).sum();
     assert_eq!(count, 4);

@@ -158,6 +158,7 @@ pub(crate) fn v1(lane: Lane) -> Vec<Box<dyn Pass>> {
                 spec: bedrock::TOOL_NAME,
                 rule: "bedrock-converse-tool-name-pattern",
             }),
+            Box::new(bedrock::OmitEmptyDescription),
         ],
     }
 }

@@ -29,6 +29,16 @@
 //! - `bedrock-converse-tool-name-pattern` (documented only,
 //!   `ToolSpecification`): the name matches `[a-zA-Z0-9_-]+`, 1 to 64
 //!   characters; the message is the AWS constraint-validation text.
+//! - `bedrock-converse-tool-description-empty` (recorded, and documented by
+//!   `ToolSpecification`: the optional description has a minimum length of
+//!   1): `description: ""`, which clients built from MCP servers and
+//!   docstring-less functions send (recorded from vercel/ai#10260,
+//!   2025-11-15, index 15; BerriAI/litellm#24668 and #19384 quote the same
+//!   text beside an empty name's; anomalyco/opencode#48582, 2026-09-12,
+//!   saw the 400 live and a 200 once the member was left out). The message
+//!   is the one-error form of the same AWS validation text; a tool whose
+//!   name fails too gets each rule's errors as its own finding, where
+//!   Bedrock joins them in one message.
 //!
 //! The strict flag is read from `toolSpec.strict`, where Converse carries it,
 //! and from a Messages tool's `strict`. The two `anthropic-strict-*` rules
@@ -167,6 +177,18 @@ pub(crate) static RULES: &[Rule] = &[
         read: None,
         status_code: 400,
         check: tool_name_pattern,
+    },
+    Rule {
+        id: "bedrock-converse-tool-description-empty",
+        lanes: CONVERSE,
+        status: Status::Recorded,
+        summary: "tool description sent empty (at least 1 character when present)",
+        docs: &[TOOL_SPECIFICATION],
+        first_seen: Some("2025-11-15"),
+        last_seen: Some("2026-09-12"),
+        read: None,
+        status_code: 400,
+        check: tool_description_empty,
     },
     Rule {
         id: "bedrock-converse-strict-format-unsupported",
@@ -406,6 +428,21 @@ fn tool_name_pattern(req: &Request<'_>) -> Vec<Finding> {
         .collect()
 }
 
+fn tool_description_empty(req: &Request<'_>) -> Vec<Finding> {
+    (0..req.tools.len())
+        .filter(|&i| req.description(i) == Some(""))
+        .map(|i| {
+            finding(
+                i,
+                "",
+                format!(
+                    "1 validation error detected: Value '' at 'toolConfig.tools.{i}.member.toolSpec.description' failed to satisfy constraint: Member must have length greater than or equal to 1"
+                ),
+            )
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -591,6 +628,29 @@ mod tests {
             only(&r, "bedrock-converse-tool-name-pattern"),
             "2 validation errors detected: Value '' at 'toolConfig.tools.0.member.toolSpec.name' failed to satisfy constraint: Member must satisfy regular expression pattern: [a-zA-Z0-9_-]+; Value '' at 'toolConfig.tools.0.member.toolSpec.name' failed to satisfy constraint: Member must have length greater than or equal to 1"
         );
+    }
+
+    #[test]
+    fn bedrock_converse_rejects_an_empty_description_as_recorded() {
+        // recording bedrock-converse-tool-description-empty-10260
+        let mut empty = tool("get_earnings_history", object());
+        empty["toolSpec"]["description"] = json!("");
+        let tools = [tool("a", object()), empty];
+        assert_eq!(
+            only(&converse(&tools), "bedrock-converse-tool-description-empty"),
+            "1 validation error detected: Value '' at 'toolConfig.tools.1.member.toolSpec.description' failed to satisfy constraint: Member must have length greater than or equal to 1"
+        );
+    }
+
+    #[test]
+    fn bedrock_converse_accepts_no_description_and_a_blank_one() {
+        let mut none = tool("a", object());
+        none["toolSpec"]
+            .as_object_mut()
+            .map(|s| s.remove("description"));
+        let mut blank = tool("b", object());
+        blank["toolSpec"]["description"] = json!(" ");
+        assert!(converse(&[none, blank]).is_empty());
     }
 
     #[test]

@@ -141,13 +141,24 @@ impl<'a> Walks<'a> {
 impl<'a> Request<'a> {
     /// The tool's name on this wire.
     pub fn name(&self, i: usize) -> Option<&str> {
+        self.member(i, "name")
+    }
+
+    /// A string member of the tool's function object on this wire (the
+    /// Chat wire's `function`, Converse's `toolSpec`, else the tool).
+    fn member(&self, i: usize, key: &str) -> Option<&str> {
         let t = self.tools.get(i)?;
         match self.lane.wire() {
-            Wire::Chat => t.field("function").and_then(|f| f.field("name")),
-            Wire::Bedrock => t.field("toolSpec").and_then(|s| s.field("name")),
-            _ => t.field("name"),
+            Wire::Chat => t.field("function").and_then(|f| f.field(key)),
+            Wire::Bedrock => t.field("toolSpec").and_then(|s| s.field(key)),
+            _ => t.field(key),
         }
         .and_then(Value::as_str)
+    }
+
+    /// The tool's description on this wire (`None` when absent or not a string).
+    pub fn description(&self, i: usize) -> Option<&str> {
+        self.member(i, "description")
     }
 
     /// The tool's input schema on this wire (`None` when the member is absent).
