@@ -443,7 +443,7 @@ fn replay_of_the_committed_recordings_exits_0() {
     let (o, e) = outputs(&out);
     assert_eq!(out.status.code(), Some(0), "{o}{e}");
     assert!(
-        o.ends_with("90 recordings: 89 fixed, 1 rule-retired\n"),
+        o.ends_with("91 recordings: 1 declared-gap, 89 fixed, 1 rule-retired\n"),
         "{o}"
     );
 }

@@ -1,6 +1,7 @@
 //! Rules on both wires, about a function declaration as a whole: its
 //! name, the `maxItems` budget of its schema, and `parameters` beside
-//! `parametersJsonSchema`.
+//! `parametersJsonSchema`; and about the request: how many declarations
+//! it holds.
 
 use serde_json::{Map, Value};
 
@@ -13,6 +14,12 @@ use crate::rules::{each_schema, finding, nodes};
 const NAME_COLONS_FROM: &str = "2026-03-03";
 /// The `maxItems` sum one declaration may reach.
 const MAX_ITEMS_BUDGET: f64 = 960.0;
+/// The function declarations one request may hold, as the Gemini API
+/// answers (recorded from google-gemini/gemini-cli#19083, 2026-02-14, and
+/// #25440, 2026-04-15). The Vertex SDK reference says "Maximum 64 function
+/// declarations can be provided"; no rejection at 64 is recorded, and
+/// clients send hundreds, so the rule follows the answers.
+const MAX_DECLARATIONS: usize = 512;
 
 /// The function-name alphabet as of a date.
 fn is_function_name(name: &str, colons: bool) -> bool {
@@ -95,4 +102,19 @@ pub(super) fn parameters_json_schema_exclusive(req: &Request<'_>) -> Vec<Finding
             )
         })
         .collect()
+}
+
+/// A finding about the request, not one declaration: the client must send
+/// fewer tools (no shaping of a tool can fix it).
+pub(super) fn function_declarations_limit(req: &Request<'_>) -> Vec<Finding> {
+    if req.tools.len() <= MAX_DECLARATIONS || !parsed(req) {
+        return Vec::new();
+    }
+    vec![Finding {
+        tool: None,
+        path: String::new(),
+        message: format!(
+            "The GenerateContentRequest proto is invalid:\n  * tools[0].function_declarations: [FIELD_INVALID] At most {MAX_DECLARATIONS} function declarations can be specified."
+        ),
+    }]
 }

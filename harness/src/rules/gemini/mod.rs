@@ -60,6 +60,9 @@
 //!   sum past 960 (opaque `INVALID_ARGUMENT`).
 //! - `gemini-parameters-json-schema-exclusive` (documented only):
 //!   `parameters` and `parametersJsonSchema` on one declaration.
+//! - `gemini-function-declarations-limit`: more than 512 declarations in
+//!   one request (a finding about the request: the client must send fewer
+//!   tools; v1 shapes each tool and drops none, a declared replay gap).
 //!
 //! Rules, documented only (`facts::gemini`, read 2026-12-01):
 //! - `gemini-unknown-field-schema-proto`: any field the `Schema` proto does
@@ -92,7 +95,8 @@ use super::model::{Rule, Status};
 use crate::facts::{self, gemini as fact};
 use crate::lane::Lane;
 use declarations::{
-    function_name_pattern, maxitems_cumulative_budget, parameters_json_schema_exclusive,
+    function_declarations_limit, function_name_pattern, maxitems_cumulative_budget,
+    parameters_json_schema_exclusive,
 };
 use parse::{
     enum_values_must_be_strings, property_schema_not_object, type_not_repeating,
@@ -165,6 +169,18 @@ pub(crate) static RULES: &[Rule] = &[
         read: None,
         status_code: 400,
         check: enum_values_must_be_strings,
+    },
+    Rule {
+        id: "gemini-function-declarations-limit",
+        lanes: BOTH,
+        status: Status::Recorded,
+        summary: "more than 512 function declarations in one request",
+        docs: &[],
+        first_seen: Some("2026-02-14"),
+        last_seen: Some("2026-04-15"),
+        read: None,
+        status_code: 400,
+        check: function_declarations_limit,
     },
     Rule {
         id: "gemini-function-name-pattern",

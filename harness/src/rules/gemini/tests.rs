@@ -681,3 +681,41 @@ fn gemini_unknown_field_rule_is_documented_with_the_schema_reference_and_read_da
     assert_eq!(rule.docs[0], "https://ai.google.dev/api/caching#Schema");
     assert_eq!(rule.read, Some("2026-12-01"));
 }
+
+#[test]
+fn gemini_rejects_more_than_512_declarations_as_a_request_on_both_wires() {
+    // recording gemini-function-declarations-limit-19083
+    let one = decl(json!({"type": "object", "properties": {"q": {"type": "string"}}}));
+    let at_limit = vec![one.clone(); 512];
+    assert!(openapi(&at_limit).is_empty());
+    let over = vec![one; 513];
+    let r = openapi(&over);
+    assert_eq!(
+        only(&r, "gemini-function-declarations-limit"),
+        "The GenerateContentRequest proto is invalid:\n  * tools[0].function_declarations: [FIELD_INVALID] At most 512 function declarations can be specified."
+    );
+    assert_eq!(r[0].tool, None);
+    let json_schema = vec![json!({"name": "f", "parametersJsonSchema": {"type": "object"}}); 513];
+    let r = check(&req(Lane::GeminiJsonschema, &json_schema, DEFAULT_AS_OF));
+    assert_eq!(r.len(), 1, "{r:#?}");
+    assert_eq!(r[0].rule, "gemini-function-declarations-limit");
+}
+
+#[test]
+fn gemini_reports_a_parse_error_before_the_declaration_count() {
+    let mut over =
+        vec![decl(json!({"type": "object", "properties": {"q": {"type": "string"}}})); 513];
+    over[3] = decl(
+        json!({"type": "object", "properties": {"q": {"type": "string"}}, "additionalProperties": false}),
+    );
+    let r = openapi(&over);
+    assert!(
+        r.iter()
+            .all(|x| x.rule != "gemini-function-declarations-limit"),
+        "{r:#?}"
+    );
+    assert!(
+        r.iter()
+            .any(|x| x.rule == "gemini-unknown-field-additionalproperties")
+    );
+}
