@@ -232,23 +232,9 @@ fn lint_lane(
         })
         .collect();
     let rules = oracle::rules_for(lane);
-    for r in found {
+    let finding = |r: &oracle::Rejection, v1: V1Verdict, v1_detail: Vec<String>| {
         let rule = rules.iter().find(|x| x.id == r.rule);
-        let still: Vec<String> = still_by_tool.get(&r.tool).cloned().unwrap_or_default();
-        let s = r.tool.and_then(|i| shaped.get(i)?.as_ref());
-        let (v1v, detail) = if still.is_empty() {
-            (
-                V1Verdict::Fixed,
-                s.map(|s| capped(&s.degradations)).unwrap_or_default(),
-            )
-        } else if let Some(Outcome::FailedClosed { reason }) = s.map(|s| &s.outcome) {
-            (V1Verdict::FailedClosed, vec![reason.clone()])
-        } else if has_shaping {
-            (V1Verdict::StillRejected, still)
-        } else {
-            (V1Verdict::NoShaping, Vec::new())
-        };
-        out.push(LintFinding {
+        LintFinding {
             tool: r
                 .tool
                 .and_then(|i| tools.get(i))
@@ -278,9 +264,42 @@ fn lint_lane(
             first_seen: rule.and_then(|x| x.first_seen).map(str::to_owned),
             last_seen: rule.and_then(|x| x.last_seen).map(str::to_owned),
             read: rule.and_then(|x| x.read).map(str::to_owned),
-            v1: v1v,
-            v1_detail: detail,
-        });
+            v1,
+            v1_detail,
+        }
+    };
+    for r in &found {
+        let still: Vec<String> = still_by_tool.get(&r.tool).cloned().unwrap_or_default();
+        let s = r.tool.and_then(|i| shaped.get(i)?.as_ref());
+        let (v1v, detail) = if still.is_empty() {
+            (
+                V1Verdict::Fixed,
+                s.map(|s| capped(&s.degradations)).unwrap_or_default(),
+            )
+        } else if let Some(Outcome::FailedClosed { reason }) = s.map(|s| &s.outcome) {
+            (V1Verdict::FailedClosed, vec![reason.clone()])
+        } else if has_shaping {
+            (V1Verdict::StillRejected, still)
+        } else {
+            (V1Verdict::NoShaping, Vec::new())
+        };
+        out.push(finding(r, v1v, detail));
+    }
+    // A rejection of the whole request that only v1's request meets: the
+    // provider answered the request as sent with the findings above first
+    // (a Gemini parse error hides the validation of the request), and once
+    // v1 fixed them, this one stands (more declarations than allowed).
+    for a in after.iter().filter(|a| a.tool.is_none()) {
+        if !found.iter().any(|r| r.tool.is_none() && r.rule == a.rule) {
+            out.push(finding(
+                a,
+                V1Verdict::StillRejected,
+                vec![
+                    "met by v1's request once the findings about its tools are fixed (the request as sent is rejected for those first)"
+                        .to_owned(),
+                ],
+            ));
+        }
     }
     out
 }
@@ -409,5 +428,53 @@ mod tests {
         .collect::<Vec<_>>();
         let (whole, differ) = whole_and_alone(lane, &wire);
         assert_eq!(differ, 1, "{whole:?}");
+    }
+
+    #[test]
+    fn a_request_limit_only_v1s_request_meets_is_reported_as_still_rejected() {
+        // 513 declarations, one with a field the Schema proto lacks: the
+        // request as sent fails proto parsing first; v1 strips the field,
+        // and its request is then over Gemini's 512 declarations.
+        let ok = json!({"type": "object", "properties": {"q": {"type": "string"}}});
+        let mut tools: Vec<Tool> = (0..513)
+            .map(|i| Tool::new(format!("t{i}"), ok.clone()))
+            .collect();
+        tools[7] = Tool::new(
+            "t7",
+            json!({"type": "object", "properties": {"q": {"type": "string"}}, "additionalProperties": false}),
+        );
+        let v1 = Profile::V1.with_config(crate::pipeline::PipelineConfig::default());
+        let found = lint(
+            tools,
+            &[Lane::GeminiOpenapi],
+            &[],
+            oracle::DEFAULT_AS_OF,
+            &v1,
+        );
+        let seen: Vec<(&str, &str, &V1Verdict)> = found
+            .iter()
+            .map(|f| (f.tool.as_str(), f.rule.as_str(), &f.v1))
+            .collect();
+        assert_eq!(
+            seen,
+            [
+                (
+                    "(request)",
+                    "gemini-function-declarations-limit",
+                    &V1Verdict::StillRejected
+                ),
+                (
+                    "t7",
+                    "gemini-unknown-field-additionalproperties",
+                    &V1Verdict::Fixed
+                ),
+            ]
+        );
+        assert_eq!(
+            found[0].v1_detail,
+            [
+                "met by v1's request once the findings about its tools are fixed (the request as sent is rejected for those first)"
+            ]
+        );
     }
 }
