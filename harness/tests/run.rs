@@ -932,7 +932,7 @@ fn every_lane_over_the_own_corpus_alone_is_clean_with_no_unused_ledger_entry() {
     );
     assert_eq!(code, 0, "{stdout}{err}");
     assert!(
-        stdout.starts_with("wireshape v0 → v1: 6416 cases in "),
+        stdout.starts_with("wireshape v0 → v1: 6432 cases in "),
         "{stdout}"
     );
     assert!(!stdout.contains("ledger unused"), "{stdout}");
@@ -973,15 +973,15 @@ fn diff_old_v1_new_v1_on_the_own_corpus_reports_no_unused_v0_v1_ledger_entry() {
     assert_eq!(code, 1, "{stdout}{err}");
     assert!(
         stdout.starts_with(
-            "wireshape v1 → v1: 2005 cases in "
+            "wireshape v1 → v1: 2010 cases in "
         ) && stdout.contains(
-            ": 2005 identical, 0 reordered, 0 intended, 0 unexpected, 0 errored; oracle: 0 fixes, 0 regressions, 12 old and 12 new outputs rejected (0 declared)\n"
+            ": 2010 identical, 0 reordered, 0 intended, 0 unexpected, 0 errored; oracle: 0 fixes, 0 regressions, 13 old and 13 new outputs rejected (0 declared)\n"
         ),
         "{stdout}"
     );
     assert!(
         stdout.ends_with(&format!(
-            "\n100 failing cases, 0 unused ledger entries; report: {}\n",
+            "\n101 failing cases, 0 unused ledger entries; report: {}\n",
             report.display()
         )),
         "{stdout}"
@@ -991,7 +991,7 @@ fn diff_old_v1_new_v1_on_the_own_corpus_reports_no_unused_v0_v1_ledger_entry() {
     assert_eq!(outcomes["ledger_issues"], serde_json::json!([]));
     let summary = &outcomes["summary"];
     assert_eq!(summary["unused_ledger_entries"], 0);
-    assert_eq!(summary["failures"], 100);
+    assert_eq!(summary["failures"], 101);
     let total = |what: &str, field: &str| -> u64 {
         summary[what]
             .as_object()
@@ -1002,7 +1002,7 @@ fn diff_old_v1_new_v1_on_the_own_corpus_reports_no_unused_v0_v1_ledger_entry() {
     };
     assert_eq!(
         (total("rejected", "new"), total("rejected", "declared")),
-        (12, 0)
+        (13, 0)
     );
     assert_eq!(total("semantic", "new_undeclared"), 88);
 }

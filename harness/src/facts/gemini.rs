@@ -70,6 +70,38 @@ pub const SCHEMA_FIELD_ALIASES: KeywordSet = KeywordSet {
     read: READ,
 };
 
+/// The Gemini API `Type` reference.
+pub const TYPE: &str = "https://ai.google.dev/api/caching#Type";
+
+/// The values of the `Schema` `type` field: the `Type` enum, whose JSON
+/// parser takes a name in any case (`object`, `OBJECT`). Any other string
+/// is an invalid value (recorded `Invalid value at '….type'
+/// (type.googleapis.com/google.ai.generativelanguage.v1beta.Type), ""`).
+pub const TYPES: KeywordSet = KeywordSet {
+    id: "gemini-schema-types",
+    provider: "gemini",
+    lanes: &["gemini-openapi"],
+    what: "values of the Schema type field (the Type enum, any case)",
+    items: &[
+        "TYPE_UNSPECIFIED",
+        "STRING",
+        "NUMBER",
+        "INTEGER",
+        "BOOLEAN",
+        "ARRAY",
+        "OBJECT",
+        "NULL",
+    ],
+    closed: true,
+    doc: TYPE,
+    read: READ,
+};
+
+/// Whether `name` is a value of the `Type` enum (in any case).
+pub fn is_type_name(name: &str) -> bool {
+    TYPES.items.iter().any(|t| t.eq_ignore_ascii_case(name))
+}
+
 /// STRING formats (older reference text, Firebase: "must be either
 /// 'enum' or 'date-time', otherwise requests will fail"; the newer
 /// text says any value is allowed: see the open question).

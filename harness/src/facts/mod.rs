@@ -52,6 +52,7 @@ pub static KEYWORD_SETS: &[&KeywordSet] = &[
     &anthropic::STRICT_ARRAY_UNSUPPORTED,
     &gemini::SCHEMA_FIELDS,
     &gemini::SCHEMA_FIELD_ALIASES,
+    &gemini::TYPES,
     &gemini::STRING_FORMATS,
     &deepseek::STRICT_FORMATS,
     &deepseek::STRICT_UNSUPPORTED,

@@ -9,7 +9,7 @@ use super::openapi::{NOTE_WORTHY, merge_into, proto_fields, rename_key};
 use crate::degradation::Action;
 use crate::lookup::Lookup;
 use crate::passes::{Cx, Pass, PassMutant, Step, may_act};
-use crate::schema::{self, TooDeep};
+use crate::schema::{self, NodePath, TooDeep};
 use crate::tool::Tool;
 
 /// Keywords that constrain only one type (kept on that type's branch when
@@ -41,22 +41,39 @@ fn only_for(keyword: &str) -> Option<&'static [&'static str]> {
 /// `["string","null"]`). `"null"` in the list becomes `nullable: true`; one
 /// other type stays as `type`; several become `anyOf` branches, one per
 /// type, each with the keywords that apply to it; a list of only `"null"`
-/// (or nothing) leaves the node untyped.
+/// (or nothing) leaves the node untyped. Then a `type` string that names
+/// no value of the `Type` enum (`""`, `date`, `any`: rule
+/// `gemini-type-invalid-value`, recorded `Invalid value at '….type'
+/// (type.googleapis.com/google.ai.generativelanguage.v1beta.Type), ""`)
+/// is removed and noted: the node is untyped, as its author's word was no
+/// type Gemini knows, and `gemini-type-required` types it later.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct TypeList {
     /// Turn `"null"` into `nullable: true` (a mutation point).
     pub(crate) nullable: bool,
+    /// Remove a type name the `Type` enum lacks (a mutation point).
+    pub(crate) drop_unknown_names: bool,
 }
 
 impl Default for TypeList {
     fn default() -> Self {
-        Self { nullable: true }
+        Self {
+            nullable: true,
+            drop_unknown_names: true,
+        }
     }
+}
+
+/// A `type` string the `Type` enum lacks.
+fn unknown_type_name(node: &Map<String, Value>) -> bool {
+    node.field("type")
+        .and_then(Value::as_str)
+        .is_some_and(|t| !crate::facts::gemini::is_type_name(t))
 }
 
 impl TypeList {
     fn acts_at(_: usize, node: &Map<String, Value>) -> bool {
-        node.field("type").is_some_and(Value::is_array)
+        node.field("type").is_some_and(Value::is_array) || unknown_type_name(node)
     }
 }
 
@@ -76,87 +93,126 @@ impl Pass for TypeList {
             return Ok(Step::Continue);
         }
         schema::rewrite_post_order(&mut tool.input_schema, &mut |path, _, node| {
-            let Some(Value::Array(list)) = node.field("type") else {
-                return;
-            };
-            let mut types: Vec<String> = Vec::new();
-            let mut null = false;
-            for t in list.iter().filter_map(Value::as_str) {
-                if t.eq_ignore_ascii_case("null") {
-                    null = true;
-                } else if !types.contains(&t.to_owned()) {
-                    types.push(t.to_owned());
-                }
+            if node.field("type").is_some_and(Value::is_array) {
+                self.split(path, node, cx);
             }
-            let reason = "Gemini's type is a single value: the list became type + nullable";
-            if null && self.nullable {
-                node.insert("nullable".into(), json!(true));
-                cx.record(path, "nullable", Action::Added, reason);
-            }
-            match types.as_slice() {
-                [] => {
-                    node.shift_remove("type");
-                    cx.record(
-                        path,
-                        "type",
-                        Action::Removed,
-                        "a type list naming no non-null type",
-                    );
-                }
-                [one] => {
-                    node.insert("type".into(), json!(one));
-                    cx.record(path, "type", Action::Rewritten, reason);
-                }
-                _ if node.has("anyOf") => {
-                    let first = types[0].clone();
-                    node.insert("type".into(), json!(first));
-                    cx.record(
-                        path,
-                        "type",
-                        Action::Rewritten,
-                        noted(
-                            "a type list beside anyOf kept its first type",
-                            path,
-                            &format!("also types {}", types[1..].join(", ")),
-                        ),
-                    );
-                }
-                _ => {
-                    let old = std::mem::take(node);
-                    let branches: Vec<Value> = types
-                        .iter()
-                        .map(|t| {
-                            let mut b = Map::new();
-                            b.insert("type".into(), json!(t));
-                            for (k, v) in &old {
-                                let fits = only_for(k).is_none_or(|ts| ts.contains(&t.as_str()));
-                                if k != "type" && fits {
-                                    b.insert(k.clone(), v.clone());
-                                }
-                            }
-                            Value::Object(b)
-                        })
-                        .collect();
-                    for k in old.keys() {
-                        cx.record(
-                            path,
-                            k,
-                            Action::Rewritten,
-                            "a type list became one anyOf branch per type",
-                        );
-                    }
-                    node.insert("anyOf".into(), Value::Array(branches));
-                }
+            if self.drop_unknown_names && unknown_type_name(node) {
+                let old = node.shift_remove("type").unwrap_or_default();
+                let reason = "the type names no Gemini Type: the schema is left untyped";
+                // An empty name said nothing a note could keep.
+                let reason = if old.as_str().is_some_and(str::is_empty) {
+                    reason.to_owned()
+                } else {
+                    noted(reason, path, &show("type", &old))
+                };
+                cx.record_under(
+                    Some("gemini-type-invalid-value"),
+                    path,
+                    "type",
+                    Action::Removed,
+                    reason,
+                );
             }
         })?;
         Ok(Step::Continue)
     }
 
     fn mutants(&self) -> Vec<PassMutant> {
-        vec![PassMutant::new(
-            "drop null without nullable",
-            Self { nullable: false },
-        )]
+        vec![
+            PassMutant::new(
+                "drop null without nullable",
+                Self {
+                    nullable: false,
+                    ..*self
+                },
+            ),
+            PassMutant::new(
+                "keep a type name Gemini lacks",
+                Self {
+                    drop_unknown_names: false,
+                    ..*self
+                },
+            ),
+        ]
+    }
+}
+
+impl TypeList {
+    /// A `type` list as one type (`nullable` for `"null"`) or `anyOf`
+    /// branches.
+    fn split(self, path: &NodePath<'_>, node: &mut Map<String, Value>, cx: &mut Cx<'_>) {
+        let Some(Value::Array(list)) = node.field("type") else {
+            return;
+        };
+        let mut types: Vec<String> = Vec::new();
+        let mut null = false;
+        for t in list.iter().filter_map(Value::as_str) {
+            if t.eq_ignore_ascii_case("null") {
+                null = true;
+            } else if !types.contains(&t.to_owned()) {
+                types.push(t.to_owned());
+            }
+        }
+        let reason = "Gemini's type is a single value: the list became type + nullable";
+        if null && self.nullable {
+            node.insert("nullable".into(), json!(true));
+            cx.record(path, "nullable", Action::Added, reason);
+        }
+        match types.as_slice() {
+            [] => {
+                node.shift_remove("type");
+                cx.record(
+                    path,
+                    "type",
+                    Action::Removed,
+                    "a type list naming no non-null type",
+                );
+            }
+            [one] => {
+                node.insert("type".into(), json!(one));
+                cx.record(path, "type", Action::Rewritten, reason);
+            }
+            _ if node.has("anyOf") => {
+                let first = types[0].clone();
+                node.insert("type".into(), json!(first));
+                cx.record(
+                    path,
+                    "type",
+                    Action::Rewritten,
+                    noted(
+                        "a type list beside anyOf kept its first type",
+                        path,
+                        &format!("also types {}", types[1..].join(", ")),
+                    ),
+                );
+            }
+            _ => {
+                let old = std::mem::take(node);
+                let branches: Vec<Value> = types
+                    .iter()
+                    .map(|t| {
+                        let mut b = Map::new();
+                        b.insert("type".into(), json!(t));
+                        for (k, v) in &old {
+                            let fits = only_for(k).is_none_or(|ts| ts.contains(&t.as_str()));
+                            if k != "type" && fits {
+                                b.insert(k.clone(), v.clone());
+                            }
+                        }
+                        Value::Object(b)
+                    })
+                    .collect();
+                for k in old.keys() {
+                    cx.record(
+                        path,
+                        k,
+                        Action::Rewritten,
+                        "a type list became one anyOf branch per type",
+                    );
+                }
+                node.insert("anyOf".into(), Value::Array(branches));
+            }
+        }
     }
 }
 

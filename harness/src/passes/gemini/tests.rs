@@ -719,6 +719,49 @@ fn gemini_v1_type_list_of_several_types_becomes_branches() {
     assert_idempotent(&TypeList::default(), json!({"type":["string","integer"]}));
 }
 
+#[test]
+fn gemini_v1_type_list_removes_a_type_name_gemini_lacks() {
+    // rule gemini-type-invalid-value: `""` as agno-agi/agno#3298 and
+    // zereight/gitlab-mcp#166 quote it, and a name the Type enum lacks.
+    let r = one(
+        &TypeList::default(),
+        json!({"type":"object","properties":{"a":{"type":""},"b":{"type":"date","description":"When"}}}),
+    );
+    assert_eq!(
+        bytes(r.schema()),
+        r#"{"type":"object","properties":{"a":{},"b":{"description":"When"}}}"#
+    );
+    assert_eq!(
+        r.marks(),
+        [
+            mark("/properties/a", "type", Action::Removed),
+            mark("/properties/b", "type", Action::Removed),
+        ]
+    );
+    assert_eq!(
+        r.records[0].reason,
+        "the type names no Gemini Type: the schema is left untyped"
+    );
+    assert_eq!(
+        r.records[1].rule.as_deref(),
+        Some("gemini-type-invalid-value")
+    );
+    assert!(
+        r.records[1].reason.contains("[note: b: type date]"),
+        "{}",
+        r.records[1].reason
+    );
+    for kept in ["STRING", "object", "Integer", "null", "TYPE_UNSPECIFIED"] {
+        assert_noop(&TypeList::default(), json!({"type": kept}));
+    }
+    let keep = TypeList {
+        drop_unknown_names: false,
+        ..TypeList::default()
+    };
+    assert_noop(&keep, json!({"type":"date"}));
+    assert_idempotent(&TypeList::default(), json!({"type":"any"}));
+}
+
 // ------------------------------------------------------------ const, bounds
 
 #[test]

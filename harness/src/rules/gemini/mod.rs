@@ -30,6 +30,11 @@
 //!   fields today; the change date is unknown, so the rule follows the last
 //!   recorded rejection).
 //! - `gemini-type-not-repeating`: a `type` array.
+//! - `gemini-type-invalid-value` (documented: the `Type` enum,
+//!   `facts::gemini::TYPES`): a `type` string that names no `Type` (`""`,
+//!   `date`, `any`). The message is the parser's as zereight/gitlab-mcp#166
+//!   (2025-07-14) and agno-agi/agno#3298 quote it for `""`, in excerpts of
+//!   client logs too partial to record.
 //! - `gemini-property-schema-not-object`: a scalar where a `Schema` belongs.
 //! - `gemini-enum-values-must-be-strings`: a non-string `enum` member.
 //!
@@ -99,9 +104,10 @@ use declarations::{
     parameters_json_schema_exclusive,
 };
 use parse::{
-    enum_values_must_be_strings, property_schema_not_object, type_not_repeating,
-    unknown_additional_properties, unknown_const, unknown_exclusive_bounds, unknown_property_names,
-    unknown_schema_keyword, unknown_schema_proto_field, unknown_title_examples_default_defs,
+    enum_values_must_be_strings, property_schema_not_object, type_invalid_value,
+    type_not_repeating, unknown_additional_properties, unknown_const, unknown_exclusive_bounds,
+    unknown_property_names, unknown_schema_keyword, unknown_schema_proto_field,
+    unknown_title_examples_default_defs,
 };
 use validate::{
     anyof_must_be_only_field, array_items_required, enum_only_string_type,
@@ -265,6 +271,18 @@ pub(crate) static RULES: &[Rule] = &[
         read: None,
         status_code: 400,
         check: string_format_enum_datetime_only,
+    },
+    Rule {
+        id: "gemini-type-invalid-value",
+        lanes: OPENAPI,
+        status: Status::Documented,
+        summary: "type string that names no Type (an empty string, date, any)",
+        docs: &[fact::TYPE],
+        first_seen: None,
+        last_seen: None,
+        read: Some(facts::READ),
+        status_code: 400,
+        check: type_invalid_value,
     },
     Rule {
         id: "gemini-type-not-repeating",

@@ -30,6 +30,7 @@ const PARSE_PHASE: &[fn(&Request<'_>) -> Vec<Finding>] = &[
     unknown_title_examples_default_defs,
     unknown_schema_proto_field,
     type_not_repeating,
+    type_invalid_value,
     property_schema_not_object,
     enum_values_must_be_strings,
 ];
@@ -156,6 +157,33 @@ pub(super) fn type_not_repeating(req: &Request<'_>) -> Vec<Finding> {
                         payload_location(req, i, s, ptr)
                     ),
                 )
+            })
+            .collect()
+    })
+}
+
+/// A `type` string that names no value of the `Type` enum (an empty
+/// string, `date`, `any`): the enum's JSON parser rejects it.
+pub(super) fn type_invalid_value(req: &Request<'_>) -> Vec<Finding> {
+    if req.lane != Lane::GeminiOpenapi {
+        return Vec::new();
+    }
+    each_schema(req, &mut |i, s| {
+        proto_nodes(req, s)
+            .iter()
+            .filter_map(|(ptr, node)| {
+                let t = node.field("type")?;
+                let name = t.as_str()?;
+                (!fact::is_type_name(name)).then(|| {
+                    finding(
+                        i,
+                        &child_path(ptr, "type"),
+                        format!(
+                            "Invalid value at '{}.type' (type.googleapis.com/google.ai.generativelanguage.v1beta.Type), {t}",
+                            payload_location(req, i, s, ptr)
+                        ),
+                    )
+                })
             })
             .collect()
     })

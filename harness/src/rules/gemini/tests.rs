@@ -719,3 +719,39 @@ fn gemini_reports_a_parse_error_before_the_declaration_count() {
             .any(|x| x.rule == "gemini-unknown-field-additionalproperties")
     );
 }
+
+#[test]
+fn gemini_openapi_rejects_a_type_name_the_type_enum_lacks_while_parsing() {
+    let tools = [decl(json!({"type": "object", "properties": {
+        "a": {"type": "string"},
+        "b": {"anyOf": [{"type": ""}, {"type": "date"}]}
+    }}))];
+    let r = openapi(&tools);
+    let found: Vec<(&str, &str, &str)> = r
+        .iter()
+        .map(|x| (x.rule, x.path.as_str(), x.message.as_str()))
+        .collect();
+    assert_eq!(
+        found,
+        [
+            (
+                "gemini-type-invalid-value",
+                "/properties/b/anyOf/0/type",
+                "Invalid value at 'tools[0].function_declarations[0].parameters.properties[1].value.any_of[0].type' (type.googleapis.com/google.ai.generativelanguage.v1beta.Type), \"\""
+            ),
+            (
+                "gemini-type-invalid-value",
+                "/properties/b/anyOf/1/type",
+                "Invalid value at 'tools[0].function_declarations[0].parameters.properties[1].value.any_of[1].type' (type.googleapis.com/google.ai.generativelanguage.v1beta.Type), \"date\""
+            ),
+        ]
+    );
+}
+
+#[test]
+fn gemini_openapi_accepts_type_names_in_any_case() {
+    let tools = [decl(json!({"type": "OBJECT", "properties": {
+        "a": {"type": "String"}, "b": {"type": "integer"}, "c": {"type": "NULL"}
+    }}))];
+    assert!(openapi(&tools).is_empty(), "{:#?}", openapi(&tools));
+}
