@@ -140,31 +140,13 @@ pub(super) fn unknown_schema_proto_field(req: &Request<'_>) -> Vec<Finding> {
     })
 }
 
-pub(super) fn type_not_repeating(req: &Request<'_>) -> Vec<Finding> {
-    if req.lane != Lane::GeminiOpenapi {
-        return Vec::new();
-    }
-    each_schema(req, &mut |i, s| {
-        proto_nodes(req, s)
-            .iter()
-            .filter(|(_, node)| node.field("type").is_some_and(Value::is_array))
-            .map(|(ptr, _)| {
-                finding(
-                    i,
-                    &child_path(ptr, "type"),
-                    format!(
-                        "Invalid JSON payload received. Unknown name \"type\" at '{}': Proto field is not repeating, cannot start list.",
-                        payload_location(req, i, s, ptr)
-                    ),
-                )
-            })
-            .collect()
-    })
-}
-
-/// A `type` string that names no value of the `Type` enum (an empty
-/// string, `date`, `any`): the enum's JSON parser rejects it.
-pub(super) fn type_invalid_value(req: &Request<'_>) -> Vec<Finding> {
+/// A finding at each proto node's `type` that `wrong` holds, worded by
+/// `message(location of the node, the type)`.
+fn type_findings(
+    req: &Request<'_>,
+    wrong: fn(&Value) -> bool,
+    message: fn(&str, &Value) -> String,
+) -> Vec<Finding> {
     if req.lane != Lane::GeminiOpenapi {
         return Vec::new();
     }
@@ -172,21 +154,37 @@ pub(super) fn type_invalid_value(req: &Request<'_>) -> Vec<Finding> {
         proto_nodes(req, s)
             .iter()
             .filter_map(|(ptr, node)| {
-                let t = node.field("type")?;
-                let name = t.as_str()?;
-                (!fact::is_type_name(name)).then(|| {
-                    finding(
-                        i,
-                        &child_path(ptr, "type"),
-                        format!(
-                            "Invalid value at '{}.type' (type.googleapis.com/google.ai.generativelanguage.v1beta.Type), {t}",
-                            payload_location(req, i, s, ptr)
-                        ),
-                    )
-                })
+                let t = node.field("type").filter(|t| wrong(t))?;
+                Some(finding(
+                    i,
+                    &child_path(ptr, "type"),
+                    message(&payload_location(req, i, s, ptr), t),
+                ))
             })
             .collect()
     })
+}
+
+pub(super) fn type_not_repeating(req: &Request<'_>) -> Vec<Finding> {
+    type_findings(req, Value::is_array, |at, _| {
+        format!(
+            "Invalid JSON payload received. Unknown name \"type\" at '{at}': Proto field is not repeating, cannot start list."
+        )
+    })
+}
+
+/// A `type` string that names no value of the `Type` enum (an empty
+/// string, `date`, `any`): the enum's JSON parser rejects it.
+pub(super) fn type_invalid_value(req: &Request<'_>) -> Vec<Finding> {
+    type_findings(
+        req,
+        |t| t.as_str().is_some_and(|name| !fact::is_type_name(name)),
+        |at, t| {
+            format!(
+                "Invalid value at '{at}.type' (type.googleapis.com/google.ai.generativelanguage.v1beta.Type), {t}"
+            )
+        },
+    )
 }
 
 /// A JSON scalar where the proto wants a `Schema` message.
