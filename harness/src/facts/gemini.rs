@@ -75,8 +75,9 @@ pub const TYPE: &str = "https://ai.google.dev/api/caching#Type";
 
 /// The values of the `Schema` `type` field: the `Type` enum, whose JSON
 /// parser takes a name in any case (`object`, `OBJECT`). Any other string
-/// is an invalid value (recorded `Invalid value at '….type'
-/// (type.googleapis.com/google.ai.generativelanguage.v1beta.Type), ""`).
+/// is an invalid value (`Invalid value at '….type'
+/// (type.googleapis.com/google.ai.generativelanguage.v1beta.Type), ""`, as
+/// zereight/gitlab-mcp#166 quotes it).
 pub const TYPES: KeywordSet = KeywordSet {
     id: "gemini-schema-types",
     provider: "gemini",

@@ -43,7 +43,8 @@ fn only_for(keyword: &str) -> Option<&'static [&'static str]> {
 /// type, each with the keywords that apply to it; a list of only `"null"`
 /// (or nothing) leaves the node untyped. Then a `type` string that names
 /// no value of the `Type` enum (`""`, `date`, `any`: rule
-/// `gemini-type-invalid-value`, recorded `Invalid value at '….type'
+/// `gemini-type-invalid-value`, documented; zereight/gitlab-mcp#166 quotes
+/// `Invalid value at '….type'
 /// (type.googleapis.com/google.ai.generativelanguage.v1beta.Type), ""`)
 /// is removed and noted: the node is untyped, as its author's word was no
 /// type Gemini knows, and `gemini-type-required` types it later.
