@@ -15,8 +15,8 @@ const NAME_COLONS_FROM: &str = "2026-03-03";
 /// The `maxItems` sum one declaration may reach.
 const MAX_ITEMS_BUDGET: f64 = 960.0;
 /// The function declarations one request may hold, as the Gemini API
-/// answers (recorded from google-gemini/gemini-cli#19083, 2026-02-14, and
-/// #25440, 2026-04-15). The Vertex SDK reference says "Maximum 64 function
+/// answers (recorded from google-gemini/gemini-cli#19083, 2026-02-14;
+/// #25440, 2026-04-15, quotes the same answer). The Vertex SDK reference says "Maximum 64 function
 /// declarations can be provided"; no rejection at 64 is recorded, and
 /// clients send hundreds, so the rule follows the answers.
 const MAX_DECLARATIONS: usize = 512;
