@@ -8,6 +8,7 @@
 
 use serde_json::Value;
 
+use super::normalize::Normalize;
 use super::notes::{self, Unenforced};
 use super::{Cx, Pass, PassMutant, Step};
 use crate::degradation::Action;
@@ -96,7 +97,18 @@ impl Pass for StripLookaroundPatterns {
         {
             cx.note(tool, &n, "stripped lookaround patterns surfaced as a note");
         }
-        Ok(Step::Continue)
+        if lost.is_empty() {
+            return Ok(Step::Continue);
+        }
+        // `normalize` ran before: a one-branch union whose property
+        // differed from its parent's only by a stripped pattern is
+        // inlined now, not on the next shaping (idempotence; found by
+        // cargo fuzz). Its records are normalize's.
+        let normalize = Normalize::ignoring_other_types_on_null();
+        cx.enter(&normalize);
+        let step = normalize.apply(tool, cx);
+        cx.enter(self);
+        step
     }
 }
 
@@ -113,6 +125,37 @@ mod tests {
             Lane::OpenaiResponses,
             v,
         )
+    }
+
+    #[test]
+    fn responses_v1_inlines_a_union_the_stripped_pattern_kept_apart() {
+        // cargo fuzz (shape_idempotent): normalize, which runs first, could
+        // not inline this branch; a second shaping did.
+        let r = strip(
+            json!({"type":"object","properties":{"code":{"type":"object","properties":{"value":{"type":"string"}},"oneOf":[{"type":"object","properties":{"value":{"type":"string","pattern":"^(?!0)\\d+$"}}}]}}}),
+        );
+        assert_eq!(
+            bytes(r.schema()),
+            r#"{"type":"object","properties":{"code":{"type":"object","properties":{"value":{"type":"string"}}}}}"#
+        );
+        assert_eq!(
+            r.marks(),
+            [
+                (
+                    "/properties/code/oneOf/0/properties/value".to_owned(),
+                    "pattern".to_owned(),
+                    Action::Removed
+                ),
+                (String::new(), "description".to_owned(), Action::Noted),
+                (
+                    "/properties/code".to_owned(),
+                    "oneOf".to_owned(),
+                    Action::Rewritten
+                ),
+            ]
+        );
+        let r = strip(json!({"type":"string","pattern":"^[a-z]+$"}));
+        assert!(r.records.is_empty());
     }
 
     #[test]

@@ -32,6 +32,7 @@
 use serde_json::{Map, Value, json};
 
 use super::anyof::{add_types, exact_types, type_value};
+use super::defs::RefsIntoDefs;
 use crate::degradation::Action;
 use crate::lookup::Lookup;
 use crate::passes::notes;
@@ -277,13 +278,14 @@ impl TypeIntoAnyOf {
     /// The root: the members its type excludes go (exact); the rest merge
     /// into it. One member left merges whole, its `required` kept (exact
     /// as far as properties and `required` go); several are a widening,
-    /// surfaced as a note. `Err` when no member admits the root's type.
-    fn fix_root(self, tool: &mut Tool, cx: &mut Cx<'_>) -> Result<(), String> {
+    /// surfaced as a note. `Err` when no member admits the root's type;
+    /// `Ok(true)` when the members merged.
+    fn fix_root(self, tool: &mut Tool, cx: &mut Cx<'_>) -> Result<bool, String> {
         let Some(rootmap) = tool.input_schema.as_object_mut() else {
-            return Ok(());
+            return Ok(false);
         };
         if !self.merge_root || !flagged(rootmap) {
-            return Ok(());
+            return Ok(false);
         }
         let mut names = Vec::new();
         if !rootmap
@@ -349,7 +351,7 @@ impl TypeIntoAnyOf {
         if let Some(rootmap) = tool.input_schema.as_object_mut() {
             root::prune_dangling_required(rootmap, cx);
         }
-        Ok(())
+        Ok(true)
     }
 }
 
@@ -381,9 +383,23 @@ impl Pass for TypeIntoAnyOf {
         if let Some(reason) = failed {
             return Ok(Step::FailClosed(reason));
         }
-        Ok(self
-            .fix_root(tool, cx)
-            .map_or_else(Step::FailClosed, |()| Step::Continue))
+        match self.fix_root(tool, cx) {
+            Err(reason) => Ok(Step::FailClosed(reason)),
+            // The merge gave the root properties it lacked: a reference
+            // that pointed nowhere when `refs-into-defs` ran (which leaves
+            // such a one under a keyword that holds no schema) may reach
+            // one now. That pass runs again on the merged root, so a
+            // second shaping finds nothing left to move (idempotence;
+            // found by cargo fuzz).
+            Ok(true) => {
+                let refs = RefsIntoDefs::default();
+                cx.enter(&refs);
+                let step = refs.apply(tool, cx);
+                cx.enter(self);
+                step
+            }
+            Ok(false) => Ok(Step::Continue),
+        }
     }
 
     fn mutants(&self) -> Vec<PassMutant> {
@@ -575,6 +591,34 @@ mod tests {
                 ("/anyOf/1/properties/u", "properties", Action::Rewritten),
                 ("", "description", Action::Noted),
             ])
+        );
+    }
+
+    #[test]
+    fn moonshot_v1_moves_a_reference_the_root_merge_made_reachable_into_defs() {
+        // cargo fuzz (shape_idempotent): `#/properties/a` pointed nowhere
+        // until the merge; left for the next shaping, it moved only then.
+        let r = moved(
+            json!({"type":"object","anyOf":[{"type":"object","properties":{"a":{"type":"string"},"b":{"type":"string","x-same-as":{"$ref":"#/properties/a"}}}},{"type":"object","properties":{"c":{"type":"integer"}}}]}),
+        );
+        assert_eq!(
+            bytes(r.schema()),
+            r##"{"type":"object","properties":{"a":{"type":"string"},"b":{"type":"string","x-same-as":{"$ref":"#/$defs/a"}},"c":{"type":"integer"}},"$defs":{"a":{"type":"string"}}}"##
+        );
+        assert_eq!(
+            r.marks(),
+            marks(&[
+                ("", "anyOf", Action::Removed),
+                ("/anyOf/0/properties/a", "properties", Action::Rewritten),
+                ("/anyOf/0/properties/b", "properties", Action::Rewritten),
+                ("/anyOf/1/properties/c", "properties", Action::Rewritten),
+                ("/$defs/a", "$defs", Action::Added),
+                ("/properties/b", "x-same-as", Action::Rewritten),
+            ])
+        );
+        assert_eq!(
+            r.records[4].rule.as_deref(),
+            Some("moonshot-ref-outside-defs")
         );
     }
 

@@ -72,6 +72,22 @@ fn unknown_type_name(node: &Map<String, Value>) -> bool {
         .is_some_and(|t| !crate::facts::gemini::is_type_name(t))
 }
 
+/// Record the removal of type names the `Type` enum lacks (rule
+/// `gemini-type-invalid-value`), noting the names unless all were empty.
+fn record_unknown_names(path: &str, reason: &str, named: Option<Value>, cx: &mut Cx<'_>) {
+    let reason = match named {
+        Some(shown) => noted(reason, path, &show("type", &shown)),
+        None => reason.to_owned(),
+    };
+    cx.record_under(
+        Some("gemini-type-invalid-value"),
+        path,
+        "type",
+        Action::Removed,
+        reason,
+    );
+}
+
 impl TypeList {
     fn acts_at(_: usize, node: &Map<String, Value>) -> bool {
         node.field("type").is_some_and(Value::is_array) || unknown_type_name(node)
@@ -99,19 +115,13 @@ impl Pass for TypeList {
             }
             if self.drop_unknown_names && unknown_type_name(node) {
                 let old = node.shift_remove("type").unwrap_or_default();
-                let reason = "the type names no Gemini Type: the schema is left untyped";
                 // An empty name said nothing a note could keep.
-                let reason = if old.as_str().is_some_and(str::is_empty) {
-                    reason.to_owned()
-                } else {
-                    noted(reason, path, &show("type", &old))
-                };
-                cx.record_under(
-                    Some("gemini-type-invalid-value"),
+                let named = old.as_str().is_none_or(|t| !t.is_empty()).then_some(old);
+                record_unknown_names(
                     path,
-                    "type",
-                    Action::Removed,
-                    reason,
+                    "the type names no Gemini Type: the schema is left untyped",
+                    named,
+                    cx,
                 );
             }
         })?;
@@ -146,13 +156,28 @@ impl TypeList {
             return;
         };
         let mut types: Vec<String> = Vec::new();
+        let mut unknown: Vec<&str> = Vec::new();
         let mut null = false;
         for t in list.iter().filter_map(Value::as_str) {
             if t.eq_ignore_ascii_case("null") {
                 null = true;
+            } else if self.drop_unknown_names && !crate::facts::gemini::is_type_name(t) {
+                // Removed here, before the list splits: a branch per
+                // unknown name would be judged, and typed, only on the
+                // next shaping (the walk is post-order).
+                unknown.push(t);
             } else if !types.contains(&t.to_owned()) {
                 types.push(t.to_owned());
             }
+        }
+        if !unknown.is_empty() {
+            let named: Vec<&str> = unknown.into_iter().filter(|t| !t.is_empty()).collect();
+            record_unknown_names(
+                path,
+                "the type list names types Gemini lacks: they were removed",
+                (!named.is_empty()).then(|| json!(named)),
+                cx,
+            );
         }
         let reason = "Gemini's type is a single value: the list became type + nullable";
         if null && self.nullable {

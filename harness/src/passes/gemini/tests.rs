@@ -762,6 +762,48 @@ fn gemini_v1_type_list_removes_a_type_name_gemini_lacks() {
     assert_idempotent(&TypeList::default(), json!({"type":"any"}));
 }
 
+#[test]
+fn gemini_v1_type_list_removes_names_gemini_lacks_before_it_splits() {
+    // Found by cargo fuzz (shape_idempotent): branches made of unknown
+    // names were past the post-order walk, so only a second run fixed them.
+    let r = one(
+        &TypeList::default(),
+        json!({"type":["todo","string","","integer","null"],"description":"d"}),
+    );
+    assert_eq!(
+        bytes(r.schema()),
+        r#"{"anyOf":[{"type":"string","description":"d","nullable":true},{"type":"integer","description":"d","nullable":true}]}"#
+    );
+    assert_eq!(
+        r.records[0].rule.as_deref(),
+        Some("gemini-type-invalid-value")
+    );
+    assert_eq!(
+        r.records[0].reason,
+        "the type list names types Gemini lacks: they were removed [note: (root): type [\"todo\"]]"
+    );
+    let r = one(&TypeList::default(), json!({"type":["todo","done"]}));
+    assert_eq!(bytes(r.schema()), "{}");
+    let r = one(&TypeList::default(), json!({"type":["",""]}));
+    assert_eq!(
+        r.records[0].reason,
+        "the type list names types Gemini lacks: they were removed"
+    );
+    assert_idempotent(
+        &TypeList::default(),
+        json!({"type":["todo","doing","done"]}),
+    );
+    let keep = TypeList {
+        drop_unknown_names: false,
+        ..TypeList::default()
+    };
+    let r = one(&keep, json!({"type":["todo","done"]}));
+    assert_eq!(
+        bytes(r.schema()),
+        r#"{"anyOf":[{"type":"todo"},{"type":"done"}]}"#
+    );
+}
+
 // ------------------------------------------------------------ const, bounds
 
 #[test]
