@@ -104,11 +104,11 @@ impl Pass for StripLookaroundPatterns {
         // differed from its parent's only by a stripped pattern is
         // inlined now, not on the next shaping (idempotence; found by
         // cargo fuzz). Its records are normalize's.
-        let normalize = Normalize::ignoring_other_types_on_null();
-        cx.enter(&normalize);
-        let step = normalize.apply(tool, cx);
-        cx.enter(self);
-        step
+        cx.run_again(
+            &Normalize::ignoring_other_types_on_null().collapses_only(),
+            self,
+            tool,
+        )
     }
 }
 

@@ -174,6 +174,21 @@ impl<'a> Cx<'a> {
         self.rule = pass.rule();
     }
 
+    /// Run `inner` on `tool` from within the pass `owner`, its records its
+    /// own: a pass whose change can give an earlier pass work again runs
+    /// it once more, so that a second shaping finds none (idempotence).
+    pub(crate) fn run_again(
+        &mut self,
+        inner: &dyn Pass,
+        owner: &dyn Pass,
+        tool: &mut Tool,
+    ) -> Result<Step, TooDeep> {
+        self.enter(inner);
+        let step = inner.apply(tool, self);
+        self.enter(owner);
+        step
+    }
+
     /// Record one degradation for the current pass.
     pub(crate) fn record(
         &mut self,

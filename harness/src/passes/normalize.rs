@@ -97,6 +97,17 @@ impl Normalize {
         }
     }
 
+    /// The collapses alone (no `properties` added, no `required` pruned):
+    /// what a later pass runs again once its removals made two schemas
+    /// equal (`Cx::run_again`).
+    pub(crate) fn collapses_only(self) -> Self {
+        Self {
+            inject_properties: false,
+            prune_required: false,
+            ..self
+        }
+    }
+
     /// `Some(keys)` when `v` admits exactly null: `{"type":"null"}` plus,
     /// with `null_ignores_other_types`, the keywords `keys` for another type.
     fn null_branch<'v>(&self, v: &'v Value) -> Option<Vec<&'v str>> {

@@ -391,13 +391,7 @@ impl Pass for TypeIntoAnyOf {
             // one now. That pass runs again on the merged root, so a
             // second shaping finds nothing left to move (idempotence;
             // found by cargo fuzz).
-            Ok(true) => {
-                let refs = RefsIntoDefs::default();
-                cx.enter(&refs);
-                let step = refs.apply(tool, cx);
-                cx.enter(self);
-                step
-            }
+            Ok(true) => cx.run_again(&RefsIntoDefs::default(), self, tool),
             Ok(false) => Ok(Step::Continue),
         }
     }

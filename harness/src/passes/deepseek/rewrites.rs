@@ -6,6 +6,7 @@ use serde_json::{Map, Value};
 use super::subset::{Close, FORMATS, WIDENING, find_in_shipped, objects};
 use crate::degradation::Action;
 use crate::lookup::Lookup;
+use crate::passes::normalize::Normalize;
 use crate::passes::notes::{self, Unenforced};
 use crate::passes::{Cx, Pass, PassMutant, Step};
 use crate::schema::{self, TooDeep};
@@ -305,7 +306,11 @@ impl Pass for DeepseekWideningStrips {
         {
             cx.note(tool, &n, "stripped constraints surfaced as a note");
         }
-        Ok(Step::Continue)
+        // `normalize` ran first: a one-branch union kept apart from its
+        // parent only by what `deepseek-remove-optionals` or this pass
+        // removed is inlined now, not on the next shaping (idempotence;
+        // found by cargo fuzz).
+        cx.run_again(&Normalize::default().collapses_only(), self, tool)
     }
 }
 

@@ -816,3 +816,29 @@ fn deepseek_v1_emptied_root_guard_keeps_the_walks_depth_verdict() {
         Ok(emptied)
     );
 }
+
+#[test]
+fn deepseek_v1_inlines_a_union_the_removed_optionals_kept_apart() {
+    // cargo fuzz (shape_idempotent): normalize, which runs first, could not
+    // inline this branch (its `id` differs from the parent's); once both
+    // optional `id`s were gone a second shaping did. Now the first does.
+    let s = v1(
+        json!({"type":"object","properties":{"ids":{"type":"array","items":{"type":"string"},
+        "properties":{"id":{"type":"string"}},"anyOf":[{"type":"array","properties":{"id":{"type":"integer"}}}]}},
+        "required":["ids"]}),
+    );
+    assert_strict(&s);
+    assert_eq!(
+        bytes(&s.tool.input_schema),
+        r#"{"type":"object","properties":{"ids":{"type":"array","items":{"type":"string"},"properties":{}}},"required":["ids"],"additionalProperties":false}"#
+    );
+    let inlined: Vec<(&str, &str)> = s
+        .degradations
+        .iter()
+        .map(|d| (d.path.as_str(), d.keyword.as_str()))
+        .filter(|(_, k)| *k == "anyOf")
+        .collect();
+    assert_eq!(inlined, [("/properties/ids", "anyOf")]);
+    let again = v1(s.tool.input_schema.clone());
+    assert_eq!(bytes(&again.tool.input_schema), bytes(&s.tool.input_schema));
+}
