@@ -167,14 +167,20 @@ impl Pass for MaxItemsBudget {
             // Stable: equal values keep walk order.
             found.sort_by(|a, b| b.1.total_cmp(&a.1));
         }
-        let mut drop: Vec<String> = Vec::new();
-        for (path, n) in found {
-            if sum <= MAX_ITEMS_BUDGET {
-                break;
-            }
-            sum -= n;
-            drop.push(path);
+        // What each removal leaves, summed afresh from the last (smallest)
+        // value up: subtracting from the running sum lost the smaller
+        // values to rounding (`1e218 + 1e174 - 1e218` is 0), so a second
+        // shaping removed what the first had counted as gone (cargo fuzz).
+        let mut left = vec![0.0; found.len() + 1];
+        for (i, (_, n)) in found.iter().enumerate().rev() {
+            left[i] = left[i + 1] + n;
         }
+        let drop: Vec<String> = found
+            .into_iter()
+            .zip(left)
+            .take_while(|(_, rest)| *rest > MAX_ITEMS_BUDGET)
+            .map(|((path, _), _)| path)
+            .collect();
         schema::rewrite_pre_order(&mut tool.input_schema, &mut |path, node| {
             if drop.iter().any(|d| d == path.as_str())
                 && let Some(v) = node.shift_remove("maxItems")

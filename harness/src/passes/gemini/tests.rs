@@ -175,6 +175,24 @@ fn gemini_v1_max_items_budget_removes_the_largest_first() {
 }
 
 #[test]
+fn gemini_v1_max_items_budget_counts_what_is_left_without_rounding_it_away() {
+    // cargo fuzz (shape_idempotent): `1e218 + 1e174 - 1e218` is 0 in f64, so
+    // the 1e174 stayed and a second shaping removed it.
+    let r = one(
+        &MaxItemsBudget::default(),
+        json!({"type":"object","properties":{"a":{"type":"array","maxItems":1e218},"b":{"type":"array","maxItems":1e174},"c":{"type":"array","maxItems":10}}}),
+    );
+    assert_eq!(
+        r.marks(),
+        [
+            mark("/properties/a", "maxItems", Action::Removed),
+            mark("/properties/b", "maxItems", Action::Removed),
+        ]
+    );
+    assert_eq!(r.schema()["properties"]["c"]["maxItems"], json!(10));
+}
+
+#[test]
 fn gemini_v1_max_items_budget_ties_go_in_walk_order_until_within_budget() {
     let r = one(&MaxItemsBudget::default(), arrays(&[100; 10]));
     assert_eq!(
